@@ -1,0 +1,37 @@
+"""`python -m players NAME [options]`: start one of our engines or tools by name."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# name -> (module, one-line description). Each module has main(argv) -> int | None.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "random": ("players.random_player", "GTP engine playing uniformly random legal moves"),
+    "mcts": ("players.mcts_player", "GTP engine: UCT search with random rollouts"),
+    "alphazero": ("players.alphazero_player", "GTP engine: PUCT search with a policy/value network"),
+    "train": ("players.alphazero.pipeline", "self-play training pipeline for the network engine"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: python -m players NAME [options]", "", "names:"]
+    lines += [f"  {name:10} {desc}" for name, (_, desc) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if argv else 2
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"players: unknown name {name!r}\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return module.main(rest) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

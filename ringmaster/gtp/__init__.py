@@ -1,0 +1,1 @@
+"""GTP, both sides: the controller that drives engines and the engine-side protocol."""

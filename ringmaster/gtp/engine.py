@@ -1,0 +1,132 @@
+"""Engine side of GTP: a command registry and the line loop that serves it."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Callable, Iterable, TextIO
+
+Handler = Callable[[list[str]], "str | None"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class GtpError(Exception):
+    """A command failed; the message is sent as the failure response."""
+
+
+class GtpFatalError(GtpError):
+    """A command failed and the engine must end the session afterwards."""
+
+
+class GtpQuit(Exception):
+    """Raised by a handler to end the session after a success response."""
+
+
+class GtpEngine:
+    """A GTP engine: named handlers behind the standard administrative commands.
+
+    Handlers take the list of arguments and return the response text (or None
+    for an empty success). They raise GtpError for a failure response.
+
+    The engine provides protocol_version, name, version, known_command,
+    list_commands and quit; add_command() adds or replaces the others.
+    """
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name = name
+        self.version = version
+        self._handlers: dict[str, Handler] = {}
+        self.add_commands({
+            "protocol_version": lambda args: "2",
+            "name": lambda args: self.name,
+            "version": lambda args: self.version,
+            "known_command": self._known_command,
+            "list_commands": lambda args: "\n".join(sorted(self._handlers)),
+            "quit": self._quit,
+        })
+
+    def add_command(self, name: str, handler: Handler) -> None:
+        self._handlers[name] = handler
+
+    def add_commands(self, handlers: dict[str, Handler]) -> None:
+        self._handlers.update(handlers)
+
+    def commands(self) -> list[str]:
+        return sorted(self._handlers)
+
+    def _known_command(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpError("wrong number of arguments")
+        return "true" if args[0] in self._handlers else "false"
+
+    def _quit(self, args: list[str]) -> None:
+        raise GtpQuit
+
+    def run_command(self, command: str, args: list[str]) -> tuple[bool, str, bool]:
+        """Run one command.
+
+        Returns (is_failure, response text, end_session).
+        """
+        handler = self._handlers.get(command)
+        if handler is None:
+            return True, "unknown command", False
+        try:
+            response = handler(args)
+        except GtpQuit:
+            return False, "", True
+        except GtpFatalError as exc:
+            return True, str(exc), True
+        except GtpError as exc:
+            return True, str(exc), False
+        return False, "" if response is None else str(response), False
+
+
+def parse_command_line(line: str) -> tuple[str | None, str, list[str]] | None:
+    """Split a raw GTP command line into (id, command, args).
+
+    Follows the GTP preprocessing rules: control characters are dropped, tabs
+    become spaces, '#' starts a comment. Returns None for an empty line.
+    """
+    line = line.split("#", 1)[0].replace("\t", " ")
+    words = _CONTROL.sub("", line).split()
+    if not words:
+        return None
+    command_id = None
+    if words[0].isdigit():
+        command_id = words.pop(0)
+        if not words:
+            return None
+    return command_id, words[0], words[1:]
+
+
+def format_response(command_id: str | None, is_failure: bool, text: str) -> str:
+    """Format a response as it goes on the wire, with its terminating blank line."""
+    prefix = ("?" if is_failure else "=") + (command_id or "")
+    text = text.strip("\n").replace("\n\n", "\n \n")
+    return f"{prefix} {text}\n\n" if text else f"{prefix}\n\n"
+
+
+def run_gtp_session(engine: GtpEngine, stdin: TextIO | None = None,
+                    stdout: TextIO | None = None) -> None:
+    """Serve GTP commands from stdin until quit or end of input."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    for line in _lines(stdin):
+        parsed = parse_command_line(line)
+        if parsed is None:
+            continue
+        command_id, command, args = parsed
+        is_failure, text, end = engine.run_command(command, args)
+        stdout.write(format_response(command_id, is_failure, text))
+        stdout.flush()
+        if end:
+            return
+
+
+def _lines(stream: TextIO) -> Iterable[str]:
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line

@@ -1,0 +1,66 @@
+"""The interface between the referee and a game's rules."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+Colour = str  # 'b' or 'w'
+Move = "tuple[int, int] | None"  # (row, col) with row 0 at the bottom, as sgfmill; None is a pass
+
+
+def opponent_of(colour: Colour) -> Colour:
+    return "w" if colour == "b" else "b"
+
+
+class Rules(ABC):
+    """One game in progress, as the referee tracks it.
+
+    The referee never trusts an engine: it parses every move with
+    parse_move(), asks check_move() whether it is legal, then play()s it.
+
+    Public attributes:
+      game_name       -- 'go', 'othello', ...
+      sgf_game_number -- the SGF GM[] value
+      board_size      -- side of the (square) board
+    """
+
+    game_name: str = ""
+    sgf_game_number: int = 1
+
+    def __init__(self, board_size: int) -> None:
+        self.board_size = board_size
+
+    @abstractmethod
+    def first_player(self) -> Colour:
+        """The colour to move first (after any handicap placement)."""
+
+    @abstractmethod
+    def parse_move(self, vertex: str):
+        """Turn a GTP vertex into a move (None for pass).
+
+        Raises ValueError if the text isn't a vertex on this board.
+        """
+
+    @abstractmethod
+    def format_move(self, move) -> str:
+        """Turn a move into a GTP vertex ('pass' for None)."""
+
+    @abstractmethod
+    def check_move(self, colour: Colour, move) -> str | None:
+        """Return None if colour may play move now, else the forfeit reason."""
+
+    @abstractmethod
+    def play(self, colour: Colour, move) -> None:
+        """Play a move that check_move() accepted."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True when the rules say the game has ended (two passes in Go)."""
+
+    @abstractmethod
+    def area_score(self) -> float:
+        """Black's points minus White's, before komi."""
+
+    def board_rows(self) -> list[list[str | None]]:
+        """The board as rows of 'b', 'w' or None, row 0 at the bottom (for records)."""
+        return []

@@ -1,0 +1,67 @@
+"""Go rules for the referee, on sgfmill's board: simple ko, self-capture allowed, area scoring."""
+
+from __future__ import annotations
+
+from sgfmill import boards, common
+
+from ringmaster.rules.base import Colour, Rules
+
+
+class GoRules(Rules):
+    """Go as Gomill referees it.
+
+    Occupied points and simple-ko recaptures are illegal; self-capture is
+    allowed; there is no superko. Two consecutive passes end the game.
+    """
+
+    game_name = "go"
+    sgf_game_number = 1
+
+    def __init__(self, board_size: int) -> None:
+        if not 2 <= board_size <= 25:
+            raise ValueError(f"board size {board_size} out of range for go (2-25)")
+        super().__init__(board_size)
+        self.board = boards.Board(board_size)
+        self.ko_point: tuple[int, int] | None = None
+        self.consecutive_passes = 0
+
+    def first_player(self) -> Colour:
+        return "b"
+
+    def parse_move(self, vertex: str):
+        return common.move_from_vertex(vertex, self.board_size)
+
+    def format_move(self, move) -> str:
+        return common.format_vertex(move)
+
+    def set_handicap(self, points: list[tuple[int, int]]) -> None:
+        """Place black handicap stones (validated by the caller)."""
+        self.board.apply_setup(points, [], [])
+
+    def check_move(self, colour: Colour, move) -> str | None:
+        if move is None:
+            return None
+        row, col = move
+        if self.board.get(row, col) is not None:
+            return f"attempted move to occupied point {self.format_move(move)}"
+        if move == self.ko_point:
+            return f"attempted move to ko-forbidden point {self.format_move(move)}"
+        return None
+
+    def play(self, colour: Colour, move) -> None:
+        if move is None:
+            self.consecutive_passes += 1
+            self.ko_point = None
+            return
+        self.consecutive_passes = 0
+        self.ko_point = self.board.play(move[0], move[1], colour)
+
+    def is_over(self) -> bool:
+        return self.consecutive_passes >= 2
+
+    def area_score(self) -> float:
+        return float(self.board.area_score())
+
+    def board_rows(self) -> list[list[str | None]]:
+        return [[self.board.get(r, c) for c in range(self.board_size)]
+                for r in range(self.board_size)]
