@@ -1,0 +1,301 @@
+"""The interface every competition type offers the ringmaster, and what they all share."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ringmaster.errors import ControlFileError
+from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
+from ringmaster.rules import GAMES
+from ringmaster.settings import (
+    Player, Setting, interpret_any, interpret_bool, interpret_enum, interpret_float,
+    interpret_identifier, interpret_map, interpret_optional, interpret_positive_float,
+    interpret_positive_int, interpret_shlex_sequence, interpret_str, load_settings,
+)
+
+DEFAULT_TIMEOUT = 300.0
+
+
+class NoGameAvailable:
+    """Returned by get_game() when no game can be started now."""
+
+
+NO_GAME = NoGameAvailable()
+
+
+@dataclass(frozen=True)
+class PlayerCheck:
+    """A start-up check: start the engine, set up a board, and close it."""
+
+    player: PlayerSpec
+    board_size: int
+    komi: float
+    game: str = "go"
+
+
+def _interpret_board_size(value: Any) -> int:
+    value = interpret_positive_int(value) if not isinstance(value, bool) else None
+    if value is None:
+        raise ValueError("invalid integer")
+    if value < 2:
+        raise ValueError("too small")
+    if value > 25:
+        raise ValueError("too large")
+    return value
+
+
+def _interpret_handicap(value: Any) -> int:
+    value = interpret_positive_int(value)
+    if value < 2:
+        raise ValueError("must be at least 2")
+    return value
+
+
+# Settings that describe the game itself; also allowed per matchup in playoffs.
+GAME_SETTINGS = [
+    Setting("game", interpret_enum(*GAMES), default="go"),
+    Setting("board_size", _interpret_board_size),
+    Setting("komi", interpret_float),
+    Setting("handicap", interpret_optional(_interpret_handicap), default=None),
+    Setting("handicap_style", interpret_enum("fixed", "free"), default="fixed"),
+    Setting("move_limit", interpret_positive_int, default=1000),
+    Setting("scorer", interpret_enum("internal", "players"), default="players"),
+    Setting("internal_scorer_handicap_compensation",
+            interpret_enum("no", "full", "short"), default="full"),
+]
+
+COMMON_SETTINGS = [
+    Setting("description", interpret_str, default=None),
+    Setting("record_games", interpret_bool, default=True),
+    Setting("stderr_to_log", interpret_bool, default=True),
+    Setting("skip_player_checks", interpret_bool, default=False),
+    Setting("timeout", interpret_positive_float, default=DEFAULT_TIMEOUT),
+    Setting("players", interpret_map),
+]
+
+PLAYER_SETTINGS = [
+    Setting("command", interpret_shlex_sequence),
+    Setting("cwd", interpret_str, default=None),
+    Setting("environ", interpret_map, default={}),
+    Setting("is_reliable_scorer", interpret_bool, default=True),
+    Setting("allow_claim", interpret_bool, default=False),
+    Setting("gtp_aliases", interpret_map, default={}),
+    Setting("startup_gtp_commands", interpret_any, default=[]),
+    Setting("discard_stderr", interpret_bool, default=False),
+    Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
+    Setting("timeout", interpret_optional(interpret_positive_float), default=None),
+]
+
+
+def fixed_handicap_limit(board_size: int) -> int:
+    """The largest fixed handicap GTP defines for a board size."""
+    if board_size <= 7:
+        return 0
+    if board_size % 2 == 0:
+        return 4
+    return 9
+
+
+def check_handicap(settings: dict[str, Any], context: str = "") -> None:
+    """Raise ControlFileError if the handicap doesn't fit the board."""
+    handicap = settings.get("handicap")
+    if handicap is None:
+        return
+    size = settings["board_size"]
+    if settings.get("handicap_style", "fixed") == "fixed":
+        if handicap > fixed_handicap_limit(size):
+            raise ControlFileError(
+                f"{context}fixed handicap out of range for board size {size}")
+    elif handicap >= size * size:
+        raise ControlFileError(f"{context}free handicap out of range for board size {size}")
+
+
+class Competition(ABC):
+    """A competition: decides which games to play and makes sense of the results.
+
+    The ringmaster drives it: it reads the control file into it, gives it its
+    state (or asks it to start clean), asks it for games, and hands it results.
+
+    Public attributes:
+      competition_code -- the control file's name without .ctl
+      base_directory   -- the control file's directory (relative paths start there)
+      pending_history  -- lines for the history file, taken by the ringmaster
+    """
+
+    competition_type: str = ""
+    status_format_version: int = 1
+
+    def __init__(self, competition_code: str, base_directory: str = ".") -> None:
+        self.competition_code = competition_code
+        self.base_directory = base_directory
+        self.pending_history: list[str] = []
+        self.description: str | None = None
+
+    # Control file
+
+    @classmethod
+    def control_file_globals(cls) -> dict[str, Any]:
+        """Names a control file of this type can use without defining them."""
+        return {"Player": Player}
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        """Every top-level setting name this type reads (for spotting misspellings)."""
+        return {s.name for s in COMMON_SETTINGS + GAME_SETTINGS} | {"competition_type"}
+
+    @abstractmethod
+    def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        """Read the control file's settings. Raises ControlFileError naming the setting."""
+
+    def load_common_settings(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Check the settings all competitions share and build the players."""
+        settings = load_settings(COMMON_SETTINGS, config)
+        self.description = settings["description"].strip() if settings["description"] else None
+        self.record_games = settings["record_games"]
+        self.stderr_to_log = settings["stderr_to_log"]
+        self.skip_player_checks = settings["skip_player_checks"]
+        self.default_timeout = settings["timeout"]
+        self.players: dict[str, PlayerSpec] = {}
+        for code, player in settings["players"]:
+            try:
+                code = interpret_identifier(code)
+            except ValueError as exc:
+                raise ControlFileError(f"'players': bad code: {exc}") from None
+            self.players[code] = self.make_player_spec(code, player)
+        return settings
+
+    def make_player_spec(self, code: str, player: Any) -> PlayerSpec:
+        """Turn a control file's Player into a PlayerSpec, resolving paths.
+
+        Raises ControlFileError naming the player if a setting is bad.
+        """
+        context = f"player {code}"
+        if not isinstance(player, Player):
+            raise ControlFileError(f"{context}: not a Player")
+        settings = load_settings(PLAYER_SETTINGS, player.settings, context)
+        command = list(settings["command"])
+        if "/" in command[0]:
+            command[0] = os.path.join(self.base_directory, os.path.expanduser(command[0]))
+        cwd = settings["cwd"]
+        if cwd is not None:
+            cwd = os.path.join(self.base_directory, os.path.expanduser(cwd))
+        environ = []
+        for key, value in settings["environ"]:
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise ControlFileError(f"{context}: 'environ': keys and values must be strings")
+            environ.append((key, value))
+        aliases = []
+        for key, value in settings["gtp_aliases"]:
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise ControlFileError(f"{context}: 'gtp_aliases': must map strings to strings")
+            aliases.append((key, value))
+        startup = []
+        commands = settings["startup_gtp_commands"]
+        if isinstance(commands, (str, dict)) or not hasattr(commands, "__iter__"):
+            raise ControlFileError(f"{context}: 'startup_gtp_commands': not a list")
+        for i, item in enumerate(commands):
+            words = shlex.split(item) if isinstance(item, str) else list(item)
+            if not words or not all(isinstance(w, str) for w in words):
+                raise ControlFileError(
+                    f"{context}: 'startup_gtp_commands': item {i}: invalid command")
+            startup.append((words[0], tuple(words[1:])))
+        timeout = settings["timeout"]
+        return PlayerSpec(
+            code=code, command=tuple(command), cwd=cwd, environ=tuple(environ),
+            startup_gtp_commands=tuple(startup), gtp_aliases=tuple(aliases),
+            is_reliable_scorer=settings["is_reliable_scorer"],
+            allow_claim=settings["allow_claim"],
+            discard_stderr=settings["discard_stderr"],
+            sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
+            timeout=self.default_timeout if timeout is None else timeout)
+
+    def player(self, code: str, context: str) -> PlayerSpec:
+        """The named player. Raises ControlFileError if there is none."""
+        try:
+            return self.players[code]
+        except (KeyError, TypeError):
+            raise ControlFileError(f"{context}: unknown player {code}") from None
+
+    def make_game_job(self, game_id: str, player_b: PlayerSpec, player_w: PlayerSpec,
+                      game_settings: dict[str, Any], game_data: Any = None,
+                      sgf_event: str | None = None, sgf_note: str | None = None) -> GameJob:
+        """A GameJob from game settings; the ringmaster fills in paths and slot."""
+        return GameJob(
+            game_id=game_id, game_data=game_data, player_b=player_b, player_w=player_w,
+            game=game_settings.get("game", "go"),
+            board_size=game_settings["board_size"], komi=game_settings["komi"],
+            handicap=game_settings.get("handicap"),
+            handicap_style=game_settings.get("handicap_style", "fixed"),
+            move_limit=game_settings.get("move_limit", 1000),
+            use_internal_scorer=game_settings.get("scorer", "players") == "internal",
+            internal_scorer_handicap_compensation=game_settings.get(
+                "internal_scorer_handicap_compensation", "full"),
+            sgf_event=sgf_event or self.competition_code,
+            sgf_game_name=f"{self.competition_code} {game_id}",
+            sgf_note=sgf_note)
+
+    # State: plain JSON-able data, never pickled objects.
+
+    @abstractmethod
+    def set_clean_status(self) -> None:
+        """Start with no games played."""
+
+    @abstractmethod
+    def get_status(self) -> dict[str, Any]:
+        """The competition's state as JSON-able data."""
+
+    @abstractmethod
+    def set_status(self, status: dict[str, Any]) -> None:
+        """Restore state saved by get_status(); games in flight will be replayed.
+
+        Raises CompetitionError if the state contradicts the control file.
+        """
+
+    # Games
+
+    @abstractmethod
+    def get_player_checks(self) -> list[PlayerCheck]:
+        """The start-up checks to run before playing."""
+
+    @abstractmethod
+    def get_game(self) -> GameJob | NoGameAvailable:
+        """The next game to play, or NO_GAME."""
+
+    @abstractmethod
+    def process_game_result(self, response: GameJobResult) -> str | None:
+        """Record a finished game. Returns a line for the screen's results, or None."""
+
+    @abstractmethod
+    def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
+        """Deal with a void game. Returns (stop_competition, retry_game)."""
+
+    def is_complete(self) -> bool:
+        """True when every game the competition wants has been played."""
+        return False
+
+    def log_history(self, text: str) -> None:
+        self.pending_history.append(text)
+
+    # Reports
+
+    @abstractmethod
+    def write_screen_report(self, out: TextIO) -> None:
+        """The live display's summary."""
+
+    def write_short_report(self, out: TextIO) -> None:
+        """The report file's text."""
+        self.write_screen_report(out)
+
+    def write_full_report(self, out: TextIO) -> None:
+        """What 'show' prints."""
+        self.write_short_report(out)
+
+    def get_json_report(self) -> dict[str, Any]:
+        """Every result and statistic as JSON-able data ('show --json')."""
+        return {"competition_type": self.competition_type,
+                "competition_code": self.competition_code,
+                "description": self.description}

@@ -1,0 +1,120 @@
+"""Game jobs: everything a worker needs to play one game, and what it sends back."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ringmaster.game_results import GameResult
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """How to start and talk to one engine (built from a control file's Player).
+
+    Public attributes:
+      code             -- the player's code in the control file
+      command          -- argv, resolved (no shell is used)
+      cwd, environ     -- working directory (None: ours) and extra environment
+      startup_gtp_commands -- [(command, [args])] sent before each game
+      gtp_aliases      -- {command: command actually sent}
+      timeout          -- seconds allowed for any one response (None: no limit)
+    """
+
+    code: str
+    command: tuple[str, ...]
+    cwd: str | None = None
+    environ: tuple[tuple[str, str], ...] = ()
+    startup_gtp_commands: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    gtp_aliases: tuple[tuple[str, str], ...] = ()
+    is_reliable_scorer: bool = True
+    allow_claim: bool = False
+    discard_stderr: bool = False
+    sgf_player_name_from_gtp: bool = True
+    timeout: float | None = None
+
+    def with_code(self, code: str) -> "PlayerSpec":
+        return PlayerSpec(**{**self.__dict__, "code": code})
+
+    def describe_command(self) -> str:
+        return " ".join(self.command)
+
+
+@dataclass
+class GameJob:
+    """One game to play: picklable, holds no open files or processes.
+
+    Public attributes:
+      game_id, game_data -- the competition's id and its own data for this game
+      player_b, player_w -- PlayerSpecs
+      game, board_size, komi, handicap, handicap_style, move_limit
+      use_internal_scorer, internal_scorer_handicap_compensation
+      sgf_dirname, void_sgf_dirname -- where to write records (None: don't)
+      sgf_event, sgf_game_name, sgf_note -- text for the SGF root
+      gtp_log_pathname   -- transcript file, or None
+      stderr_pathname    -- engines' stderr is appended here, or None to discard
+    """
+
+    game_id: str
+    player_b: PlayerSpec
+    player_w: PlayerSpec
+    board_size: int
+    komi: float
+    game_data: Any = None
+    game: str = "go"
+    handicap: int | None = None
+    handicap_style: str = "fixed"
+    move_limit: int = 1000
+    use_internal_scorer: bool = False
+    internal_scorer_handicap_compensation: str = "full"
+    sgf_dirname: str | None = None
+    void_sgf_dirname: str | None = None
+    sgf_filename: str | None = None
+    sgf_event: str | None = None
+    sgf_game_name: str | None = None
+    sgf_note: str | None = None
+    gtp_log_pathname: str | None = None
+    stderr_pathname: str | None = None
+    slot: int | None = None
+
+    def run(self) -> "GameJobResult":
+        """Play the game. Raises JobFailed if it can't be played (a void game)."""
+        from ringmaster.game_play import play_game_job
+        return play_game_job(self)
+
+
+@dataclass
+class GameJobResult:
+    """What a finished game job reports back to the competition.
+
+    Public attributes:
+      game_id, game_data  -- as in the job
+      game_result         -- GameResult
+      engine_names        -- {player code: 'name:version'}
+      engine_descriptions -- {player code: longer description}
+      warnings            -- messages for the user (forfeits, late errors)
+      moves               -- number of moves played (passes included)
+    """
+
+    game_id: str
+    game_data: Any
+    game_result: GameResult
+    engine_names: dict[str, str] = field(default_factory=dict)
+    engine_descriptions: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    moves: int = 0
+
+
+def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:
+    """The environment an engine is started with: ours, its own extras, and the game id."""
+    env = dict(os.environ)
+    env.update(dict(spec.environ))
+    env["RINGMASTER_GAME_ID"] = game_id
+    env["GOMILL_GAME_ID"] = game_id
+    for name in ("RINGMASTER_SLOT", "GOMILL_SLOT"):
+        if slot is None:
+            env.pop(name, None)
+        else:
+            env[name] = str(slot)
+    return env

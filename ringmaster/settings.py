@@ -1,0 +1,242 @@
+"""Control-file settings: value interpreters, setting tables, and the names every control file sees."""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ringmaster.errors import ControlFileError
+
+Interpreter = Callable[[Any], Any]
+
+_IDENTIFIER = re.compile(r"\A[-!$%&*+.:;<=>?^_~a-zA-Z0-9]+\Z")
+
+_NO_DEFAULT = object()
+
+
+def caller_line(depth: int = 2) -> int | None:
+    """Line number in the control file of the call that built a recorder object."""
+    frame = sys._getframe(depth)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<control file"):
+            return frame.f_lineno
+        if frame.f_globals.get("__ringmaster_control_file__"):
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+# Interpreters: each returns the cleaned value or raises ValueError with a short reason.
+
+def interpret_any(value: Any) -> Any:
+    return value
+
+
+def interpret_bool(value: Any) -> bool:
+    if value is True or value is False:
+        return value
+    raise ValueError("invalid True/False value")
+
+
+def interpret_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("invalid integer")
+    return value
+
+
+def interpret_positive_int(value: Any) -> int:
+    value = interpret_int(value)
+    if value <= 0:
+        raise ValueError("must be positive")
+    return value
+
+
+def interpret_nonnegative_int(value: Any) -> int:
+    value = interpret_int(value)
+    if value < 0:
+        raise ValueError("must not be negative")
+    return value
+
+
+def interpret_float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("invalid float")
+    if not math.isfinite(value):
+        raise ValueError("must be finite")
+    return float(value)
+
+
+def interpret_positive_float(value: Any) -> float:
+    value = interpret_float(value)
+    if value <= 0:
+        raise ValueError("must be positive")
+    return value
+
+
+def interpret_str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a string")
+    return value
+
+
+def interpret_identifier(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a string")
+    if not _IDENTIFIER.match(value):
+        raise ValueError(f"{value!r} is not a valid identifier")
+    return value
+
+
+def interpret_colour(value: Any) -> str:
+    colour = {"b": "b", "black": "b", "w": "w", "white": "w"}.get(
+        value.lower() if isinstance(value, str) else None)
+    if colour is None:
+        raise ValueError(f"invalid colour {value!r}")
+    return colour
+
+
+def interpret_callable(value: Any) -> Callable:
+    if not callable(value):
+        raise ValueError("invalid callable")
+    return value
+
+
+def interpret_enum(*values: str) -> Interpreter:
+    def interpret(value: Any) -> str:
+        if value not in values:
+            raise ValueError(f"must be one of {', '.join(repr(v) for v in values)}")
+        return value
+    return interpret
+
+
+def interpret_optional(interpreter: Interpreter) -> Interpreter:
+    def interpret(value: Any) -> Any:
+        return None if value is None else interpreter(value)
+    return interpret
+
+
+def interpret_sequence(value: Any) -> list:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise ValueError("not a sequence")
+    return list(value)
+
+
+def interpret_sequence_of(item_interpreter: Interpreter) -> Interpreter:
+    def interpret(value: Any) -> list:
+        result = []
+        for i, item in enumerate(interpret_sequence(value)):
+            try:
+                result.append(item_interpreter(item))
+            except ValueError as exc:
+                raise ValueError(f"item {i}: {exc}") from None
+        return result
+    return interpret
+
+
+def interpret_map(value: Any) -> list[tuple[Any, Any]]:
+    if not isinstance(value, dict):
+        raise ValueError("not a dictionary")
+    return list(value.items())
+
+
+def interpret_shlex_sequence(value: Any) -> list[str]:
+    """A command line: a string split as the shell would (without running one), or a list."""
+    if isinstance(value, str):
+        try:
+            words = shlex.split(value)
+        except ValueError as exc:
+            raise ValueError(f"can't parse command line: {exc}") from None
+    else:
+        words = interpret_sequence(value)
+        if not all(isinstance(w, str) for w in words):
+            raise ValueError("not a list of strings")
+    if not words:
+        raise ValueError("empty")
+    return words
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A control-file setting: its name, how to check its value, and its default."""
+
+    name: str
+    interpreter: Interpreter
+    default: Any = _NO_DEFAULT
+
+    @property
+    def required(self) -> bool:
+        return self.default is _NO_DEFAULT
+
+
+def load_settings(settings: list[Setting], config: dict[str, Any],
+                  context: str = "") -> dict[str, Any]:
+    """Check the named settings in config and return {name: value}.
+
+    A setting given as None is treated as unset. Raises ControlFileError
+    naming the setting if a required one is missing or a value is invalid.
+    """
+    prefix = f"{context}: " if context else ""
+    result = {}
+    for setting in settings:
+        value = config.get(setting.name)
+        if value is None:
+            if setting.required:
+                raise ControlFileError(f"{prefix}'{setting.name}' not specified",
+                                       ) from None
+            result[setting.name] = setting.default
+            continue
+        try:
+            result[setting.name] = setting.interpreter(value)
+        except ValueError as exc:
+            raise ControlFileError(f"{prefix}'{setting.name}': {exc}") from None
+    return result
+
+
+class ControlFileObject:
+    """Base for what a control file builds (Player, Matchup, Parameter...).
+
+    It only records its arguments and the control-file line it was built on;
+    the competition checks them when it reads the control file.
+
+    Public attributes:
+      settings -- {argument name: value}, positional arguments included
+      line     -- line number in the control file, or None
+    """
+
+    kind = "object"
+    positional: tuple[str, ...] = ()
+    allowed_arguments: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(self.positional):
+            raise ControlFileError(f"{self.kind}: too many positional arguments")
+        for name in kwargs:
+            if name not in self.allowed_arguments:
+                raise ControlFileError(f"{self.kind}: unknown argument '{name}'")
+        settings = dict(kwargs)
+        for name, value in zip(self.positional, args):
+            if name in kwargs:
+                raise ControlFileError(
+                    f"{self.kind}: {name} specified as both positional and keyword argument")
+            settings[name] = value
+        self.settings: dict[str, Any] = settings
+        self.line = caller_line()
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({self.settings!r})"
+
+
+class Player(ControlFileObject):
+    """A control file's Player(command, ...): the recipe for starting one engine."""
+
+    kind = "Player"
+    positional = ("command",)
+    allowed_arguments = (
+        "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
+        "gtp_aliases", "startup_gtp_commands", "discard_stderr",
+        "sgf_player_name_from_gtp", "timeout",
+    )
