@@ -1,0 +1,91 @@
+"""Arena: batched in-process matches between agents (network search, random), alternating colours."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from players.alphazero.puct import PuctConfig, Tree, search_many
+
+
+class Agent(Protocol):
+    name: str
+
+    def select(self, states: Sequence) -> list[int]:
+        """One action for each state (all non-terminal)."""
+
+
+class RandomAgent:
+    """Uniformly random legal actions."""
+
+    def __init__(self, game, rng: np.random.Generator, name: str = "random") -> None:
+        self.game, self.rng, self.name = game, rng, name
+
+    def select(self, states: Sequence) -> list[int]:
+        return [int(self.rng.choice(self.game.legal_actions(s))) for s in states]
+
+
+class SearchAgent:
+    """PUCT with a network; most-visited action; no noise. Fresh tree per move."""
+
+    def __init__(self, game, evaluate, num_simulations: int, rng: np.random.Generator,
+                 c_puct: float = 1.5, name: str = "net") -> None:
+        self.game, self.evaluate, self.rng, self.name = game, evaluate, rng, name
+        self.num_simulations = num_simulations
+        self.config = PuctConfig(c_puct=c_puct)
+
+    def select(self, states: Sequence) -> list[int]:
+        trees = [Tree(self.game, s) for s in states]
+        search_many(trees, self.evaluate, self.config, num_simulations=self.num_simulations,
+                    rng=self.rng)
+        return [int(np.argmax(t.visit_counts())) for t in trees]
+
+
+@dataclass
+class MatchResult:
+    """Result of a match from agent A's point of view."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def score(self) -> float:
+        """A's points per game (a draw is half a point)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+
+def play_match(game, agent_a: Agent, agent_b: Agent, num_games: int) -> MatchResult:
+    """Play num_games at once, A taking black in the even-numbered games."""
+    states = [game.initial_state() for _ in range(num_games)]
+    a_colour = [i % 2 for i in range(num_games)]           # A plays colour 0 (black) in even games
+    result = MatchResult()
+    live = list(range(num_games))
+    while live:
+        for agent, is_a in ((agent_a, True), (agent_b, False)):
+            movers = [i for i in live if not game.is_terminal(states[i])
+                      and (game.to_play(states[i]) == a_colour[i]) == is_a]
+            if movers:
+                for i, action in zip(movers, agent.select([states[i] for i in movers])):
+                    states[i] = game.apply(states[i], action)
+        still = []
+        for i in live:
+            if not game.is_terminal(states[i]):
+                still.append(i)
+                continue
+            value = game.terminal_value(states[i])
+            a_value = value if game.to_play(states[i]) == a_colour[i] else -value
+            if a_value > 0:
+                result.wins += 1
+            elif a_value < 0:
+                result.losses += 1
+            else:
+                result.draws += 1
+        live = still
+    return result

@@ -1,0 +1,276 @@
+"""`python -m players train`: self-play -> replay -> training -> checkpoint -> evaluation, resumable from its run directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from players.alphazero import metrics as metrics_io
+from players.alphazero.arena import RandomAgent, SearchAgent, play_match
+from players.alphazero.elo import fit_elo
+from players.alphazero.games import make_game
+from players.alphazero.replay import ReplayBuffer
+from players.alphazero.selfplay import SelfPlayConfig, play_games
+from players.alphazero.train import TrainConfig, make_optimizer, train_steps
+from players.nets.checkpoint import load_checkpoint, save_checkpoint
+from players.nets.encoding import encoder_for
+from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
+from players.nets.model import NetConfig, PolicyValueNet, default_config
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that defines a run; written to config.json when the run starts."""
+
+    game: str = "othello6"
+    channels: int = 0                 # 0: the game's default net
+    blocks: int = 0
+    games_per_iteration: int = 64
+    concurrent_games: int = 64
+    simulations: int = 64
+    temperature_moves: int = 8
+    c_puct: float = 1.5
+    dirichlet_alpha: float = 0.5
+    dirichlet_epsilon: float = 0.25
+    buffer_positions: int = 40000
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    sample_reuse: float = 4.0         # train steps = reuse * new positions / batch size
+    min_train_steps: int = 20
+    eval_every: int = 5
+    eval_games: int = 40
+    eval_simulations: int = 32
+    seed: int = 0
+
+
+class RunDirectory:
+    """Paths inside a run directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.config = root / "config.json"
+        self.state = root / "state.json"
+        self.trainer = root / "trainer.pt"
+        self.checkpoints = root / "checkpoints"
+        self.replay = root / "replay"
+        self.metrics_csv = root / "metrics.csv"
+        self.metrics_json = root / "metrics.json"
+        self.elo = root / "elo.json"
+        self.plot = root / "metrics.svg"
+
+    def checkpoint(self, iteration: int) -> Path:
+        return self.checkpoints / f"iter_{iteration:04d}.pt"
+
+
+def _write_json(path: Path, data) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, path)
+
+
+class Pipeline:
+    """One training run; construct, then run(). Resumes when the directory holds a run."""
+
+    def __init__(self, run_dir: Path, config: RunConfig, device: str = "auto",
+                 log=print) -> None:
+        self.paths = RunDirectory(run_dir)
+        self.device = resolve_device(device)
+        self.log = log
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if self.paths.state.exists():
+            saved = json.loads(self.paths.config.read_text())
+            config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
+        self.config = config
+        self.game = make_game(config.game)
+        self.encoder = encoder_for(self.game)
+        self.train_config = TrainConfig(batch_size=config.batch_size,
+                                        learning_rate=config.learning_rate,
+                                        weight_decay=config.weight_decay)
+        if self.paths.state.exists():
+            self._resume()
+        else:
+            self._start()
+
+    def _net_config(self) -> NetConfig:
+        c = self.config
+        net = default_config(c.game, self.encoder.size, self.encoder.num_planes, self.game.num_actions)
+        if c.channels or c.blocks:
+            net = NetConfig(c.game, net.board_size, net.in_planes, net.num_actions,
+                            channels=c.channels or net.channels, blocks=c.blocks or net.blocks)
+        return net
+
+    def _start(self) -> None:
+        torch.manual_seed(self.config.seed)
+        self.model = PolicyValueNet(self._net_config()).to(self.device)
+        self.optimizer = make_optimizer(self.model, self.train_config)
+        self.iteration = 0
+        self.state = {"iteration": 0, "train_steps": 0, "positions": 0, "games": 0,
+                      "seconds": 0.0, "evaluated": []}
+        self.pair_results: list = []
+        self.rng = np.random.default_rng(self.config.seed)
+        self.buffer = ReplayBuffer(self.config.buffer_positions)
+        _write_json(self.paths.config, asdict(self.config))
+        save_checkpoint(self.paths.checkpoint(0), self.model, self._meta())
+        self._save_state()
+        self.log(f"new run in {self.paths.root}: {self.model.config}")
+
+    def _resume(self) -> None:
+        self.state = json.loads(self.paths.state.read_text())
+        self.iteration = self.state["iteration"]
+        trainer = torch.load(self.paths.trainer, map_location="cpu", weights_only=False)
+        self.model = PolicyValueNet(NetConfig(**trainer["config"])).to(self.device)
+        self.model.load_state_dict(trainer["model"])
+        self.model.eval()
+        self.optimizer = make_optimizer(self.model, self.train_config)
+        self.optimizer.load_state_dict(trainer["optimizer"])
+        self.rng = np.random.default_rng()
+        self.rng.bit_generator.state = trainer["rng"]
+        self.pair_results = json.loads(self.paths.elo.read_text())["results"] if self.paths.elo.exists() else []
+        self.buffer = ReplayBuffer.load(self.paths.replay, self.config.buffer_positions, self.iteration)
+        self.log(f"resumed {self.paths.root} at iteration {self.iteration} "
+                 f"({len(self.buffer)} positions in the buffer)")
+
+    def _meta(self) -> dict:
+        return {"game": self.config.game, "iteration": self.iteration,
+                "train_steps": self.state["train_steps"], "positions": self.state["positions"]}
+
+    def _save_state(self) -> None:
+        """The commit point of an iteration: trainer state first, then state.json."""
+        tmp = self.paths.trainer.with_name("trainer.pt.tmp")
+        torch.save({"config": self.model.config.to_dict(), "model": self.model.state_dict(),
+                    "optimizer": self.optimizer.state_dict(),
+                    "rng": self.rng.bit_generator.state}, tmp)
+        os.replace(tmp, self.paths.trainer)
+        _write_json(self.paths.elo, {"results": self.pair_results})
+        _write_json(self.paths.state, self.state)
+
+    def evaluator(self, model: PolicyValueNet) -> StateEvaluator:
+        return StateEvaluator(self.game, LocalPredictor(model, self.device))
+
+    def run(self, iterations: int | None = None, minutes: float | None = None) -> None:
+        """Run until `iterations` in total are done or `minutes` of this call have passed."""
+        deadline = time.monotonic() + 60 * minutes if minutes else None
+        while iterations is None or self.iteration < iterations:
+            if deadline and time.monotonic() >= deadline:
+                self.log("time budget reached")
+                break
+            self.run_iteration()
+
+    def run_iteration(self) -> dict:
+        c = self.config
+        started = time.perf_counter()
+        iteration = self.iteration + 1
+        evaluator = self.evaluator(self.model)
+        sp_config = SelfPlayConfig(num_simulations=c.simulations, concurrent_games=c.concurrent_games,
+                                   temperature_moves=c.temperature_moves, c_puct=c.c_puct,
+                                   dirichlet_alpha=c.dirichlet_alpha,
+                                   dirichlet_epsilon=c.dirichlet_epsilon)
+        examples, sp = play_games(self.game, evaluator.evaluate, c.games_per_iteration, sp_config,
+                                  self.rng, progress=self._progress(iteration))
+        ReplayBuffer.save_shard(self.paths.replay, iteration, examples)
+        self.buffer.add(iteration, examples)
+
+        train_started = time.perf_counter()
+        steps = max(c.min_train_steps, math.ceil(c.sample_reuse * len(examples) / c.batch_size))
+        terms = train_steps(self.model, self.optimizer, self.buffer.sampler(self.rng),
+                            steps=steps, batch_size=c.batch_size, device=self.device)
+        train_seconds = time.perf_counter() - train_started
+
+        self.iteration = iteration
+        self.state["iteration"] = iteration
+        self.state["train_steps"] += steps
+        self.state["positions"] += sp.positions
+        self.state["games"] += sp.games
+        save_checkpoint(self.paths.checkpoint(iteration), self.model, self._meta())
+
+        row = {"iteration": iteration, "games": self.state["games"],
+               "positions": self.state["positions"], "train_steps": self.state["train_steps"],
+               "buffer": len(self.buffer), **{k: round(v, 5) for k, v in terms.items()},
+               "selfplay_positions_per_s": round(sp.positions_per_second, 2),
+               "net_positions_per_s": round(evaluator.positions / sp.seconds, 1) if sp.seconds else 0.0,
+               "mean_game_length": round(float(np.mean(sp.game_lengths)), 2),
+               "black_wins": sp.black_wins, "white_wins": sp.white_wins, "draws": sp.draws,
+               "selfplay_s": round(sp.seconds, 2), "train_s": round(train_seconds, 2)}
+        if c.eval_every and iteration % c.eval_every == 0:
+            row.update(self._evaluate(iteration))
+        self.state["seconds"] += time.perf_counter() - started
+        row["elapsed_s"] = round(self.state["seconds"], 1)
+        self._save_state()
+        metrics_io.append_row(self.paths.metrics_csv, self.paths.metrics_json, row)
+        metrics_io.write_plot(self.paths.plot, self.paths.metrics_json)
+        self.log(metrics_io.summary_line(row))
+        return row
+
+    def _evaluate(self, iteration: int) -> dict:
+        """Current net vs random and vs the previously evaluated checkpoint; refit Elo."""
+        c = self.config
+        me = f"iter_{iteration:04d}"
+        agent = SearchAgent(self.game, self.evaluator(self.model).evaluate, c.eval_simulations,
+                            self.rng, c.c_puct, name=me)
+        vs_random = play_match(self.game, agent, RandomAgent(self.game, self.rng), c.eval_games)
+        self.pair_results.append([me, "random", vs_random.wins + 0.5 * vs_random.draws, vs_random.games])
+        out = {"vs_random_score": round(vs_random.score, 4), "vs_random_games": vs_random.games}
+        previous = self.state["evaluated"][-1] if self.state["evaluated"] else "iter_0000"
+        prev_model, _ = load_checkpoint(self.paths.checkpoint(int(previous.split("_")[1])), self.device)
+        prev_agent = SearchAgent(self.game, self.evaluator(prev_model).evaluate, c.eval_simulations,
+                                 self.rng, c.c_puct, name=previous)
+        vs_prev = play_match(self.game, agent, prev_agent, c.eval_games)
+        self.pair_results.append([me, previous, vs_prev.wins + 0.5 * vs_prev.draws, vs_prev.games])
+        self.state["evaluated"].append(me)
+        ratings = fit_elo([tuple(r) for r in self.pair_results], anchor="random")
+        out.update({"vs_previous_score": round(vs_prev.score, 4), "previous": previous,
+                    "elo": round(ratings[me], 1)})
+        return out
+
+    def _progress(self, iteration: int):
+        if not sys.stderr.isatty():
+            return None
+
+        def show(done: int, total: int) -> None:
+            sys.stderr.write(f"\riteration {iteration}: self-play {done}/{total} games")
+            sys.stderr.flush()
+            if done == total:
+                sys.stderr.write("\n")
+        return show
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m players train", description=__doc__.splitlines()[0])
+    parser.add_argument("--run-dir", required=True, type=Path)
+    parser.add_argument("--iterations", type=int, default=None, help="stop after this many in total")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long (this call)")
+    parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    defaults = RunConfig()
+    for f in fields(RunConfig):
+        parser.add_argument("--" + f.name.replace("_", "-"), type=type(getattr(defaults, f.name)),
+                            default=getattr(defaults, f.name),
+                            help=f"(new runs only; default {getattr(defaults, f.name)})")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    if options.threads:
+        torch.set_num_threads(options.threads)
+    config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
+    try:
+        pipeline = Pipeline(options.run_dir, config, device=options.device)
+    except ValueError as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
+    try:
+        pipeline.run(options.iterations, options.minutes)
+    except KeyboardInterrupt:
+        print(f"\nstopped; resume with the same --run-dir (at iteration {pipeline.iteration})")
+    return 0

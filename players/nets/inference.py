@@ -1,0 +1,89 @@
+"""Batched inference: a predictor on planes [B, C, H, W] (local or remote) and an evaluator on game states."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+import numpy as np
+import torch
+
+from players.nets.encoding import encoder_for
+from players.nets.model import PolicyValueNet
+
+
+class Predictor(Protocol):
+    """Planes float32 [B, C, H, W] -> (logits float32 [B, A], values float32 [B])."""
+
+    def predict(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def resolve_device(name: str = "auto") -> torch.device:
+    """'auto' -> cuda when available, else cpu; 'cpu'/'cuda'/'cuda:N' as given.
+
+    Raises ValueError if cuda is asked for and absent.
+    """
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("CUDA was requested but is not available")
+    return device
+
+
+class LocalPredictor:
+    """A model in this process. On CUDA it runs under bfloat16 autocast (reduced precision).
+
+    bfloat16 keeps float32's exponent range, so the logits and tanh value can't
+    overflow; the masked softmax is done in float32 afterwards.
+    """
+
+    def __init__(self, model: PolicyValueNet, device: str | torch.device = "cpu",
+                 reduced_precision: bool | None = None) -> None:
+        self.device = torch.device(device)
+        self.model = model.to(self.device).eval()
+        self.reduced = (self.device.type == "cuda") if reduced_precision is None else reduced_precision
+        if self.device.type == "cuda":
+            self.model = self.model.to(memory_format=torch.channels_last)
+
+    @torch.inference_mode()
+    def predict(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32))
+        if self.device.type == "cuda":
+            x = x.pin_memory().to(self.device, non_blocking=True).contiguous(
+                memory_format=torch.channels_last)
+        with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.reduced):
+            logits, values = self.model(x)
+        return (logits.float().cpu().numpy(), values.float().cpu().numpy())
+
+
+def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Softmax over the legal entries of each row; illegal entries get 0. [B, A] -> [B, A]."""
+    z = np.where(legal, logits, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+class StateEvaluator:
+    """Game states -> (priors [B, A] over legal actions, values [B] for each state's mover)."""
+
+    def __init__(self, game, predictor: Predictor) -> None:
+        self.game = game
+        self.encoder = encoder_for(game)
+        self.predictor = predictor
+        self.positions = 0  # evaluated so far (for speed metrics)
+        self.calls = 0
+
+    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        planes = self.encoder.encode(states)
+        logits, values = self.predictor.predict(planes)
+        self.positions += len(states)
+        self.calls += 1
+        return masked_softmax(logits, self.encoder.legal_mask(states)), values
+
+    def evaluate_fn(self, states: list) -> list[tuple[np.ndarray, float]]:
+        """The search core's evaluate_fn contract: [(prior [A], value)] per state."""
+        if not states:
+            return []
+        priors, values = self.evaluate(states)
+        return [(priors[i], float(values[i])) for i in range(len(states))]
