@@ -1,0 +1,205 @@
+"""Numba kernels for Go positions in the search tree: play, legality and area score.
+
+A position is a padded int8 array of (n + 2) ** 2 points: EMPTY, BLACK, WHITE
+or BORDER, with point (row, col) at (row + 1) * (n + 2) + col + 1. Rows count
+from the bottom, as in sgfmill. These kernels use flood fills; the playouts
+in go_playout.py keep incremental group data instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+
+
+def empty_board(n: int) -> np.ndarray:
+    """A padded board of side n with no stones."""
+    width = n + 2
+    board = np.full(width * width, BORDER, dtype=np.int8)
+    for row in range(n):
+        start = (row + 1) * width + 1
+        board[start:start + n] = EMPTY
+    return board
+
+
+@njit(cache=True, nogil=True)
+def point_of(n, action):
+    """The padded point of action row * n + col."""
+    return (action // n + 1) * (n + 2) + action % n + 1
+
+
+@njit(cache=True, nogil=True)
+def action_of(n, point):
+    """The action (row * n + col) of a padded point."""
+    width = n + 2
+    return (point // width - 1) * n + point % width - 1
+
+
+@njit(cache=True, nogil=True)
+def _group_liberty_other_than(board, width, start, excluded, stack, mark, stamp):
+    """True if the group at start has a liberty other than the point excluded."""
+    colour = board[start]
+    top = 0
+    stack[top] = start
+    top += 1
+    mark[start] = stamp
+    while top:
+        top -= 1
+        p = stack[top]
+        for d in (1, -1, width, -width):
+            q = p + d
+            v = board[q]
+            if v == EMPTY:
+                if q != excluded:
+                    return True
+            elif v == colour and mark[q] != stamp:
+                mark[q] = stamp
+                stack[top] = q
+                top += 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _remove_group(board, width, start, stack):
+    """Remove the group at start; returns the number of stones removed."""
+    colour = board[start]
+    board[start] = EMPTY
+    top = 0
+    stack[top] = start
+    top += 1
+    count = 0
+    while top:
+        top -= 1
+        p = stack[top]
+        count += 1
+        for d in (1, -1, width, -width):
+            q = p + d
+            if board[q] == colour:
+                board[q] = EMPTY
+                stack[top] = q
+                top += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def play_point(board, n, point, colour):
+    """Play colour at an empty point, in place, as sgfmill does (self-capture allowed).
+
+    Returns the new simple-ko point, or -1 if there is none.
+    """
+    width = n + 2
+    stack = np.empty(width * width, dtype=np.int32)
+    mark = np.zeros(width * width, dtype=np.int32)
+    other = 3 - colour
+    board[point] = colour
+    captured = 0
+    captured_point = -1
+    stamp = 0
+    for d in (1, -1, width, -width):
+        q = point + d
+        if board[q] == other:
+            stamp += 1
+            if not _group_liberty_other_than(board, width, q, -1, stack, mark, stamp):
+                captured += _remove_group(board, width, q, stack)
+                captured_point = q
+    stamp += 1
+    if not _group_liberty_other_than(board, width, point, -1, stack, mark, stamp):
+        _remove_group(board, width, point, stack)
+        return -1
+    if captured != 1:
+        return -1
+    liberties = 0
+    for d in (1, -1, width, -width):
+        v = board[point + d]
+        if v == colour:
+            return -1
+        if v == EMPTY:
+            liberties += 1
+    return captured_point if liberties == 1 else -1
+
+
+@njit(cache=True, nogil=True)
+def is_suicide(board, n, point, colour):
+    """True if colour playing at the empty point would capture nothing and die."""
+    width = n + 2
+    stack = np.empty(width * width, dtype=np.int32)
+    mark = np.zeros(width * width, dtype=np.int32)
+    stamp = 0
+    for d in (1, -1, width, -width):
+        q = point + d
+        v = board[q]
+        if v == EMPTY:
+            return False
+        if v == colour or v == 3 - colour:
+            stamp += 1
+            alive = _group_liberty_other_than(board, width, q, point, stack, mark, stamp)
+            if v == colour and alive:
+                return False
+            if v != colour and not alive:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def legal_mask(board, n, colour, ko_point, allow_suicide):
+    """Legal actions as a bool array of n * n + 1 entries (the last is pass)."""
+    mask = np.zeros(n * n + 1, dtype=np.bool_)
+    mask[n * n] = True
+    for action in range(n * n):
+        p = point_of(n, action)
+        if board[p] != EMPTY or p == ko_point:
+            continue
+        if not allow_suicide and is_suicide(board, n, p, colour):
+            continue
+        mask[action] = True
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def area_score(board, n):
+    """Black's area minus White's: stones, plus empty regions bordered by one colour only."""
+    width = n + 2
+    size = width * width
+    region = np.zeros(size, dtype=np.int32)
+    stack = np.empty(size, dtype=np.int32)
+    members = np.empty(size, dtype=np.int32)
+    score = 0
+    label = 0
+    for p in range(size):
+        v = board[p]
+        if v == BLACK:
+            score += 1
+        elif v == WHITE:
+            score -= 1
+        elif v == EMPTY and region[p] == 0:
+            label += 1
+            region[p] = label
+            top = 0
+            stack[top] = p
+            top += 1
+            count = 0
+            borders = 0  # bit 1: black seen, bit 2: white seen
+            while top:
+                top -= 1
+                q = stack[top]
+                members[count] = q
+                count += 1
+                for d in (1, -1, width, -width):
+                    r = q + d
+                    w = board[r]
+                    if w == EMPTY:
+                        if region[r] == 0:
+                            region[r] = label
+                            stack[top] = r
+                            top += 1
+                    elif w == BLACK:
+                        borders |= 1
+                    elif w == WHITE:
+                        borders |= 2
+            if borders == 1:
+                score += count
+            elif borders == 2:
+                score -= count
+    return score

@@ -1,0 +1,430 @@
+"""Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
+
+A playout copies a padded board (see go_board.py) and keeps incremental
+groups: a circular stone list per group and, per group, the count, sum and
+sum of squares of its pseudo-liberties, which find ataris in O(1) (a group is
+in atari when all its pseudo-liberties are the same point). Playouts never
+fill a player's own eye and never self-capture, so they end by two passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, area_score
+
+_MUL = np.uint64(2685821657736338717)
+
+
+@njit(cache=True, nogil=True)
+def rand_below(rng, k):
+    """A pseudo-random integer in [0, k) from the xorshift64* state rng[0]."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.int64((x * _MUL) >> np.uint64(33)) % k
+
+
+def new_rng_state(seed: int) -> np.ndarray:
+    """A non-zero xorshift64* state for rand_below, from any integer seed."""
+    value = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64)
+    return np.array([value or 1], dtype=np.uint64)
+
+
+@njit(cache=True, nogil=True)
+def _add_empty(empties, epos, ne, p):
+    empties[ne[0]] = p
+    epos[p] = ne[0]
+    ne[0] += 1
+
+
+@njit(cache=True, nogil=True)
+def _remove_empty(empties, epos, ne, p):
+    i = epos[p]
+    ne[0] -= 1
+    last = empties[ne[0]]
+    empties[i] = last
+    epos[last] = i
+    epos[p] = -1
+
+
+@njit(cache=True, nogil=True)
+def _add_lib(libs, lsum, lsq, g, p):
+    libs[g] += 1
+    lsum[g] += p
+    lsq[g] += p * p
+
+
+@njit(cache=True, nogil=True)
+def _remove_lib(libs, lsum, lsq, g, p):
+    libs[g] -= 1
+    lsum[g] -= p
+    lsq[g] -= p * p
+
+
+@njit(cache=True, nogil=True)
+def in_atari(libs, lsum, lsq, g):
+    """True if group g has exactly one (real) liberty."""
+    return libs[g] > 0 and libs[g] * lsq[g] == lsum[g] * lsum[g]
+
+
+@njit(cache=True, nogil=True)
+def _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne):
+    width = n + 2
+    stack = np.empty(width * width, dtype=np.int32)
+    for row in range(n):
+        for col in range(n):
+            p = (row + 1) * width + col + 1
+            v = board[p]
+            if v == EMPTY:
+                _add_empty(empties, epos, ne, p)
+            elif gid[p] < 0:
+                gid[p] = p
+                nxt[p] = p
+                gsize[p] = 1
+                top = 1
+                stack[0] = p
+                while top:
+                    top -= 1
+                    s = stack[top]
+                    for d in (1, -1, width, -width):
+                        q = s + d
+                        w = board[q]
+                        if w == EMPTY:
+                            _add_lib(libs, lsum, lsq, p, q)
+                        elif w == v and gid[q] < 0:
+                            gid[q] = p
+                            nxt[q] = nxt[p]
+                            nxt[p] = q
+                            gsize[p] += 1
+                            stack[top] = q
+                            top += 1
+
+
+@njit(cache=True, nogil=True)
+def _merge(gid, nxt, gsize, libs, lsum, lsq, a, b):
+    if gsize[a] < gsize[b]:
+        a, b = b, a
+    s = b
+    while True:
+        gid[s] = a
+        s = nxt[s]
+        if s == b:
+            break
+    tmp = nxt[a]
+    nxt[a] = nxt[b]
+    nxt[b] = tmp
+    gsize[a] += gsize[b]
+    libs[a] += libs[b]
+    lsum[a] += lsum[b]
+    lsq[a] += lsq[b]
+    return a
+
+
+@njit(cache=True, nogil=True)
+def _remove_group(board, width, gid, nxt, libs, lsum, lsq, empties, epos, ne, g):
+    s = g
+    count = 0
+    while True:
+        board[s] = EMPTY
+        _add_empty(empties, epos, ne, s)
+        count += 1
+        s = nxt[s]
+        if s == g:
+            break
+    while True:
+        for d in (1, -1, width, -width):
+            t = s + d
+            v = board[t]
+            if v == BLACK or v == WHITE:
+                _add_lib(libs, lsum, lsq, gid[t], s)
+        gid[s] = -1
+        s = nxt[s]
+        if s == g:
+            break
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour):
+    """Play colour at empty p (never a suicide here); returns the new ko point or -1."""
+    width = n + 2
+    other = 3 - colour
+    _remove_empty(empties, epos, ne, p)
+    board[p] = colour
+    gid[p] = p
+    nxt[p] = p
+    gsize[p] = 1
+    libs[p] = 0
+    lsum[p] = 0
+    lsq[p] = 0
+    for d in (1, -1, width, -width):
+        q = p + d
+        v = board[q]
+        if v == EMPTY:
+            _add_lib(libs, lsum, lsq, p, q)
+        elif v == BLACK or v == WHITE:
+            _remove_lib(libs, lsum, lsq, gid[q], p)
+    g = p
+    for d in (1, -1, width, -width):
+        q = p + d
+        if board[q] == colour and gid[q] != g:
+            g = _merge(gid, nxt, gsize, libs, lsum, lsq, g, gid[q])
+    captured = 0
+    captured_point = -1
+    for d in (1, -1, width, -width):
+        q = p + d
+        if board[q] == other and libs[gid[q]] == 0:
+            captured += _remove_group(board, width, gid, nxt, libs, lsum, lsq,
+                                      empties, epos, ne, gid[q])
+            captured_point = q
+    if captured == 1 and gsize[g] == 1 and libs[g] == 1:
+        return captured_point
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _is_eye(board, width, p, colour):
+    at_edge = 0
+    for d in (1, -1, width, -width):
+        v = board[p + d]
+        if v == BORDER:
+            at_edge = 1
+        elif v != colour:
+            return False
+    bad = 0
+    other = 3 - colour
+    for d in (width + 1, width - 1, -width + 1, -width - 1):
+        if board[p + d] == other:
+            bad += 1
+    return bad + at_edge < 2
+
+
+@njit(cache=True, nogil=True)
+def _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
+    """Legal, not suicide and not filling colour's own eye."""
+    if p == ko or board[p] != EMPTY:
+        return False
+    if _is_eye(board, width, p, colour):
+        return False
+    for d in (1, -1, width, -width):
+        v = board[p + d]
+        if v == EMPTY:
+            return True
+        if v == colour:
+            if not in_atari(libs, lsum, lsq, gid[p + d]):
+                return True
+        elif v == 3 - colour:
+            if in_atari(libs, lsum, lsq, gid[p + d]):
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+    """True if playing p joins stones into a group with one liberty, capturing nothing."""
+    first = -1
+    joined = False
+    for d in (1, -1, width, -width):
+        q = p + d
+        v = board[q]
+        if v == EMPTY:
+            if first < 0:
+                first = q
+            elif q != first:
+                return False
+        elif v == 3 - colour:
+            if in_atari(libs, lsum, lsq, gid[q]):
+                return False
+        elif v == colour:
+            joined = True
+    if not joined:
+        return False
+    for d in (1, -1, width, -width):
+        q = p + d
+        if board[q] != colour:
+            continue
+        g = gid[q]
+        s = g
+        while True:
+            for e in (1, -1, width, -width):
+                t = s + e
+                if board[t] == EMPTY and t != p:
+                    if first < 0:
+                        first = t
+                    elif t != first:
+                        return False
+            s = nxt[s]
+            if s == g:
+                break
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _pattern_code(board, width, p, colour):
+    """The 3x3 neighbourhood of p as a base-4 code: 0 empty, 1 own, 2 other, 3 edge."""
+    code = 0
+    for d in (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1):
+        v = board[p + d]
+        if v == colour:
+            v = 1
+        elif v == 3 - colour:
+            v = 2
+        code = code * 4 + v
+    return code
+
+
+@njit(cache=True, nogil=True)
+def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng):
+    """A capture of the last move's group or an escape of ours that it put in atari; -1 if none."""
+    width = n + 2
+    other = 3 - colour
+    candidates = np.empty(16, dtype=np.int32)
+    count = 0
+    if board[last] == other and in_atari(libs, lsum, lsq, gid[last]):
+        lib = lsum[gid[last]] // libs[gid[last]]
+        if _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+            candidates[count] = lib
+            count += 1
+    for d in (1, -1, width, -width):
+        q = last + d
+        if board[q] != colour or not in_atari(libs, lsum, lsq, gid[q]):
+            continue
+        g = gid[q]
+        # Capture a neighbouring attacker that is itself in atari.
+        s = g
+        while True:
+            for e in (1, -1, width, -width):
+                t = s + e
+                if board[t] == other and in_atari(libs, lsum, lsq, gid[t]) and count < 15:
+                    lib = lsum[gid[t]] // libs[gid[t]]
+                    if _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+                        candidates[count] = lib
+                        count += 1
+            s = nxt[s]
+            if s == g:
+                break
+        # Extend, if that gains liberties.
+        lib = lsum[g] // libs[g]
+        if count < 15 and _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+            if not _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, lib, colour):
+                empty_count = 0
+                for e in (1, -1, width, -width):
+                    if board[lib + e] == EMPTY:
+                        empty_count += 1
+                if empty_count >= 2:
+                    candidates[count] = lib
+                    count += 1
+    if count == 0:
+        return -1
+    return candidates[rand_below(rng, count)]
+
+
+@njit(cache=True, nogil=True)
+def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, patterns, rng):
+    """A move matching a 3x3 pattern next to the last move; -1 if none."""
+    width = n + 2
+    candidates = np.empty(8, dtype=np.int32)
+    count = 0
+    for d in (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1):
+        p = last + d
+        if board[p] != EMPTY:
+            continue
+        if patterns[_pattern_code(board, width, p, colour)]:
+            if _playable(board, width, gid, libs, lsum, lsq, p, colour, ko) and \
+                    not _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+                candidates[count] = p
+                count += 1
+    if count == 0:
+        return -1
+    return candidates[rand_below(rng, count)]
+
+
+@njit(cache=True, nogil=True)
+def _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko, heavy, rng):
+    """A uniformly placed scan for a playable move; -1 (pass) if there is none."""
+    width = n + 2
+    count = ne[0]
+    if count == 0:
+        return -1
+    start = rand_below(rng, count)
+    for i in range(count):
+        p = empties[(start + i) % count]
+        if not _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
+            continue
+        if heavy and _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+            continue
+        return p
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def playout_recorded(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                     record):
+    """Play a random game to its end from a padded board, colour to move.
+
+    last is the previous move's point (-1 for a pass or none) and passes the
+    number of consecutive passes so far. The points played (-1 for a pass)
+    go into record while it has room. Returns (Black's area minus White's
+    without komi in the final position, number of moves played).
+    """
+    width = n + 2
+    size = width * width
+    board = board_in.copy()
+    gid = np.full(size, -1, dtype=np.int32)
+    nxt = np.zeros(size, dtype=np.int32)
+    gsize = np.zeros(size, dtype=np.int32)
+    libs = np.zeros(size, dtype=np.int64)
+    lsum = np.zeros(size, dtype=np.int64)
+    lsq = np.zeros(size, dtype=np.int64)
+    empties = np.empty(n * n, dtype=np.int32)
+    epos = np.full(size, -1, dtype=np.int32)
+    ne = np.zeros(1, dtype=np.int64)
+    _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne)
+    moves = 0
+    while passes < 2 and moves < max_moves:
+        p = -1
+        if heavy and last >= 0:
+            p = _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng)
+            if p < 0:
+                p = _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko,
+                                  patterns, rng)
+        if p < 0:
+            p = _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko,
+                             heavy, rng)
+        if p < 0:
+            passes += 1
+            ko = -1
+        else:
+            passes = 0
+            ko = _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour)
+        if moves < record.shape[0]:
+            record[moves] = p
+        last = p
+        colour = 3 - colour
+        moves += 1
+    return area_score(board, n), moves
+
+
+@njit(cache=True, nogil=True)
+def playout(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng):
+    """As playout_recorded, without the record; returns the final area score only."""
+    record = np.empty(0, dtype=np.int32)
+    score, _ = playout_recorded(board_in, n, colour, ko, last, passes, max_moves, heavy,
+                                patterns, rng, record)
+    return score
+
+
+@njit(cache=True, nogil=True)
+def playout_many(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                 count, komi):
+    """Run count playouts; returns how many Black won (area score above komi)."""
+    wins = 0
+    for _ in range(count):
+        if playout(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns,
+                   rng) > komi:
+            wins += 1
+    return wins
