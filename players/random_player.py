@@ -8,6 +8,7 @@ control files that must work with nothing else installed.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 
 from sgfmill import boards, common
@@ -19,7 +20,10 @@ class RandomGo:
     """Game state and move choice for the random player."""
 
     def __init__(self, seed: int | None) -> None:
-        self.rng = random.Random(seed)
+        # With a seed, each game (told by the ringmaster's environment) gets its own
+        # reproducible sequence.
+        game_id = os.environ.get("RINGMASTER_GAME_ID", "")
+        self.rng = random.Random(None if seed is None else f"{seed}/{game_id}")
         self.size = 19
         self.komi = 0.0
         self.clear()

@@ -8,7 +8,15 @@ class RingmasterError(Exception):
 
 
 class ControlFileError(RingmasterError):
-    """The control file is missing, can't be parsed, or has a bad setting."""
+    """The control file is missing, can't be parsed, or has a bad setting.
+
+    Public attributes:
+      line -- the control file's line the problem is on, if known
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 class CompetitionError(RingmasterError):

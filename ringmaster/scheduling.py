@@ -105,6 +105,10 @@ class GroupScheduler:
     def fix(self, code: Hashable, number: int) -> None:
         self.schedulers[code].fix(number)
 
+    def retry(self, code: Hashable, number: int) -> None:
+        """Make an issued number available to issue again (its game was void)."""
+        self.schedulers[code].outstanding.discard(number)
+
     def rollback(self) -> None:
         for s in self.schedulers.values():
             s.rollback()

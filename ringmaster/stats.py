@@ -50,5 +50,7 @@ def format_elo(wins: float, games: float) -> str:
     point, low, high = elo_interval(wins, games)
 
     def fmt(x: float) -> str:
-        return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return f"{round(x) + 0:+d}"
     return f"{fmt(point)} [{fmt(low)}, {fmt(high)}]"

@@ -1,0 +1,133 @@
+"""All-play-all: every competitor plays every other, colours alternating."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from ringmaster.competitions.base import GAME_SETTINGS
+from ringmaster.competitions.tournament import MatchupSpec, Tournament
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game_results import format_float
+from ringmaster.settings import (
+    ControlFileObject, Setting, interpret_nonnegative_int, interpret_optional,
+    interpret_sequence, load_settings,
+)
+from ringmaster.tournament_results import compute_stats, render_table
+
+ALLPLAYALL_SETTINGS = [s for s in GAME_SETTINGS if s.name not in ("handicap", "handicap_style")]
+
+
+class Competitor(ControlFileObject):
+    """A control file's Competitor(player_code); a bare code string works as well."""
+
+    kind = "Competitor"
+    positional = ("player",)
+    allowed_arguments = ("player",)
+
+
+def competitor_letters(index: int) -> str:
+    """'A'..'Z', then 'AA', 'AB'... (up to 702 competitors)."""
+    if index < 26:
+        return chr(ord("A") + index)
+    index -= 26
+    return chr(ord("A") + index // 26) + chr(ord("A") + index % 26)
+
+
+class AllPlayAll(Tournament):
+    """Every pairing of the competitors plays `rounds` games."""
+
+    competition_type = "allplayall"
+
+    @classmethod
+    def control_file_globals(cls) -> dict[str, Any]:
+        return {**super().control_file_globals(), "Competitor": Competitor}
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {"competitors", "rounds"}
+
+    def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        self.load_common_settings(config)
+        settings = load_settings(ALLPLAYALL_SETTINGS + [
+            Setting("rounds", interpret_optional(interpret_nonnegative_int), default=None)],
+            config)
+        if config.get("competitors") is None:
+            raise ControlFileError("'competitors' not specified")
+        try:
+            items = interpret_sequence(config["competitors"])
+        except ValueError as exc:
+            raise ControlFileError(f"'competitors': {exc}") from None
+        codes = []
+        for i, item in enumerate(items):
+            code = item.settings.get("player") if isinstance(item, Competitor) else item
+            if not isinstance(code, str):
+                raise ControlFileError(f"'competitors': item {i}: not a player code")
+            self.player(code, "'competitors'")
+            if code in codes:
+                raise ControlFileError(f"'competitors': duplicate competitor {code}")
+            codes.append(code)
+        if len(codes) < 2:
+            raise ControlFileError("'competitors': need at least two")
+        if len(codes) > 702:
+            raise ControlFileError("'competitors': too many (at most 702)")
+        self.competitors = codes
+        game_settings = {s.name: settings[s.name] for s in ALLPLAYALL_SETTINGS}
+        game_settings["handicap"] = None
+        self.matchups = {}
+        for i, c1 in enumerate(codes):
+            for j in range(i + 1, len(codes)):
+                mid = f"{competitor_letters(i)}v{competitor_letters(j)}"
+                self.matchups[mid] = MatchupSpec(
+                    mid, c1, codes[j], f"{c1} v {codes[j]}", game_settings,
+                    alternating=True, number_of_games=settings["rounds"])
+
+    def get_status(self) -> dict[str, Any]:
+        return {**super().get_status(), "competitors": self.competitors}
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        old = status.get("competitors", [])
+        if old != self.competitors[:len(old)]:
+            missing = [c for c in old if c not in self.competitors]
+            if missing:
+                raise CompetitionError(
+                    f"competitor has been removed from control file: {', '.join(missing)}")
+            raise CompetitionError("competitors have changed in the control file "
+                                   "(new competitors may only be added at the end)")
+        super().set_status(status)
+
+    def write_grid(self, out: TextIO) -> None:
+        """Wins-losses of each row competitor against each column one (jigos count half)."""
+        n = len(self.competitors)
+        letters = [competitor_letters(i) for i in range(n)]
+        rows = [["", ""] + letters]
+        for i, code in enumerate(self.competitors):
+            row = [letters[i], code]
+            for j, other in enumerate(self.competitors):
+                if i == j:
+                    row.append("")
+                    continue
+                mid = f"{letters[min(i, j)]}v{letters[max(i, j)]}"
+                s = compute_stats(self.results.get(mid, []), code, other)
+                row.append(f"{format_float(s.wins_1)}-{format_float(s.wins_2)}")
+            rows.append(row)
+        out.write("\n".join(render_table(rows, right_align_from=2)) + "\n")
+
+    def write_screen_report(self, out: TextIO) -> None:
+        total = sum(len(r) for r in self.results.values())
+        rounds = next(iter(self.matchups.values())).number_of_games
+        if rounds is None:
+            out.write(f"{total} games played\n\n")
+        else:
+            out.write(f"{total}/{rounds * len(self.matchups)} games played\n\n")
+        self.write_grid(out)
+
+    def write_short_report(self, out: TextIO) -> None:
+        out.write(f"{self.competition_type}: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.write("\n")
+        self.write_screen_report(out)
+        out.write("\n")
+        self.write_matchup_reports(out, include_ghosts=True)
+        out.write("\n")
+        self.write_player_descriptions(out)

@@ -1,0 +1,262 @@
+"""What playoffs and all-play-alls share: matchups, their scheduling, results and reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ringmaster.competitions.base import NO_GAME, Competition, NoGameAvailable, PlayerCheck
+from ringmaster.errors import CompetitionError
+from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.game_results import GameResult
+from ringmaster.scheduling import GroupScheduler
+from ringmaster.tournament_results import compute_stats, elo_line, format_percent, matchup_table
+
+
+@dataclass
+class MatchupSpec:
+    """One pairing of players and the games they play.
+
+    Public attributes:
+      id, player_1, player_2 -- player codes; player_2 may be 'x#2', a clone of x
+      name                   -- for reports ('p1 v p2' unless given)
+      game_settings          -- board_size, komi, handicap...
+      alternating            -- swap colours on odd-numbered games
+      number_of_games        -- None: no limit
+    """
+
+    id: str
+    player_1: str
+    player_2: str
+    name: str
+    game_settings: dict[str, Any]
+    alternating: bool
+    number_of_games: int | None
+    explicit_name: bool = False
+
+    def game_id(self, number: int) -> str:
+        if self.number_of_games is None or self.number_of_games <= 1:
+            return f"{self.id}_{number}"
+        width = len(str(self.number_of_games - 1))
+        return f"{self.id}_{number:0{width}d}"
+
+
+class Tournament(Competition):
+    """A competition made of matchups between fixed players.
+
+    Subclasses build self.matchups (ordered) in initialise_from_control_file.
+    """
+
+    def __init__(self, competition_code: str, base_directory: str = ".") -> None:
+        super().__init__(competition_code, base_directory)
+        self.matchups: dict[str, MatchupSpec] = {}
+        self.working_matchups: set[str] = set()
+        self.probationary_matchups: set[str] = set()
+
+    # State
+
+    def set_clean_status(self) -> None:
+        self.results: dict[str, list[GameResult]] = {m: [] for m in self.matchups}
+        self.engine_names: dict[str, str] = {}
+        self.engine_descriptions: dict[str, str] = {}
+        self.ghost_matchups: dict[str, tuple[str, str]] = {}
+        self.scheduler = GroupScheduler()
+        self._set_scheduler_groups()
+
+    def _set_scheduler_groups(self) -> None:
+        self.scheduler.set_groups([(m.id, m.number_of_games) for m in self.matchups.values()])
+
+    def get_status(self) -> dict[str, Any]:
+        players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
+        players.update({mid: [m.player_1, m.player_2] for mid, m in self.matchups.items()})
+        return {
+            "results": {mid: [r.to_json() for r in rs] for mid, rs in self.results.items()},
+            "matchup_players": players,
+            "scheduler": self.scheduler.to_json(),
+            "engine_names": self.engine_names,
+            "engine_descriptions": self.engine_descriptions,
+        }
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        try:
+            results = {mid: [GameResult.from_json(r) for r in rs]
+                       for mid, rs in status["results"].items()}
+            stored_players = status["matchup_players"]
+            scheduler = GroupScheduler.from_json(status["scheduler"])
+            engine_names = dict(status["engine_names"])
+            engine_descriptions = dict(status["engine_descriptions"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CompetitionError(f"state is malformed: {exc!r}") from None
+        self.check_state_matches(stored_players, results)
+        self.results = results
+        self.ghost_matchups = {}
+        for mid, players in stored_players.items():
+            if mid not in self.matchups:
+                self.ghost_matchups[mid] = (players[0], players[1])
+        for mid in self.matchups:
+            self.results.setdefault(mid, [])
+        self.engine_names = engine_names
+        self.engine_descriptions = engine_descriptions
+        self.scheduler = scheduler
+        self._set_scheduler_groups()
+        self.scheduler.rollback()
+
+    def check_state_matches(self, stored_players: dict[str, list[str]],
+                            results: dict[str, list[GameResult]]) -> None:
+        """Raise CompetitionError if a matchup with results changed its players."""
+        for mid, matchup in self.matchups.items():
+            old = stored_players.get(mid)
+            if old is None or not results.get(mid):
+                continue
+            if sorted(old) != sorted([matchup.player_1, matchup.player_2]):
+                raise CompetitionError(
+                    f"existing results for matchup {mid} are inconsistent with control file: "
+                    f"result players are {','.join(old)}; control file players are "
+                    f"{matchup.player_1},{matchup.player_2}")
+
+    # Games
+
+    def get_player_checks(self) -> list[PlayerCheck]:
+        checks: dict[str, PlayerCheck] = {}
+        for m in self.matchups.values():
+            if m.number_of_games == 0:
+                continue
+            for code in (m.player_1, m.player_2):
+                base = code.split("#")[0]
+                if base not in checks:
+                    checks[base] = PlayerCheck(
+                        self.players[base], m.game_settings["board_size"],
+                        m.game_settings["komi"], m.game_settings.get("game", "go"))
+        return list(checks.values())
+
+    def _player_spec(self, code: str):
+        base = code.split("#")[0]
+        return self.players[base].with_code(code)
+
+    def get_game(self) -> GameJob | NoGameAvailable:
+        issued = self.scheduler.issue()
+        if issued is None:
+            return NO_GAME
+        mid, number = issued
+        m = self.matchups[mid]
+        if m.alternating and number % 2 == 1:
+            b, w = m.player_2, m.player_1
+        else:
+            b, w = m.player_1, m.player_2
+        event = (f"{self.competition_code} ({m.name})" if m.explicit_name
+                 else self.competition_code)
+        return self.make_game_job(m.game_id(number), self._player_spec(b),
+                                  self._player_spec(w), m.game_settings,
+                                  game_data=[mid, number], sgf_event=event)
+
+    def process_game_result(self, response: GameJobResult) -> str | None:
+        mid, number = response.game_data
+        self.working_matchups.add(mid)
+        self.probationary_matchups.discard(mid)
+        self.scheduler.fix(mid, number)
+        self.results[mid].append(response.game_result)
+        self.engine_names.update(response.engine_names)
+        self.engine_descriptions.update(response.engine_descriptions)
+        self.log_history(f"{response.game_id:>7} {response.game_result.describe()}")
+        return None
+
+    def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
+        """Gomill's rule: stop if the matchup has no game this run, or twice void in a row."""
+        mid, number = job.game_data
+        self.scheduler.retry(mid, number)
+        if mid not in self.working_matchups or mid in self.probationary_matchups:
+            return True, True
+        self.probationary_matchups.add(mid)
+        return False, True
+
+    def is_complete(self) -> bool:
+        return all(m.number_of_games is not None
+                   and len(self.results.get(mid, [])) >= m.number_of_games
+                   for mid, m in self.matchups.items())
+
+    def games_played(self) -> int:
+        return sum(len(rs) for rs in self.results.values())
+
+    # Reports
+
+    def _matchup_report(self, mid: str, out: TextIO) -> None:
+        results = self.results.get(mid, [])
+        if mid in self.matchups:
+            m = self.matchups[mid]
+            p1, p2, name = m.player_1, m.player_2, m.name
+            limit = f"{len(results)}/{m.number_of_games}" if m.number_of_games is not None \
+                else f"{len(results)}"
+            settings = m.game_settings
+            details = [f"board size: {settings['board_size']}"]
+            if settings.get("handicap"):
+                details.append(f"handicap: {settings['handicap']} ({settings['handicap_style']})")
+            details.append(f"komi: {settings['komi']}")
+            if settings.get("game", "go") != "go":
+                details.insert(0, f"game: {settings['game']}")
+            detail_line = "   ".join(details)
+        else:
+            p1, p2 = self.ghost_matchups[mid]
+            name, limit, detail_line = f"{p1} v {p2}", f"{len(results)}", \
+                "?? (missing from control file)"
+        out.write(f"{name} ({limit} games)\n")
+        stats = compute_stats(results, p1, p2)
+        if stats.unknown:
+            out.write(f"unknown results: {stats.unknown} "
+                      f"{format_percent(stats.unknown, stats.total)}\n")
+        out.write(detail_line + "\n")
+        if results:
+            out.write("\n".join(matchup_table(stats)) + "\n")
+            out.write(elo_line(stats) + "\n")
+
+    def matchup_ids_for_report(self, include_ghosts: bool) -> list[str]:
+        ids = list(self.matchups)
+        if include_ghosts:
+            ids += [mid for mid in self.ghost_matchups if self.results.get(mid)]
+        return ids
+
+    def write_matchup_reports(self, out: TextIO, include_ghosts: bool) -> None:
+        first = True
+        for mid in self.matchup_ids_for_report(include_ghosts):
+            if self.matchups.get(mid) is not None and self.matchups[mid].number_of_games == 0:
+                continue
+            if not first:
+                out.write("\n")
+            first = False
+            self._matchup_report(mid, out)
+
+    def write_player_descriptions(self, out: TextIO) -> None:
+        codes = sorted({c.split("#")[0] for m in self.matchups.values()
+                        for c in (m.player_1, m.player_2)})
+        for code in codes:
+            desc = self.engine_descriptions.get(code) or self.engine_descriptions.get(f"{code}#2")
+            out.write(f"player {code}: {desc or '[no description available]'}\n")
+
+    def write_screen_report(self, out: TextIO) -> None:
+        self.write_matchup_reports(out, include_ghosts=False)
+
+    def write_short_report(self, out: TextIO) -> None:
+        out.write(f"{self.competition_type}: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.write("\n")
+        self.write_matchup_reports(out, include_ghosts=True)
+        out.write("\n")
+        self.write_player_descriptions(out)
+
+    def get_json_report(self) -> dict[str, Any]:
+        report = super().get_json_report()
+        matchups = []
+        for mid in self.matchup_ids_for_report(include_ghosts=True):
+            if mid in self.matchups:
+                p1, p2 = self.matchups[mid].player_1, self.matchups[mid].player_2
+                name, limit = self.matchups[mid].name, self.matchups[mid].number_of_games
+            else:
+                (p1, p2), name, limit = self.ghost_matchups[mid], None, None
+            results = self.results.get(mid, [])
+            matchups.append({"id": mid, "name": name, "number_of_games": limit,
+                             "in_control_file": mid in self.matchups,
+                             "stats": compute_stats(results, p1, p2).to_json(),
+                             "results": [r.to_json() for r in results]})
+        report["matchups"] = matchups
+        report["engine_descriptions"] = self.engine_descriptions
+        return report

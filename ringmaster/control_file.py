@@ -1,0 +1,188 @@
+"""Read a control file: find its competition_type, run it, and report its mistakes by line."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import re
+import sys
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from ringmaster.competitions import COMPETITION_TYPES, get_competition_class
+from ringmaster.competitions.base import Competition
+from ringmaster.errors import ControlFileError
+
+FORBIDDEN_EXTENSIONS = (".log", ".status", ".cmd", ".hist", ".report", ".games",
+                        ".void", ".gtplogs", ".lock")
+
+_TYPE_LINE = re.compile(r"""^competition_type\s*=\s*(['"])([_a-zA-Z0-9]+)\1\s*(#.*)?$""")
+
+
+@dataclass
+class ControlFile:
+    """A control file that has been run.
+
+    Public attributes:
+      path, competition_code, competition_type
+      config          -- the names it defined (the settings, and its own helpers)
+      setting_lines   -- {top-level name: line of its last assignment}
+      warnings        -- one-line messages about names that look like misspelt settings
+    """
+
+    path: str
+    competition_code: str
+    competition_type: str
+    config: dict[str, Any]
+    setting_lines: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def error(self, message: str, line: int | None = None) -> ControlFileError:
+        """A ControlFileError located in this file."""
+        return ControlFileError(_locate(self.path, line, message), line)
+
+    def make_competition(self) -> Competition:
+        """Build the competition from the settings.
+
+        Raises ControlFileError naming the file, the line where known, and the setting.
+        """
+        cls = get_competition_class(self.competition_type)
+        competition = cls(self.competition_code, os.path.dirname(os.path.abspath(self.path)))
+        try:
+            competition.initialise_from_control_file(self.config)
+        except ControlFileError as exc:
+            line = exc.line
+            if line is None:
+                match = re.match(r"'(\w+)'", str(exc))
+                if match:
+                    line = self.setting_lines.get(match.group(1))
+            raise self.error(str(exc), line) from None
+        return competition
+
+
+def _locate(path: str, line: int | None, message: str) -> str:
+    where = os.path.basename(path) + (f" line {line}" if line else "")
+    return f"error in control file {where}: {message}"
+
+
+def competition_code_for(path: str) -> str:
+    """The competition code: the control file's name without its extension.
+
+    Raises ControlFileError for a name the output files would collide with.
+    """
+    base, ext = os.path.splitext(os.path.basename(path))
+    if ext in FORBIDDEN_EXTENSIONS:
+        raise ControlFileError(f"forbidden control file extension: {ext}")
+    return base
+
+
+def find_competition_type(source: str, path: str) -> str:
+    """The type named by the first statement, which must be `competition_type = '...'`."""
+    for number, line in enumerate(source.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _TYPE_LINE.match(stripped)
+        if not match:
+            raise ControlFileError(_locate(
+                path, number, "the first statement must be competition_type = '...'"), number)
+        competition_type = match.group(2)
+        if competition_type not in COMPETITION_TYPES:
+            raise ControlFileError(_locate(
+                path, number, f"unknown competition type: {competition_type} "
+                f"(known: {', '.join(COMPETITION_TYPES)})"), number)
+        return competition_type
+    raise ControlFileError(_locate(path, None, "can't find competition_type"))
+
+
+def _assignment_lines(tree: ast.Module) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            lines[node.name] = node.lineno
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    lines[name.id] = node.lineno
+    return lines
+
+
+def _error_line(exc: BaseException, path: str) -> int | None:
+    line = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == path:
+            line = lineno
+    return line
+
+
+def load_control_file(path: str) -> ControlFile:
+    """Read and run a control file.
+
+    Raises ControlFileError (one line, with the file and line) for a missing or
+    unreadable file, a missing competition_type, or an error while running it.
+    """
+    code = competition_code_for(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raise ControlFileError(f"control file {path} not found") from None
+    except OSError as exc:
+        raise ControlFileError(f"can't read control file {path}: {exc.strerror}") from None
+    try:
+        source = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ControlFileError(f"control file {path}: file is not encoded in utf-8") from None
+    competition_type = find_competition_type(source, path)
+    try:
+        tree = ast.parse(source, path)
+        compiled = compile(tree, path, "exec")
+    except SyntaxError as exc:
+        raise ControlFileError(_locate(path, exc.lineno, f"SyntaxError: {exc.msg}"),
+                               exc.lineno) from None
+    cls = get_competition_class(competition_type)
+    provided = dict(cls.control_file_globals())
+    provided["PYTHON"] = sys.executable
+    namespace: dict[str, Any] = dict(provided)
+    namespace.update({"__name__": "__control_file__", "__file__": os.path.abspath(path),
+                      "__ringmaster_control_file__": True, "__builtins__": __builtins__})
+    try:
+        exec(compiled, namespace)
+    except ControlFileError as exc:
+        line = _error_line(exc, path)
+        raise ControlFileError(_locate(path, line, str(exc)), line) from None
+    except Exception as exc:
+        line = _error_line(exc, path)
+        raise ControlFileError(
+            _locate(path, line, f"{type(exc).__name__}: {exc}"), line) from None
+    config = {name: value for name, value in namespace.items()
+              if not name.startswith("__") and provided.get(name, _MISSING) is not value}
+    lines = _assignment_lines(tree)
+    control_file = ControlFile(path, code, competition_type, config, lines)
+    control_file.warnings = misspelling_warnings(control_file, cls.known_settings())
+    return control_file
+
+
+_MISSING = object()
+
+
+def misspelling_warnings(control_file: ControlFile, known: set[str]) -> list[str]:
+    """Warnings for top-level names that aren't settings but look like one misspelt."""
+    warnings = []
+    for name in sorted(control_file.setting_lines, key=control_file.setting_lines.get):
+        if name in known or name.startswith("_") or name not in control_file.config:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+        if close:
+            line = control_file.setting_lines[name]
+            warnings.append(
+                f"{os.path.basename(control_file.path)} line {line}: '{name}' is not a "
+                f"setting; did you mean '{close[0]}'?")
+    return warnings

@@ -1,0 +1,107 @@
+"""The live display: games in progress, results so far, last results and warnings."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+from collections import deque
+from typing import Any, TextIO
+
+DELIMITER = "-" * 78
+
+
+class Presenter:
+    """Shows a run as it goes: redrawn in place on a terminal, append-only otherwise."""
+
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None,
+                 min_interval: float = 0.2) -> None:
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.is_tty = hasattr(self.out, "isatty") and self.out.isatty()
+        self.results: deque[str] = deque(maxlen=6)
+        self.warnings: deque[str] = deque(maxlen=4)
+        self.in_progress: dict[str, Any] = {}
+        self.ringmaster: Any = None
+        self.min_interval = min_interval
+        self._last_draw = 0.0
+        self._dirty = True
+
+    def attach(self, ringmaster: Any) -> None:
+        self.ringmaster = ringmaster
+
+    def game_started(self, job: Any) -> None:
+        self.in_progress[job.game_id] = job
+        self._dirty = True
+
+    def game_finished(self, response: Any, line: str) -> None:
+        self.in_progress.pop(response.game_id, None)
+        self.results.append(f"game {response.game_id}: {line}")
+        self._dirty = True
+        if not self.is_tty:
+            self.draw()
+
+    def game_voided(self, job: Any, message: str) -> None:
+        self.in_progress.pop(job.game_id, None)
+        self._dirty = True
+
+    def warning(self, message: str) -> None:
+        self.warnings.append(message)
+        self._dirty = True
+        if not self.is_tty:
+            self.err.write(message + "\n")
+            self.err.flush()
+
+    def refresh(self, final: bool = False) -> None:
+        if final and not self.is_tty:
+            return
+        if self.is_tty and self._dirty and (
+                final or time.monotonic() - self._last_draw >= self.min_interval):
+            self.draw()
+
+    def screen(self) -> str:
+        r = self.ringmaster
+        out = io.StringIO()
+        if r.halt_reason is not None:
+            word = "waiting for workers to finish" if self.in_progress else "halting"
+            out.write(f"{word}: {r.halt_reason}\n")
+        if self.in_progress:
+            ids = " ".join(sorted(self.in_progress))
+            count = len(self.in_progress)
+            out.write(f"{count} game{'s' if count > 1 else ''} in progress: {ids}\n")
+        if r.max_games is not None and r.halt_reason is None:
+            out.write(f"will start at most {r.max_games - r.games_started} more games "
+                      "in this run\n")
+        if r.void_game_count:
+            out.write(f"{r.void_game_count} void games; see log file.\n")
+        out.write("\n")
+        r.competition.write_screen_report(out)
+        if self.results:
+            out.write("\n= Results =\n" + "\n".join(self.results) + "\n")
+        if self.warnings:
+            out.write("\n= Warnings =\n" + "\n".join(self.warnings) + "\n")
+        return out.getvalue()
+
+    def draw(self) -> None:
+        text = self.screen()
+        if self.is_tty:
+            self.out.write("\x1b[H\x1b[2J" + text)
+        else:
+            self.out.write(DELIMITER + "\n" + text)
+        self.out.flush()
+        self._last_draw = time.monotonic()
+        self._dirty = False
+
+
+class QuietPresenter(Presenter):
+    """Shows nothing but warnings, on stderr."""
+
+    def __init__(self, err: TextIO | None = None) -> None:
+        super().__init__(out=io.StringIO(), err=err)
+        self.is_tty = False
+
+    def game_finished(self, response: Any, line: str) -> None:
+        self.in_progress.pop(response.game_id, None)
+
+    def draw(self) -> None:
+        pass

@@ -1,0 +1,289 @@
+"""Play one game job end to end: start the engines, set up, referee, score, record, clean up."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import threading
+from contextlib import ExitStack
+from typing import Callable, TextIO
+
+from ringmaster.errors import JobFailed
+from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec, engine_environment
+from ringmaster.game_results import GameResult
+from ringmaster.gtp.controller import (
+    BadGtpResponse, Channel, GtpChannelError, GtpController, SubprocessChannel,
+)
+from ringmaster.records import build_sgf, write_atomically
+from ringmaster.referee import EnginePlayer, GameRecord, Referee
+from ringmaster.rules import get_rules
+from ringmaster.rules.base import Rules
+from ringmaster.rules.handicap import fixed_handicap_points
+
+ChannelFactory = Callable[[PlayerSpec, dict[str, str], "str | Callable[[str], None]"], Channel]
+
+
+def subprocess_channel(spec: PlayerSpec, env: dict[str, str],
+                       stderr: str | Callable[[str], None]) -> Channel:
+    """Start the engine for a PlayerSpec (the default channel factory)."""
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise GtpChannelError(f"bad working directory: {spec.cwd}")
+    return SubprocessChannel(list(spec.command), cwd=spec.cwd, env=env, stderr=stderr)
+
+
+class StderrSink:
+    """Appends engines' stderr lines to one file, each line labelled with game and player."""
+
+    def __init__(self, pathname: str) -> None:
+        self._file = open(pathname, "a", encoding="utf-8", errors="replace")
+        self._lock = threading.Lock()
+
+    def for_player(self, label: str) -> Callable[[str], None]:
+        def write(line: str) -> None:
+            with self._lock:
+                self._file.write(f"[{label}] {line}\n")
+                self._file.flush()
+        return write
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class EngineDescription:
+    """What an engine says about itself: name:version and a longer description."""
+
+    def __init__(self, controller: GtpController) -> None:
+        self.name = self._ask(controller, "name")
+        self.version = self._ask(controller, "version")
+        self.description = None
+        if controller.known_command("gomill-describe_engine"):
+            self.description = self._ask(controller, "gomill-describe_engine")
+
+    @staticmethod
+    def _ask(controller: GtpController, command: str) -> str | None:
+        try:
+            return controller.do_command(command).strip() or None
+        except BadGtpResponse:
+            return None
+
+    @property
+    def short(self) -> str | None:
+        if self.name is None:
+            return None
+        version = self.version or ""
+        if version.startswith(self.name):
+            version = version[len(self.name):].strip()
+        if len(version) > 32:
+            version = version.split()[0] if version.split() else ""
+            if len(version) > 32:
+                version = ""
+        return f"{self.name}:{version}" if version else self.name
+
+    @property
+    def long(self) -> str | None:
+        return self.description or self.short
+
+
+def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
+                 factory: ChannelFactory, stderr: str | Callable[[str], None],
+                 gtp_log: TextIO | None) -> tuple[GtpController, EngineDescription]:
+    """Start an engine, check it speaks GTP version 2, and run its start-up commands.
+
+    Raises GtpChannelError or BadGtpResponse, with messages naming the player.
+    """
+    name = f"player {spec.code}"
+    try:
+        channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
+    except GtpChannelError as exc:
+        raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
+    controller = GtpController(channel, name, default_timeout=spec.timeout,
+                               aliases=dict(spec.gtp_aliases), log_label=colour)
+    try:
+        try:
+            version = controller.do_command("protocol_version")
+        except BadGtpResponse:
+            version = None
+        except GtpChannelError as exc:
+            raise type(exc)(str(exc).replace("'protocol_version'",
+                                             "first command (protocol_version)")) from None
+        if version is not None:
+            try:
+                ok = float(version.strip()) == 2.0
+            except ValueError:
+                ok = False
+            if not ok:
+                raise GtpChannelError(f"{name} reports GTP protocol version {version.strip()[:20]}")
+        description = EngineDescription(controller)
+        controller.gtp_log = gtp_log
+        for command, arguments in spec.startup_gtp_commands:
+            controller.do_command(command, *arguments)
+    except BaseException:
+        controller.kill()
+        controller.channel.close(0)
+        raise
+    return controller, description
+
+
+def _set_up_board(controllers: dict[str, GtpController], job: GameJob) -> None:
+    for colour in ("b", "w"):
+        controller = controllers[colour]
+        controller.do_command("boardsize", str(job.board_size))
+        controller.do_command("clear_board")
+        controller.do_command("komi", str(float(job.komi)))
+
+
+def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
+                    job: GameJob) -> list[tuple[int, int]]:
+    """Place handicap stones on both engines and our board. Raises JobFailed if refused."""
+    stones = job.handicap
+    if job.handicap_style == "fixed":
+        expected = sorted(fixed_handicap_points(stones, job.board_size))
+        for colour in ("b", "w"):
+            response = controllers[colour].do_command("fixed_handicap", str(stones))
+            try:
+                given = sorted(rules.parse_move(v) for v in response.split())
+            except (ValueError, TypeError):
+                given = None
+            if given != expected:
+                raise JobFailed(f"bad response from fixed_handicap command to "
+                                f"{controllers[colour].name}: {response[:100]}")
+        points = expected
+    else:
+        response = controllers["b"].do_command("place_free_handicap", str(stones))
+        try:
+            points = [rules.parse_move(v) for v in response.split()]
+        except ValueError:
+            points = []
+        if len(points) != stones or None in points or len(set(points)) != stones:
+            raise JobFailed(f"invalid response from place_free_handicap command to "
+                            f"{controllers['b'].name}: {response[:100]}")
+        controllers["w"].do_command("set_free_handicap",
+                                    *[rules.format_move(p) for p in points])
+    rules.set_handicap(points)
+    return points
+
+
+def _cpu_time(controller: GtpController, late_errors: list[str]) -> float | None:
+    if controller.channel_is_bad:
+        return None
+    try:
+        if controller.known_command("gomill-cpu_time"):
+            return float(controller.do_command("gomill-cpu_time"))
+    except (BadGtpResponse, GtpChannelError, ValueError) as exc:
+        late_errors.append(f"error getting cpu time from {controller.name}: {exc}")
+    return None
+
+
+def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) -> GameJobResult:
+    """Play a game job. Raises JobFailed (a void game) if the game can't start."""
+    with ExitStack() as stack:
+        gtp_log = None
+        if job.gtp_log_pathname:
+            os.makedirs(os.path.dirname(job.gtp_log_pathname), exist_ok=True)
+            gtp_log = stack.enter_context(open(job.gtp_log_pathname, "w", encoding="utf-8"))
+        sink = None
+        if job.stderr_pathname:
+            sink = StderrSink(job.stderr_pathname)
+            stack.callback(sink.close)
+        specs = {"b": job.player_b, "w": job.player_w}
+        controllers: dict[str, GtpController] = {}
+        descriptions: dict[str, EngineDescription] = {}
+
+        def close_all() -> None:
+            for controller in controllers.values():
+                controller.kill()
+                if not controller.is_closed:
+                    controller.is_closed = True
+                    controller.channel.close(0)
+        stack.callback(close_all)
+
+        rules = get_rules(job.game, job.board_size)
+        handicap_points: list = []
+        try:
+            for colour in ("b", "w"):
+                spec = specs[colour]
+                if spec.discard_stderr or sink is None:
+                    stderr: str | Callable[[str], None] = "discard"
+                else:
+                    stderr = sink.for_player(f"{job.game_id} {spec.code}")
+                controllers[colour], descriptions[colour] = start_player(
+                    spec, game_id=job.game_id, slot=job.slot, colour=colour,
+                    factory=factory, stderr=stderr, gtp_log=gtp_log)
+            _set_up_board(controllers, job)
+            if job.handicap:
+                handicap_points = _place_handicap(controllers, rules, job)
+        except (GtpChannelError, BadGtpResponse) as exc:
+            raise JobFailed(f"aborting game due to error: {exc}") from None
+
+        players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
+                                   specs[c].is_reliable_scorer) for c in ("b", "w")}
+        referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
+                          use_internal_scorer=job.use_internal_scorer,
+                          handicap_stones=len(handicap_points),
+                          handicap_compensation=job.internal_scorer_handicap_compensation)
+        first = "w" if handicap_points else rules.first_player()
+        record = referee.play(first)
+
+        cpu_times = {c: _cpu_time(controllers[c], record.late_errors) for c in ("b", "w")}
+        for colour in ("b", "w"):
+            try:
+                controllers[colour].close()
+            except GtpChannelError as exc:
+                record.late_errors.append(f"error closing {controllers[colour].name}: {exc}")
+            if cpu_times[colour] is None:
+                cpu_times[colour] = controllers[colour].cpu_time_from_close
+
+    return _finish(job, record, descriptions, cpu_times, handicap_points)
+
+
+def _finish(job: GameJob, record: GameRecord, descriptions: dict[str, EngineDescription],
+            cpu_times: dict[str, float | None], handicap_points: list) -> GameJobResult:
+    specs = {"b": job.player_b, "w": job.player_w}
+    codes = {c: specs[c].code for c in ("b", "w")}
+    result = GameResult(
+        game_id=job.game_id, player_b=codes["b"], player_w=codes["w"],
+        winning_colour=record.winning_colour, sgf_result=record.sgf_result,
+        detail=record.detail, is_forfeit=record.is_forfeit,
+        cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")})
+    warnings = []
+    if record.is_forfeit:
+        warnings.append(f"game {job.game_id}: {record.detail}")
+    warnings += [f"game {job.game_id}: late error: {e}" for e in record.late_errors]
+    if job.sgf_dirname:
+        write_atomically(
+            os.path.join(job.sgf_dirname, (job.sgf_filename or job.game_id) + ".sgf"),
+            _sgf_bytes(job, record, result, descriptions, handicap_points))
+    return GameJobResult(
+        game_id=job.game_id, game_data=job.game_data, game_result=result,
+        engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
+        engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
+        warnings=warnings, moves=len(record.moves))
+
+
+def _sgf_bytes(job: GameJob, record: GameRecord, result: GameResult,
+               descriptions: dict[str, EngineDescription], handicap_points: list) -> bytes:
+    specs = {"b": job.player_b, "w": job.player_w}
+    lines = [f"Event: {job.sgf_event}", f"Game id {job.game_id}",
+             f"Date {datetime.datetime.now():%Y-%m-%d %H:%M}"]
+    if record.moves:
+        lines.append(f"Result {result.describe()}")
+    if job.sgf_note:
+        lines.append(job.sgf_note)
+    for colour in ("b", "w"):
+        cpu = result.cpu_times.get(specs[colour].code)
+        if cpu is not None:
+            lines.append(f"{specs[colour].code} cpu time: {cpu:.2f}s")
+    for colour, word in (("b", "Black"), ("w", "White")):
+        lines.append(f"{word} {specs[colour].code} {descriptions[colour].long or ''}".rstrip())
+    names = {}
+    for colour in ("b", "w"):
+        spec = specs[colour]
+        short = descriptions[colour].short
+        names[colour] = short if (spec.sgf_player_name_from_gtp and short) else spec.code
+    last = [result.describe()] + record.notes + [f"late error: {e}" for e in record.late_errors]
+    rules_game_number = 2 if job.game == "othello" else 1
+    return build_sgf(
+        board_size=job.board_size, sgf_game_number=rules_game_number, komi=job.komi,
+        moves=record.moves, result=result.sgf_result, event=job.sgf_event,
+        game_name=job.sgf_game_name, player_names=names, root_comment="\n".join(lines),
+        last_comment="\n".join(last), handicap_points=handicap_points)

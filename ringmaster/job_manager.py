@@ -1,0 +1,133 @@
+"""The job loop: keep up to N jobs running, in this process or in worker processes; knows nothing of Go."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from ringmaster.errors import JobFailed
+
+
+class NoJobAvailable:
+    """Returned by get_job() when there is nothing to start now."""
+
+
+NO_JOB = NoJobAvailable()
+
+
+class Job(Protocol):
+    slot: int | None
+
+    def run(self) -> Any: ...
+
+
+class JobSource(Protocol):
+    """What the loop needs from the ringmaster."""
+
+    def get_job(self) -> Job | NoJobAvailable: ...
+
+    def process_response(self, response: Any) -> None: ...
+
+    def process_error_response(self, job: Job, message: str) -> None: ...
+
+    def poll(self, running: list[Job]) -> None:
+        """Called at least once a second while jobs run: redraw, look for stop requests."""
+
+
+def _worker_initialiser() -> None:
+    # Ctrl-C goes to the whole foreground process group: the coordinator deals
+    # with it. SIGTERM (from the coordinator) unwinds the job so that its
+    # engines are killed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
+
+
+def _run_job(job: Job) -> tuple[bool, Any]:
+    try:
+        return True, job.run()
+    except JobFailed as exc:
+        return False, str(exc)
+
+
+def run_jobs(source: JobSource, parallel: int | None, poll_interval: float = 0.5) -> None:
+    """Run jobs from source until it has none left and none are running.
+
+    parallel None runs each job in this process; N runs up to N at once in
+    worker processes. Each job gets a slot number 0..N-1 unique among the
+    running jobs. KeyboardInterrupt stops the workers (their jobs clean up)
+    and propagates.
+    """
+    if parallel is None:
+        _run_inline(source)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    executor = ProcessPoolExecutor(parallel, mp_context=context,
+                                   initializer=_worker_initialiser)
+    in_flight: dict[Future, Job] = {}
+    try:
+        exhausted = False
+        while True:
+            while not exhausted and len(in_flight) < parallel:
+                job = source.get_job()
+                if isinstance(job, NoJobAvailable):
+                    exhausted = True
+                    break
+                used = {j.slot for j in in_flight.values()}
+                job.slot = min(s for s in range(parallel) if s not in used)
+                in_flight[executor.submit(_run_job, job)] = job
+            if not in_flight:
+                break
+            done, _ = wait(in_flight, timeout=poll_interval, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = in_flight.pop(future)
+                _deliver(source, job, future)
+            if done:
+                exhausted = False
+            source.poll(list(in_flight.values()))
+    except BaseException:
+        _terminate(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _deliver(source: JobSource, job: Job, future: Future) -> None:
+    try:
+        ok, value = future.result()
+    except Exception as exc:  # the worker died, or the job raised something unexpected
+        source.process_error_response(job, f"worker failed: {type(exc).__name__}: {exc}")
+        return
+    if ok:
+        source.process_response(value)
+    else:
+        source.process_error_response(job, value)
+
+
+def _run_inline(source: JobSource) -> None:
+    while True:
+        job = source.get_job()
+        if isinstance(job, NoJobAvailable):
+            return
+        ok, value = _run_job(job)
+        if ok:
+            source.process_response(value)
+        else:
+            source.process_error_response(job, value)
+        source.poll([])
+
+
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
+        try:
+            os.kill(process.pid, signal.SIGTERM)
+        except (ProcessLookupError, TypeError):
+            pass
+    for process in processes:
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,110 @@
+"""The state file (versioned JSON, replaced atomically) and the lock that stops two runs at once."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from typing import Any
+
+from ringmaster.errors import RingmasterError, StateFileError
+from ringmaster.records import write_atomically
+
+STATE_FORMAT = "ringmaster-state"
+STATE_VERSION = 1
+
+
+def write_state(pathname: str, state: dict[str, Any]) -> None:
+    """Replace the state file with state, atomically and durably."""
+    document = {"format": STATE_FORMAT, "version": STATE_VERSION, **state}
+    write_atomically(pathname, json.dumps(document, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def read_state(pathname: str) -> dict[str, Any]:
+    """Read a state file written by write_state().
+
+    Raises StateFileError naming the file if it is unreadable, isn't JSON, or
+    is from another format or version.
+    """
+    name = os.path.basename(pathname)
+    try:
+        with open(pathname, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise StateFileError(f"can't read state file {name}: {exc.strerror}") from None
+    if raw.startswith(b"\x80"):
+        raise StateFileError(f"state file {name} is a Gomill pickle; ringmaster can't read it")
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StateFileError(f"state file {name} is corrupt: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
+        raise StateFileError(f"state file {name} is not a ringmaster state file")
+    if document.get("version") != STATE_VERSION:
+        raise StateFileError(f"state file {name} has incompatible version "
+                             f"{document.get('version')!r} (expected {STATE_VERSION})")
+    return document
+
+
+class CompetitionLock:
+    """An exclusive lock on a competition, held while a run is going on.
+
+    The operating system drops it when the process dies, however it dies.
+    """
+
+    def __init__(self, pathname: str) -> None:
+        self.pathname = pathname
+        self._file = None
+
+    def acquire(self) -> None:
+        """Raises RingmasterError if another process holds the lock."""
+        f = open(self.pathname, "a")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise RingmasterError("competition is already running") from None
+        self._file = f
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+    def is_held_elsewhere(self) -> bool:
+        if not os.path.exists(self.pathname):
+            return False
+        try:
+            self.acquire()
+        except RingmasterError:
+            return True
+        self.release()
+        return False
+
+
+def reconcile_history(pathname: str, size: int, tail: str) -> str | None:
+    """Make the history file agree with the state after a crash.
+
+    The state records the file's size just after its last result was
+    appended, and the text of that append. Lines written for games the state
+    doesn't count are cut off; a last append that was lost is redone.
+    Returns a warning if the file can't be made to agree, else None.
+    """
+    try:
+        actual = os.path.getsize(pathname)
+    except FileNotFoundError:
+        actual = 0
+    if actual == size:
+        return None
+    if actual > size:
+        with open(pathname, "r+b") as f:
+            f.truncate(size)
+        return None
+    tail_bytes = tail.encode("utf-8")
+    if actual == size - len(tail_bytes):
+        with open(pathname, "ab") as f:
+            f.write(tail_bytes)
+        return None
+    return (f"history file {os.path.basename(pathname)} is shorter than the state expects "
+            f"({actual} bytes, expected {size}); it was edited or truncated")

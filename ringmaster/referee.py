@@ -1,0 +1,240 @@
+"""The referee: plays out one game between two GTP engines, checking every move on its own board."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ringmaster.game_results import format_float, result_from_score
+from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
+from ringmaster.rules.base import Colour, Rules, opponent_of
+
+_SCORE = re.compile(r"\A([BW])\+(\d+(?:\.\d*)?)?\Z", re.IGNORECASE)
+
+
+@dataclass
+class EnginePlayer:
+    """One side of a game: a controller and what the referee may ask of it."""
+
+    code: str
+    controller: GtpController
+    allow_claim: bool = False
+    is_reliable_scorer: bool = True
+
+
+@dataclass
+class GameRecord:
+    """What happened in a game, as the referee saw it.
+
+    Public attributes:
+      moves          -- [(colour, move, comment or None)]
+      winning_colour -- 'b', 'w' or None
+      sgf_result     -- SGF RE[] text
+      detail         -- 'forfeit by x: ...', 'claim', 'hit move limit', ... or None
+      is_forfeit
+      notes          -- extra lines for the last SGF comment (scorers' claims, final messages)
+      late_errors    -- errors after the result was settled; the result stands
+    """
+
+    moves: list[tuple[Colour, object, str | None]] = field(default_factory=list)
+    winning_colour: Colour | None = None
+    sgf_result: str = "?"
+    detail: str | None = None
+    is_forfeit: bool = False
+    notes: list[str] = field(default_factory=list)
+    late_errors: list[str] = field(default_factory=list)
+    passed_out: bool = False
+
+
+def parse_score(text: str) -> tuple[Colour | None, float | None] | None:
+    """Parse a final_score response: ('b', 3.5), ('w', None) for 'W+', (None, 0) for '0'.
+
+    Returns None if it can't be parsed.
+    """
+    text = text.strip()
+    if text == "0":
+        return None, 0.0
+    match = _SCORE.match(text)
+    if not match:
+        return None
+    margin = float(match.group(2)) if match.group(2) else None
+    return match.group(1).lower(), margin
+
+
+class Referee:
+    """Plays a game between two EnginePlayers under a Rules object.
+
+    Any failure of an engine mid-game, a failure response, a broken channel or
+    a timeout, forfeits the game for that engine with the reason recorded.
+    """
+
+    def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
+                 move_limit: int, use_internal_scorer: bool, handicap_stones: int = 0,
+                 handicap_compensation: str = "full") -> None:
+        self.rules = rules
+        self.players = players
+        self.komi = komi
+        self.move_limit = move_limit
+        self.use_internal_scorer = use_internal_scorer
+        self.handicap_stones = handicap_stones
+        self.handicap_compensation = handicap_compensation
+        self.record = GameRecord()
+
+    def _forfeit(self, colour: Colour, reason: str) -> None:
+        winner = opponent_of(colour)
+        self.record.winning_colour = winner
+        self.record.sgf_result = f"{winner.upper()}+F"
+        self.record.is_forfeit = True
+        self.record.detail = f"forfeit by {self.players[colour].code}: {reason}"
+
+    def _final_message(self, colour: Colour) -> None:
+        """Ask the engine that just lost by its own act for an explanation."""
+        comment = self._explain(colour)
+        if comment:
+            self.record.notes.append(f"final message from {colour}: <<<\n{comment}\n>>>")
+
+    def _explain(self, colour: Colour) -> str | None:
+        controller = self.players[colour].controller
+        if controller.channel_is_bad:
+            return None
+        try:
+            if controller.known_command("gomill-explain_last_move"):
+                return controller.do_command("gomill-explain_last_move").strip() or None
+        except (BadGtpResponse, GtpChannelError):
+            pass
+        return None
+
+    def _genmove(self, colour: Colour) -> str:
+        player = self.players[colour]
+        controller = player.controller
+        if player.allow_claim and controller.known_command("gomill-genmove_ex"):
+            return controller.do_command("gomill-genmove_ex", colour, "claim")
+        return controller.do_command("genmove", colour)
+
+    def play(self, first: Colour = "b") -> GameRecord:
+        """Play the game to its end and return the record."""
+        colour = first
+        record = self.record
+        while True:
+            if len(record.moves) >= self.move_limit:
+                record.sgf_result, record.detail = "Void", "hit move limit"
+                return record
+            try:
+                response = self._genmove(colour)
+            except (BadGtpResponse, GtpChannelError) as exc:
+                self._forfeit(colour, str(exc))
+                return record
+            word = response.strip().lower()
+            if word == "resign":
+                record.winning_colour = opponent_of(colour)
+                record.sgf_result = f"{record.winning_colour.upper()}+R"
+                self._final_message(colour)
+                return record
+            if word == "claim" and self.players[colour].allow_claim:
+                record.winning_colour = colour
+                record.sgf_result = f"{colour.upper()}+"
+                record.detail = "claim"
+                self._final_message(colour)
+                return record
+            try:
+                move = self.rules.parse_move(response.strip())
+            except ValueError:
+                self._forfeit(colour, f"attempted ill-formed move {response.strip()[:40]}")
+                return record
+            reason = self.rules.check_move(colour, move)
+            if reason is not None:
+                self._forfeit(colour, reason)
+                return record
+            self.rules.play(colour, move)
+            record.moves.append((colour, move, self._explain(colour)))
+            if not self._tell_opponent(colour, move):
+                return record
+            if self.rules.is_over():
+                record.passed_out = True
+                self._score()
+                return record
+            colour = opponent_of(colour)
+
+    def _tell_opponent(self, colour: Colour, move) -> bool:
+        """Send the move to the other engine; False if that ended the game."""
+        other = opponent_of(colour)
+        vertex = self.rules.format_move(move)
+        try:
+            self.players[other].controller.do_command("play", colour, vertex)
+        except BadGtpResponse as exc:
+            if self.rules.is_over():
+                self.record.late_errors.append(str(exc))
+                return True
+            if "illegal" in exc.gtp_message.lower():
+                self._forfeit(colour, f"{self.players[other].code} claims move {vertex} is illegal")
+            else:
+                self._forfeit(other, str(exc))
+            return False
+        except GtpChannelError as exc:
+            if self.rules.is_over():
+                self.record.late_errors.append(str(exc))
+                return True
+            self._forfeit(other, str(exc))
+            return False
+        return True
+
+    def _score(self) -> None:
+        if self.use_internal_scorer or self.rules.game_name != "go":
+            self._score_internally()
+        else:
+            self._score_by_players()
+
+    def _score_internally(self) -> None:
+        score = self.rules.area_score() - self.komi
+        if self.handicap_stones and self.handicap_compensation != "no":
+            compensation = self.handicap_stones
+            if self.handicap_compensation == "short":
+                compensation -= 1
+            score -= compensation
+        self.record.winning_colour, self.record.sgf_result = result_from_score(score)
+
+    def _score_by_players(self) -> None:
+        claims: dict[Colour, tuple[Colour | None, float | None]] = {}
+        texts: dict[Colour, str] = {}
+        for colour in ("b", "w"):
+            player = self.players[colour]
+            if not player.is_reliable_scorer or player.controller.channel_is_bad:
+                continue
+            try:
+                if not player.controller.known_command("final_score"):
+                    continue
+                text = player.controller.do_command("final_score")
+            except (BadGtpResponse, GtpChannelError) as exc:
+                self.record.late_errors.append(str(exc))
+                continue
+            parsed = parse_score(text)
+            if parsed is None:
+                self.record.late_errors.append(
+                    f"player {player.code} gave an unparsable final_score: {text[:40]}")
+                continue
+            claims[colour] = parsed
+            texts[colour] = text.strip()
+        record = self.record
+        if not claims:
+            record.sgf_result, record.detail = "?", "no score reported"
+            return
+        values = set(claims.values())
+        if len(values) == 1:
+            winner, margin = values.pop()
+            record.winning_colour = winner
+            if winner is None:
+                record.sgf_result = "0"
+            else:
+                record.sgf_result = f"{winner.upper()}+" + (
+                    format_float(margin) if margin is not None else "")
+            return
+        winners = {winner for winner, _ in claims.values()}
+        if len(winners) == 1:
+            winner = winners.pop()
+            record.winning_colour = winner
+            record.sgf_result = f"{winner.upper()}+"
+            record.detail = "unknown margin"
+            return
+        record.sgf_result, record.detail = "?", "players disagreed"
+        for colour, text in texts.items():
+            record.notes.append(f"final_score from {self.players[colour].code}: {text}")

@@ -1,0 +1,381 @@
+"""Ringmaster: runs one competition from one control file, and owns its files."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import os
+import shutil
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
+from ringmaster.control_file import ControlFile, load_control_file
+from ringmaster.errors import CompetitionError, RingmasterError, StateFileError
+from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.game_play import ChannelFactory, start_player, subprocess_channel
+from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
+from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
+from ringmaster.records import write_atomically
+from ringmaster.persistence import CompetitionLock, read_state, reconcile_history, write_state
+
+
+@dataclass(frozen=True)
+class CompetitionPaths:
+    """Every file of a competition, beside its control file, with Gomill's names."""
+
+    directory: str
+    code: str
+
+    def _path(self, suffix: str) -> str:
+        return os.path.join(self.directory, self.code + suffix)
+
+    @property
+    def status(self) -> str:
+        return self._path(".status")
+
+    @property
+    def log(self) -> str:
+        return self._path(".log")
+
+    @property
+    def history(self) -> str:
+        return self._path(".hist")
+
+    @property
+    def report(self) -> str:
+        return self._path(".report")
+
+    @property
+    def command(self) -> str:
+        return self._path(".cmd")
+
+    @property
+    def games(self) -> str:
+        return self._path(".games")
+
+    @property
+    def void(self) -> str:
+        return self._path(".void")
+
+    @property
+    def gtplogs(self) -> str:
+        return self._path(".gtplogs")
+
+    def all_outputs(self) -> list[str]:
+        return [self.log, self.status, self.command, self.history, self.report,
+                self.games, self.void, self.gtplogs]
+
+
+class RunHalted(RingmasterError):
+    """The run stopped early because of void games (the state is saved)."""
+
+
+class StartupCheckFailed(RingmasterError):
+    """A player failed its start-up check."""
+
+
+def now() -> str:
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+
+
+class Ringmaster:
+    """Runs a competition described by a control file.
+
+    Public attributes:
+      control_file, competition, paths
+      void_game_count
+      halt_reason     -- why the run is stopping, or None
+      presenter       -- receives display events (see display.py)
+    """
+
+    def __init__(self, control_file_path: str) -> None:
+        self.control_file: ControlFile = load_control_file(control_file_path)
+        self.competition: Competition = self.control_file.make_competition()
+        self.paths = CompetitionPaths(os.path.dirname(os.path.abspath(control_file_path)),
+                                      self.control_file.competition_code)
+        self.void_game_count = 0
+        self.history_size = 0
+        self.history_tail = ""
+        self.halt_reason: str | None = None
+        self.stopping_for_voids = False
+        self.max_games: int | None = None
+        self.games_started = 0
+        self.log_gtp = False
+        self.presenter: Any = None
+        self.channel_factory: ChannelFactory = subprocess_channel
+        self._log_file: Any = None
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.control_file.warnings
+
+    # State
+
+    def load_state(self) -> bool:
+        """Load the competition's state, or start clean. Returns True if there was one.
+
+        Raises StateFileError or CompetitionError if it can't be used.
+        """
+        if not os.path.exists(self.paths.status):
+            self.competition.set_clean_status()
+            return False
+        document = read_state(self.paths.status)
+        name = os.path.basename(self.paths.status)
+        if document.get("competition_type") != self.competition.competition_type:
+            raise StateFileError(
+                f"state file {name} is for a {document.get('competition_type')} competition, "
+                f"but the control file says {self.competition.competition_type}")
+        if document.get("competition_version") != self.competition.status_format_version:
+            raise StateFileError(f"state file {name} has an incompatible competition version")
+        try:
+            self.competition.set_status(document["competition"])
+            self.void_game_count = int(document["void_game_count"])
+            self.history_size = int(document["history_size"])
+            self.history_tail = str(document["history_tail"])
+        except CompetitionError as exc:
+            raise CompetitionError(f"error loading competition state: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFileError(f"state file {name} is malformed: {exc!r}") from None
+        return True
+
+    def save_state(self) -> None:
+        write_state(self.paths.status, {
+            "competition_type": self.competition.competition_type,
+            "competition_version": self.competition.status_format_version,
+            "void_game_count": self.void_game_count,
+            "history_size": self.history_size,
+            "history_tail": self.history_tail,
+            "competition": self.competition.get_status(),
+        })
+
+    def state_as_json(self) -> dict[str, Any]:
+        """The state file's document (for debugstatus)."""
+        if not os.path.exists(self.paths.status):
+            raise RingmasterError("no status file")
+        return read_state(self.paths.status)
+
+    # Logging
+
+    def log(self, message: str) -> None:
+        if self._log_file is not None:
+            self._log_file.write(message + "\n")
+            self._log_file.flush()
+
+    def warn(self, message: str) -> None:
+        self.log(message)
+        if self.presenter is not None:
+            self.presenter.warning(message)
+
+    # Start-up checks
+
+    def check_player(self, check: PlayerCheck, stderr: str = "discard") -> str | None:
+        """Start an engine, set up a board and close it. Returns an error message or None."""
+        player = check.player
+        if player.cwd is not None and not os.path.isdir(player.cwd):
+            return f"bad working directory: {player.cwd}"
+        try:
+            controller, _ = start_player(player, game_id="startup-check", slot=None,
+                                         colour="b", factory=self.channel_factory,
+                                         stderr=stderr, gtp_log=None)
+        except (GtpChannelError, BadGtpResponse) as exc:
+            return str(exc)
+        try:
+            controller.do_command("boardsize", str(check.board_size))
+            controller.do_command("clear_board")
+            controller.do_command("komi", str(float(check.komi)))
+            controller.close()
+        except (GtpChannelError, BadGtpResponse) as exc:
+            controller.kill()
+            controller.channel.close(0)
+            return str(exc)
+        return None
+
+    def run_startup_checks(self, stderr: str = "discard",
+                           report: Callable[[str], None] | None = None) -> list[str]:
+        """Check every player; returns 'player X failed startup check: ...' messages."""
+        failures = []
+        for check in self.competition.get_player_checks():
+            if report is not None:
+                report(f"checking player {check.player.code}")
+            error = self.check_player(check, stderr)
+            if error is not None:
+                failures.append(f"player {check.player.code} failed startup check: {error}")
+        return failures
+
+    # The run
+
+    def get_job(self) -> GameJob | NoJobAvailable:
+        if self.halt_reason is None:
+            if os.path.exists(self.paths.command):
+                self._read_command_file()
+        if self.halt_reason is None and self.max_games is not None \
+                and self.games_started >= self.max_games:
+            self.halt("max-games reached for this run")
+        if self.halt_reason is not None:
+            return NO_JOB
+        job = self.competition.get_game()
+        if isinstance(job, NoGameAvailable):
+            return NO_JOB
+        if self.competition.record_games:
+            job.sgf_dirname = self.paths.games
+            job.void_sgf_dirname = self.paths.void
+        if self.log_gtp:
+            job.gtp_log_pathname = os.path.join(self.paths.gtplogs, job.game_id + ".log")
+        if self.competition.stderr_to_log:
+            job.stderr_pathname = self.paths.log
+        self.games_started += 1
+        self.log(f"starting game {job.game_id}: {job.player_b.code} (b) vs "
+                 f"{job.player_w.code} (w)")
+        if self.presenter is not None:
+            self.presenter.game_started(job)
+        return job
+
+    def _read_command_file(self) -> None:
+        try:
+            with open(self.paths.command, encoding="utf-8", errors="replace") as f:
+                command = f.read().strip()
+            os.remove(self.paths.command)
+        except OSError:
+            return
+        if command == "stop":
+            self.halt("stop command received")
+        else:
+            self.warn(f"ignoring unknown command in {os.path.basename(self.paths.command)}: "
+                      f"{command[:40]}")
+
+    def halt(self, reason: str) -> None:
+        if self.halt_reason is None:
+            self.halt_reason = reason
+            self.log(f"halting competition: {reason}")
+
+    def _append_history(self, lines: list[str]) -> str:
+        text = "".join(line + "\n" for line in lines)
+        self.history_tail = text
+        self.history_size += len(text.encode("utf-8"))
+        return text
+
+    def process_response(self, response: GameJobResult) -> None:
+        screen_line = self.competition.process_game_result(response)
+        history = self.competition.pending_history
+        self.competition.pending_history = []
+        text = self._append_history(history) if history else ""
+        if not history:
+            self.history_tail = ""
+        self.save_state()
+        if text:
+            with open(self.paths.history, "a", encoding="utf-8") as f:
+                f.write(text)
+        self.log(f"response from game {response.game_id}")
+        for warning in response.warnings:
+            self.warn(warning)
+        if self.presenter is not None:
+            self.presenter.game_finished(
+                response, screen_line or response.game_result.describe())
+
+    def process_error_response(self, job: GameJob, message: str) -> None:
+        self.warn(f"game {job.game_id} -- {message}")
+        self.void_game_count += 1
+        stop, _retry = self.competition.process_game_error(job, self.void_game_count - 1)
+        self.save_state()
+        if self.presenter is not None:
+            self.presenter.game_voided(job, message)
+        if stop and not self.stopping_for_voids:
+            self.stopping_for_voids = True
+            self.warn("halting run due to void games")
+            self.halt("too many void games")
+
+    def poll(self, running: list) -> None:
+        if self.halt_reason is None and os.path.exists(self.paths.command):
+            self._read_command_file()
+        if self.presenter is not None:
+            self.presenter.refresh()
+
+    def run(self, *, max_games: int | None = None, parallel: int | None = None,
+            log_gtp: bool = False, presenter: Any = None) -> None:
+        """Play games until the competition is complete, max_games have started, or a stop.
+
+        The caller must hold the lock and have run the start-up checks. Raises
+        RunHalted if void games stopped the run.
+        """
+        self.max_games = max_games
+        self.log_gtp = log_gtp
+        self.presenter = presenter
+        if presenter is not None:
+            presenter.attach(self)
+        self.log(f"run started at {now()} with max_games {max_games}")
+        if parallel is not None:
+            self.log(f"using {parallel} worker processes")
+        try:
+            run_jobs(self, parallel)
+        except KeyboardInterrupt:
+            self.log(f"run interrupted at {now()}")
+            raise
+        self.log(f"run finished at {now()}")
+        self.write_report()
+        if presenter is not None:
+            presenter.refresh(final=True)
+        if self.stopping_for_voids:
+            raise RunHalted("run halted: too many void games; see the log file")
+
+    def open_log(self) -> None:
+        self._log_file = open(self.paths.log, "a", encoding="utf-8")
+
+    def close_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+    def prepare_history(self) -> None:
+        """After loading state: make the history file agree with it."""
+        warning = reconcile_history(self.paths.history, self.history_size, self.history_tail)
+        if warning:
+            self.warn(warning)
+            try:
+                self.history_size = os.path.getsize(self.paths.history)
+            except OSError:
+                self.history_size = 0
+
+    def clear_stale_command_file(self) -> None:
+        try:
+            os.remove(self.paths.command)
+        except FileNotFoundError:
+            pass
+
+    # Reports
+
+    def report_text(self) -> str:
+        out = io.StringIO()
+        self.competition.write_full_report(out)
+        if self.void_game_count:
+            out.write(f"\n{self.void_game_count} void games; see log file.\n")
+        return out.getvalue()
+
+    def write_report(self) -> None:
+        out = io.StringIO()
+        self.competition.write_short_report(out)
+        write_atomically(self.paths.report, out.getvalue().encode("utf-8"))
+
+    def json_report(self) -> dict[str, Any]:
+        report = self.competition.get_json_report()
+        report["void_games"] = self.void_game_count
+        return report
+
+    # Reset
+
+    def reset(self) -> list[str]:
+        """Delete the state and every output. Returns error messages for what couldn't go."""
+        lock = CompetitionLock(self.paths.log)
+        if lock.is_held_elsewhere():
+            raise RingmasterError("competition is running; stop it before resetting")
+        errors = []
+        for path in self.paths.all_outputs():
+            try:
+                if os.path.isdir(path):
+                    shutil.rmtree(path)
+                elif os.path.exists(path):
+                    os.remove(path)
+            except OSError as exc:
+                errors.append(f"error removing {path}: {exc.strerror}")
+        return errors
+

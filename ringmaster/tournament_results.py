@@ -1,0 +1,199 @@
+"""Statistics of a matchup's results, and the tables that report them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ringmaster.game_results import GameResult, format_float
+from ringmaster.stats import elo_interval, format_elo, wilson_interval
+
+
+def format_percent(n: float, baseline: float) -> str:
+    if baseline == 0:
+        return "--" if n == 0 else "??"
+    return f"{100.0 * n / baseline:.2f}%"
+
+
+@dataclass
+class MatchupStats:
+    """Counts for one pairing of players, computed from its results.
+
+    Jigos count half a win to each player. Unlike Gomill, a jigo's half point
+    goes only into the colour each player actually had in that game, so the
+    black and white columns add up to the wins column.
+
+    Public attributes:
+      player_1, player_2, total, wins_1, wins_2, unknown, jigos, forfeits_1, forfeits_2,
+      played_1b, played_2b (games with that player as black), wins_1b, wins_1w,
+      wins_2b, wins_2w, wins_b, wins_w, average_time_1, average_time_2, alternating
+    """
+
+    player_1: str
+    player_2: str
+    total: int = 0
+    wins_1: float = 0
+    wins_2: float = 0
+    unknown: int = 0
+    jigos: int = 0
+    forfeits_1: int = 0
+    forfeits_2: int = 0
+    played_1b: int = 0
+    played_2b: int = 0
+    wins_1b: float = 0
+    wins_1w: float = 0
+    wins_2b: float = 0
+    wins_2w: float = 0
+    average_time_1: float | None = None
+    average_time_2: float | None = None
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def alternating(self) -> bool:
+        return self.played_1b > 0 and self.played_2b > 0
+
+    @property
+    def wins_b(self) -> float:
+        return self.wins_1b + self.wins_2b
+
+    @property
+    def wins_w(self) -> float:
+        return self.wins_1w + self.wins_2w
+
+    @property
+    def decided(self) -> float:
+        """Games that count for the win rate: all but those with no result."""
+        return self.total - self.unknown
+
+    def to_json(self) -> dict[str, Any]:
+        elo, low, high = elo_interval(self.wins_1, self.decided)
+        rate_low, rate_high = wilson_interval(self.wins_1, self.decided)
+        return {
+            "player_1": self.player_1, "player_2": self.player_2, "games": self.total,
+            "wins_1": self.wins_1, "wins_2": self.wins_2, "jigos": self.jigos,
+            "unknown": self.unknown, "forfeits_1": self.forfeits_1,
+            "forfeits_2": self.forfeits_2, "played_1_as_black": self.played_1b,
+            "played_2_as_black": self.played_2b, "wins_1_as_black": self.wins_1b,
+            "wins_1_as_white": self.wins_1w, "wins_2_as_black": self.wins_2b,
+            "wins_2_as_white": self.wins_2w, "average_cpu_1": self.average_time_1,
+            "average_cpu_2": self.average_time_2,
+            "win_rate_1": self.wins_1 / self.decided if self.decided else None,
+            "win_rate_1_95": [rate_low, rate_high],
+            "elo_1_minus_2": _finite(elo), "elo_1_minus_2_95": [_finite(low), _finite(high)],
+        }
+
+
+def _finite(x: float) -> float | None:
+    return x if abs(x) != float("inf") else None
+
+
+def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> MatchupStats:
+    """Statistics for player_1 against player_2 (player codes) from their results."""
+    s = MatchupStats(player_1, player_2)
+    times: dict[str, list[float]] = {player_1: [], player_2: []}
+    for r in results:
+        s.total += 1
+        one_is_black = r.player_b == player_1
+        if one_is_black:
+            s.played_1b += 1
+        else:
+            s.played_2b += 1
+        if r.is_jigo:
+            s.jigos += 1
+            s.wins_1 += 0.5
+            s.wins_2 += 0.5
+            if one_is_black:
+                s.wins_1b += 0.5
+                s.wins_2w += 0.5
+            else:
+                s.wins_1w += 0.5
+                s.wins_2b += 0.5
+        elif r.winning_colour is None:
+            s.unknown += 1
+        else:
+            winner_is_1 = r.winning_player == player_1
+            if winner_is_1:
+                s.wins_1 += 1
+                if r.winning_colour == "b":
+                    s.wins_1b += 1
+                else:
+                    s.wins_1w += 1
+                if r.is_forfeit:
+                    s.forfeits_2 += 1
+            else:
+                s.wins_2 += 1
+                if r.winning_colour == "b":
+                    s.wins_2b += 1
+                else:
+                    s.wins_2w += 1
+                if r.is_forfeit:
+                    s.forfeits_1 += 1
+        for code in (player_1, player_2):
+            t = r.cpu_times.get(code)
+            if t is not None:
+                times[code].append(t)
+    s.times = times
+    if times[player_1]:
+        s.average_time_1 = sum(times[player_1]) / len(times[player_1])
+    if times[player_2]:
+        s.average_time_2 = sum(times[player_2]) / len(times[player_2])
+    return s
+
+
+def render_table(rows: list[list[str]], right_align_from: int = 1) -> list[str]:
+    """Lay out rows of cells in columns two spaces apart; columns after the first right-aligned."""
+    widths = [max(len(row[i]) for row in rows if i < len(row))
+              for i in range(max(len(r) for r in rows))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            cells.append(cell.ljust(widths[i]) if i < right_align_from else cell.rjust(widths[i]))
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def matchup_table(s: MatchupStats) -> list[str]:
+    """The per-matchup table: wins, by colour, forfeits and average CPU time."""
+    show_forfeits = s.forfeits_1 or s.forfeits_2
+    show_cpu = s.average_time_1 is not None or s.average_time_2 is not None
+    header = ["", "wins", ""]
+    if s.alternating:
+        header += ["black", "", "white", ""]
+    else:
+        header += [""]
+    if show_forfeits:
+        header += ["forfeits"]
+    if show_cpu:
+        header += ["avg cpu"]
+    rows = [header]
+    for code, wins, wb, ww, pb, forfeits, avg in (
+            (s.player_1, s.wins_1, s.wins_1b, s.wins_1w, s.played_1b, s.forfeits_1,
+             s.average_time_1),
+            (s.player_2, s.wins_2, s.wins_2b, s.wins_2w, s.played_2b, s.forfeits_2,
+             s.average_time_2)):
+        row = [code, format_float(wins), format_percent(wins, s.total)]
+        if s.alternating:
+            row += [format_float(wb), format_percent(wb, pb),
+                    format_float(ww), format_percent(ww, s.total - pb)]
+        else:
+            row += ["(black)" if pb else "(white)"]
+        if show_forfeits:
+            row += [str(forfeits)]
+        if show_cpu:
+            row += [f"{avg:.2f}" if avg is not None else "----"]
+        rows.append(row)
+    if s.alternating:
+        rows.append(["", "", "", format_float(s.wins_b), format_percent(s.wins_b, s.total),
+                     format_float(s.wins_w), format_percent(s.wins_w, s.total)])
+    return render_table(rows)
+
+
+def elo_line(s: MatchupStats) -> str:
+    """'Elo p1 - p2: +35 [-20, +93] (95%), win rate 55.0% [45.2%, 64.4%]'."""
+    if not s.decided:
+        return f"Elo {s.player_1} - {s.player_2}: no decided games yet"
+    low, high = wilson_interval(s.wins_1, s.decided)
+    rate = s.wins_1 / s.decided
+    return (f"Elo {s.player_1} - {s.player_2}: {format_elo(s.wins_1, s.decided)} (95%), "
+            f"win rate {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]")

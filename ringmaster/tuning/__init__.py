@@ -1,0 +1,1 @@
+"""Parameter tuning machinery shared by the tuner competitions: scales, trees, statistics, simulation."""

@@ -1,0 +1,233 @@
+"""The mc_tuner's UCT tree over the optimiser-parameter cube: geometry, selection, update, best path."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+Path = tuple[int, ...]
+
+
+@dataclass
+class Node:
+    """A candidate: one cell of parameter space.
+
+    visits and wins include the initial values the node was created with
+    (so changing initial_visits later only affects nodes created later).
+    in_flight counts games started through this node but not yet finished;
+    it is not part of the saved state (those games are replayed).
+    """
+
+    prior_visits: int
+    prior_wins: int
+    games: int = 0
+    won: int = 0
+    children: list["Node"] | None = None
+    in_flight: int = field(default=0, compare=False)
+
+    @property
+    def visits(self) -> int:
+        return self.prior_visits + self.games
+
+    @property
+    def wins(self) -> int:
+        return self.prior_wins + self.won
+
+    @property
+    def value(self) -> float:
+        return self.wins / self.visits
+
+    def count_nodes(self) -> int:
+        if self.children is None:
+            return 1
+        return 1 + sum(child.count_nodes() for child in self.children)
+
+    def to_json(self) -> list[Any]:
+        children = None if self.children is None else [c.to_json() for c in self.children]
+        return [self.prior_visits, self.prior_wins, self.games, self.won, children]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> "Node":
+        prior_visits, prior_wins, games, won, children = data
+        node = cls(int(prior_visits), int(prior_wins), int(games), int(won))
+        if children is not None:
+            node.children = [cls.from_json(c) for c in children]
+        return node
+
+
+def cube_coordinates(splits: list[int]) -> list[tuple[int, ...]]:
+    """Child index -> coordinates in its parent's cell; the first dimension changes slowest."""
+    result = []
+    for index in range(math.prod(splits)):
+        coords = []
+        for split in reversed(splits):
+            index, coord = divmod(index, split)
+            coords.append(coord)
+        result.append(tuple(reversed(coords)))
+    return result
+
+
+def parameters_for_path(splits: list[int], path: Path) -> list[float]:
+    """The optimiser parameters at the centre of the cell a path from the root leads to."""
+    coordinates = cube_coordinates(splits)
+    low = [0.0] * len(splits)
+    breadth = [1.0] * len(splits)
+    for index in path:
+        breadth = [b / s for b, s in zip(breadth, splits)]
+        low = [lo + b * c for lo, b, c in zip(low, breadth, coordinates[index])]
+    return [lo + 0.5 * b for lo, b in zip(low, breadth)]
+
+
+def describe_choice(coordinates: tuple[int, ...]) -> str:
+    """'(0,1)' for a child's coordinates."""
+    return "(" + ",".join(str(c) for c in coordinates) + ("," if len(coordinates) == 1 else "") + ")"
+
+
+class Tree:
+    """A tree of candidates; the root's children are the first generation.
+
+    count_in_flight -- if True, games in flight count as losses when choosing
+                       (virtual losses), and a node already chosen once is
+                       expanded when chosen again even if its game hasn't
+                       finished. If False, this is Gomill's behaviour.
+    """
+
+    def __init__(self, splits: list[int], max_depth: int, exploration_coefficient: float,
+                 initial_visits: int, initial_wins: int, count_in_flight: bool = True) -> None:
+        self.splits = list(splits)
+        self.branching_factor = math.prod(splits)
+        self.max_depth = max_depth
+        self.exploration_coefficient = exploration_coefficient
+        self.initial_visits = initial_visits
+        self.initial_wins = initial_wins
+        self.count_in_flight = count_in_flight
+        self.coordinates = cube_coordinates(self.splits)
+        self.root = self.new_node()
+        self.expand(self.root)
+
+    def new_node(self) -> Node:
+        return Node(self.initial_visits, self.initial_wins)
+
+    def expand(self, node: Node) -> None:
+        node.children = [self.new_node() for _ in range(self.branching_factor)]
+
+    def set_root(self, root: Node) -> None:
+        """Raises ValueError if the root doesn't have the right number of children."""
+        if not root.children or len(root.children) != self.branching_factor:
+            raise ValueError("wrong number of candidates")
+        for node in self.walk_nodes(root):
+            if node.children is not None and len(node.children) != self.branching_factor:
+                raise ValueError("wrong number of candidates")
+        self.root = root
+
+    @staticmethod
+    def walk_nodes(node: Node) -> Iterator[Node]:
+        yield node
+        for child in node.children or ():
+            yield from Tree.walk_nodes(child)
+
+    # Geometry
+
+    def parameters_for_path(self, path: Path) -> list[float]:
+        return parameters_for_path(self.splits, path)
+
+    def describe_path(self, path: Path) -> str:
+        return " ".join(describe_choice(self.coordinates[i]) for i in path)
+
+    def node_for_path(self, path: Path) -> Node:
+        node = self.root
+        for index in path:
+            assert node.children is not None
+            node = node.children[index]
+        return node
+
+    # Selection
+
+    def _effective_visits(self, node: Node) -> int:
+        return node.visits + (node.in_flight if self.count_in_flight else 0)
+
+    def urgency(self, parent: Node, child: Node) -> float:
+        """wins/visits + E * sqrt(log(parent visits) / visits), games in flight counted as losses."""
+        parent_visits = self._effective_visits(parent)
+        child_visits = self._effective_visits(child)
+        return (child.wins / child_visits
+                + self.exploration_coefficient * math.sqrt(math.log(parent_visits) / child_visits))
+
+    def choose_child(self, node: Node, rng: random.Random) -> int:
+        """The index of the most urgent child; ties broken at random."""
+        assert node.children is not None
+        urgencies = [self.urgency(node, child) for child in node.children]
+        best = max(urgencies)
+        tied = [i for i, u in enumerate(urgencies) if u == best]
+        return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+    def is_ripe(self, node: Node) -> bool:
+        """True if the node has been chosen before (so choosing it again expands it)."""
+        return node.games > 0 or (self.count_in_flight and node.in_flight > 0)
+
+    def select(self, rng: random.Random) -> Path:
+        """Walk down choosing the most urgent child; expand a ripe leaf above max_depth."""
+        path: list[int] = []
+        node = self.root
+        while node.children is not None:
+            index = self.choose_child(node, rng)
+            path.append(index)
+            node = node.children[index]
+        if len(path) < self.max_depth and self.is_ripe(node):
+            self.expand(node)
+            index = self.choose_child(node, rng)
+            path.append(index)
+        return tuple(path)
+
+    def _path_nodes(self, path: Path) -> list[Node]:
+        nodes = [self.root]
+        for index in path:
+            children = nodes[-1].children
+            assert children is not None
+            nodes.append(children[index])
+        return nodes
+
+    def start_game(self, path: Path) -> None:
+        """Note a game in flight through every node on the path (the root included)."""
+        for node in self._path_nodes(path):
+            node.in_flight += 1
+
+    def abandon_game(self, path: Path) -> None:
+        """Forget a game in flight that will never report (a void game)."""
+        for node in self._path_nodes(path):
+            node.in_flight = max(0, node.in_flight - 1)
+
+    def record_result(self, path: Path, candidate_won: bool) -> None:
+        """Count a finished game at every node on the path (the root included)."""
+        for node in self._path_nodes(path):
+            node.in_flight = max(0, node.in_flight - 1)
+            node.games += 1
+            if candidate_won:
+                node.won += 1
+
+    def clear_in_flight(self) -> None:
+        for node in self.walk_nodes(self.root):
+            node.in_flight = 0
+
+    # Results
+
+    def best_path(self) -> Path:
+        """Walk down choosing the child with most wins (then most games, then first)."""
+        path: list[int] = []
+        node = self.root
+        while node.children is not None:
+            index = max(range(len(node.children)),
+                        key=lambda i: (node.children[i].wins, node.children[i].games, -i))
+            path.append(index)
+            node = node.children[index]
+        return tuple(path)
+
+    def generations(self, depth: int) -> list[tuple[Path, Node]]:
+        """Every (path, node) at the given depth (1: the first generation)."""
+        level: list[tuple[Path, Node]] = [((), self.root)]
+        for _ in range(depth):
+            level = [(path + (i,), child) for path, node in level
+                     for i, child in enumerate(node.children or ())]
+        return level

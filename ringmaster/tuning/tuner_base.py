@@ -1,0 +1,245 @@
+"""What both tuners share: opponent and candidate settings, candidate players, game jobs, confirmation games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_handicap
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
+from ringmaster.scheduling import SimpleScheduler
+from ringmaster.settings import (
+    Player, Setting, interpret_callable, interpret_colour, interpret_identifier,
+    interpret_optional, interpret_nonnegative_int, load_settings,
+)
+from ringmaster.stats import format_elo, wilson_interval
+from ringmaster.tuning.parameters import ParameterSpec, convert_parameters, format_engine_parameters
+
+CONFIRM_PREFIX = "c"
+CONFIRM_PLAYER_CODE = "best"
+
+SELECTION_BIAS_WARNING = (
+    "(the tuning games chose this candidate, so its own record flatters it; "
+    "set confirm_games for an unbiased figure)")
+
+
+def interpret_candidate_colour(value: Any) -> str:
+    if isinstance(value, str) and value.lower() in ("r", "random"):
+        return "random"
+    return interpret_colour(value)
+
+
+TUNER_SETTINGS = [
+    Setting("candidate_colour", interpret_candidate_colour),
+    Setting("opponent", interpret_identifier),
+    Setting("make_candidate", interpret_callable),
+    Setting("confirm_games", interpret_optional(interpret_nonnegative_int), default=0),
+]
+
+
+def describe_record(won: float, games: int) -> str:
+    """'12/20 0.600 [0.387, 0.781]': wins, games, win rate and its 95% interval."""
+    if games == 0:
+        return "0/0 games"
+    low, high = wilson_interval(won, games)
+    won_s = f"{won:g}"
+    return f"{won_s}/{games} {won / games:.3f} [{low:.3f}, {high:.3f}]"
+
+
+class Tuner(Competition):
+    """Base for the tuners: one family of candidates against one fixed opponent."""
+
+    parameter_class: type = object
+
+    def __init__(self, competition_code: str, base_directory: str = ".") -> None:
+        super().__init__(competition_code, base_directory)
+        self.rng = random.Random()
+
+    @classmethod
+    def control_file_globals(cls) -> dict[str, Any]:
+        result = super().control_file_globals()
+        result["Parameter"] = cls.parameter_class
+        return result
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {s.name for s in TUNER_SETTINGS} | {"parameters"}
+
+    # Control file
+
+    def load_tuner_settings(self, config: dict[str, Any], require_fractional_komi: bool) -> None:
+        """The common and game settings, opponent, colour, make_candidate, confirm_games."""
+        self.load_common_settings(config)
+        self.game_settings = load_settings(GAME_SETTINGS, config)
+        check_handicap(self.game_settings)
+        komi = self.game_settings["komi"]
+        if (require_fractional_komi and self.game_settings["game"] == "go"
+                and komi == int(komi)):
+            raise ControlFileError("'komi': must be fractional to prevent jigos")
+        settings = load_settings(TUNER_SETTINGS, config)
+        self.candidate_colour = settings["candidate_colour"]
+        self.opponent = self.player(settings["opponent"], "'opponent'")
+        self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
+        self.confirm_games: int = settings["confirm_games"] or 0
+
+    def check_make_candidate(self, engine_parameters: tuple) -> None:
+        """Raise ControlFileError if make_candidate fails for these parameters."""
+        try:
+            self.make_candidate("candidate", engine_parameters)
+        except CompetitionError as exc:
+            raise ControlFileError(f"'make_candidate': {exc}") from None
+
+    # Candidates
+
+    def convert(self, optimiser_parameters: list[float]) -> tuple:
+        try:
+            return convert_parameters(self.parameter_specs, optimiser_parameters)
+        except ValueError as exc:
+            raise CompetitionError(str(exc)) from None
+
+    def format_engine_parameters(self, engine_parameters: tuple) -> str:
+        return format_engine_parameters(self.parameter_specs, engine_parameters)
+
+    def format_optimiser_parameters(self, optimiser_parameters: list[float]) -> str:
+        return self.format_engine_parameters(self.convert(optimiser_parameters))
+
+    def make_candidate(self, code: str, engine_parameters: tuple) -> PlayerSpec:
+        """The candidate player for these engine parameters. Raises CompetitionError."""
+        try:
+            player = self.candidate_maker(*engine_parameters)
+        except Exception as exc:
+            raise CompetitionError(
+                f"error from make_candidate(): {type(exc).__name__}: {exc}") from None
+        if not isinstance(player, Player):
+            raise CompetitionError(f"make_candidate() returned {player!r}, not Player")
+        try:
+            return self.make_player_spec(code, player)
+        except ControlFileError as exc:
+            raise CompetitionError(
+                f"bad player spec from make_candidate(): {exc}; parameters were: "
+                f"{self.format_engine_parameters(engine_parameters)}") from None
+
+    def choose_candidate_colour(self) -> str:
+        if self.candidate_colour == "random":
+            return self.rng.choice("bw")
+        return self.candidate_colour
+
+    def make_tuning_job(self, game_id: str, game_data: Any, candidate: PlayerSpec,
+                        engine_parameters: tuple) -> GameJob:
+        if self.choose_candidate_colour() == "b":
+            player_b, player_w = candidate, self.opponent
+        else:
+            player_b, player_w = self.opponent, candidate
+        return self.make_game_job(
+            game_id, player_b, player_w, self.game_settings, game_data=game_data,
+            sgf_note="Candidate parameters: " + self.format_engine_parameters(engine_parameters))
+
+    def note_opponent(self, response: GameJobResult) -> None:
+        code = self.opponent.code
+        description = (response.engine_descriptions.get(code)
+                       or response.engine_names.get(code))
+        if description:
+            self.opponent_description = description
+
+    def candidate_won(self, response: GameJobResult) -> bool:
+        """A jigo or a game with no result counts as a loss."""
+        return response.game_result.losing_player == self.opponent.code
+
+    def get_player_checks(self):  # type: ignore[override]
+        from ringmaster.competitions.base import PlayerCheck
+        candidate = self.make_candidate("candidate", self.sample_engine_parameters())
+        return [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
+                            self.game_settings["game"])
+                for player in (candidate, self.opponent)]
+
+    def sample_engine_parameters(self) -> tuple:
+        raise NotImplementedError
+
+    # Confirmation games: the chosen candidate plays fresh games once tuning is over.
+
+    def clean_confirmation(self) -> None:
+        self.confirm_parameters: list[float] | None = None
+        self.confirm_label = ""
+        self.confirm_scheduler = SimpleScheduler()
+        self.confirm_won = 0
+        self.confirm_played = 0
+
+    def confirmation_to_json(self) -> dict[str, Any]:
+        return {"parameters": self.confirm_parameters, "label": self.confirm_label,
+                "scheduler": self.confirm_scheduler.to_json(),
+                "won": self.confirm_won, "played": self.confirm_played}
+
+    def confirmation_from_json(self, data: dict[str, Any]) -> None:
+        self.confirm_parameters = data["parameters"]
+        self.confirm_label = data["label"]
+        self.confirm_scheduler = SimpleScheduler.from_json(data["scheduler"])
+        self.confirm_won = data["won"]
+        self.confirm_played = data["played"]
+
+    def start_confirmation(self, optimiser_parameters: list[float], label: str) -> None:
+        self.confirm_parameters = list(optimiser_parameters)
+        self.confirm_label = label
+
+    def confirmation_complete(self) -> bool:
+        return self.confirm_games <= 0 or self.confirm_played >= self.confirm_games
+
+    def get_confirmation_game(self) -> GameJob | None:
+        """The next confirmation game, or None if none is due now."""
+        if self.confirm_parameters is None:
+            return None
+        s = self.confirm_scheduler
+        if not s._reissuable() and s.next_new >= self.confirm_games:
+            return None
+        number = s.issue()
+        engine_parameters = self.convert(self.confirm_parameters)
+        candidate = self.make_candidate(CONFIRM_PLAYER_CODE, engine_parameters)
+        return self.make_tuning_job(f"{CONFIRM_PREFIX}{number}", ["confirm", number],
+                                    candidate, engine_parameters)
+
+    @staticmethod
+    def is_confirmation(game_data: Any) -> bool:
+        return isinstance(game_data, (list, tuple)) and len(game_data) == 2 \
+            and game_data[0] == "confirm"
+
+    def process_confirmation_result(self, response: GameJobResult) -> str:
+        number = response.game_data[1]
+        self.confirm_scheduler.fix(number)
+        won = self.candidate_won(response)
+        self.confirm_played += 1
+        self.confirm_won += int(won)
+        self.log_history(f"confirm {self.confirm_label} {'won' if won else 'lost'}")
+        return (f"confirmation {self.confirm_label} {'won' if won else 'lost'} "
+                f"{response.game_result.sgf_result}")
+
+    def write_confirmation_report(self, out: Any) -> None:
+        if self.confirm_games <= 0:
+            return
+        if self.confirm_parameters is None:
+            out.write(f"confirmation: {self.confirm_games} fresh games for the best candidate "
+                      "once tuning ends\n")
+            return
+        out.write(f"confirmation games ({self.confirm_played}/{self.confirm_games}) for "
+                  f"{self.confirm_label}:\n")
+        if self.confirm_played:
+            out.write(f"  {describe_record(self.confirm_won, self.confirm_played)}  "
+                      f"Elo vs opponent {format_elo(self.confirm_won, self.confirm_played)}\n")
+
+    def confirmation_json(self) -> dict[str, Any] | None:
+        if self.confirm_games <= 0:
+            return None
+        result: dict[str, Any] = {"games_wanted": self.confirm_games,
+                                  "candidate": self.confirm_label,
+                                  "parameters": self.confirm_parameters,
+                                  "won": self.confirm_won, "played": self.confirm_played}
+        if self.confirm_played:
+            low, high = wilson_interval(self.confirm_won, self.confirm_played)
+            result["win_rate"] = self.confirm_won / self.confirm_played
+            result["win_rate_95"] = [low, high]
+        return result
+
+    def write_opponent_line(self, out: Any) -> None:
+        if self.opponent_description:
+            out.write(f"opponent ({self.opponent.code}): {self.opponent_description}\n")
+        else:
+            out.write(f"opponent: {self.opponent.code}\n")
