@@ -213,3 +213,22 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
         return policy
     scaled = np.power(visits / visits.max(), 1.0 / temperature)
     return scaled / scaled.sum()
+
+
+def search_timed(tree: Tree, evaluate: Evaluate, config: PuctConfig, *, seconds: float,
+                 leaves_per_tree: int = 1, max_simulations: int | None = None,
+                 rng: np.random.Generator) -> None:
+    """Search one tree until `seconds` have passed (at least one round runs)."""
+    import time
+    deadline = time.monotonic() + seconds
+    if tree.root.expanded:
+        add_dirichlet_noise(tree.root, config.dirichlet_alpha, config.dirichlet_epsilon, rng)
+        tree.simulations = int(tree.root.N.sum())
+    while not tree.root.terminal:
+        budget = (max_simulations - tree.simulations) if max_simulations else leaves_per_tree
+        if budget <= 0:
+            return
+        run_round([tree], evaluate, config, leaves_per_tree=leaves_per_tree,
+                  budgets=[budget], rng=rng)
+        if time.monotonic() >= deadline and tree.root.expanded:
+            return

@@ -1,0 +1,175 @@
+"""A shared inference server: one process per (model, device) batches requests from many engine processes.
+
+Engines connect over a Unix socket whose name is derived from the model file and
+the device, so `--parallel 8` games load the network onto a GPU once. The first
+engine to need a server starts it (under a file lock); the server exits after
+it has had no clients for `idle_seconds`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from multiprocessing.connection import Client, Connection, Listener, wait
+from pathlib import Path
+
+import numpy as np
+
+_AUTHKEY = b"players-nets-server"
+
+
+def server_address(model_path: str | Path, device: str) -> str:
+    """The socket path for a model file (by path, size and mtime) on a device."""
+    path = Path(model_path).resolve()
+    stat = path.stat()
+    key = f"{path}|{stat.st_size}|{stat.st_mtime_ns}|{device}|{os.getuid()}"
+    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"players-az-{digest}.sock")
+
+
+class RemotePredictor:
+    """A Predictor whose network lives in a server process."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.conn: Connection = Client(address, family="AF_UNIX", authkey=_AUTHKEY)
+
+    def predict(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.conn.send(np.ascontiguousarray(planes, dtype=np.float32))
+        reply = self.conn.recv()
+        if isinstance(reply, str):
+            raise RuntimeError(f"inference server: {reply}")
+        return reply
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 30.0,
+                     start_timeout: float = 120.0) -> RemotePredictor:
+    """Connect to the server for (model, device), starting it if none is running.
+
+    Raises RuntimeError if a server can't be reached within start_timeout.
+    """
+    address = server_address(model_path, device)
+    try:
+        return RemotePredictor(address)
+    except OSError:
+        pass
+    with open(address + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return RemotePredictor(address)
+        except OSError:
+            pass
+        if os.path.exists(address):
+            os.unlink(address)   # a stale socket from a server that died
+        subprocess.Popen(
+            [sys.executable, "-m", "players.nets.server", "--model", str(model_path),
+             "--device", device, "--address", address, "--idle-seconds", str(idle_seconds)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + start_timeout
+        while time.monotonic() < deadline:
+            try:
+                return RemotePredictor(address)
+            except OSError:
+                time.sleep(0.1)
+    raise RuntimeError(f"no inference server at {address} after {start_timeout}s")
+
+
+class InferenceServer:
+    """Serves one predictor; each loop batches every request that is waiting."""
+
+    def __init__(self, predictor, address: str, idle_seconds: float) -> None:
+        self.predictor = predictor
+        self.address = address
+        self.idle_seconds = idle_seconds
+        self.listener = Listener(address, family="AF_UNIX", authkey=_AUTHKEY)
+        self.clients: list[Connection] = []
+        self.lock = threading.Lock()
+        self.last_client = time.monotonic()
+        self.batches = 0
+        self.positions = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                self.clients.append(conn)
+
+    def serve_forever(self) -> None:
+        try:
+            while True:
+                with self.lock:
+                    clients = list(self.clients)
+                if not clients:
+                    if time.monotonic() - self.last_client > self.idle_seconds:
+                        return
+                    time.sleep(0.05)
+                    continue
+                self.last_client = time.monotonic()
+                self.serve_once(wait(clients, timeout=0.5))
+        finally:
+            self.listener.close()
+            if os.path.exists(self.address):
+                os.unlink(self.address)
+
+    def serve_once(self, ready: list) -> None:
+        """Read one request from each ready client, run them as one batch, reply to each."""
+        requests: list[tuple[Connection, np.ndarray]] = []
+        for conn in ready:
+            try:
+                requests.append((conn, conn.recv()))
+            except (EOFError, OSError):
+                with self.lock:
+                    self.clients.remove(conn)
+                conn.close()
+        if not requests:
+            return
+        sizes = [len(planes) for _, planes in requests]
+        try:
+            logits, values = self.predictor.predict(np.concatenate([p for _, p in requests]))
+        except Exception as exc:  # report to the clients rather than die silently
+            for conn, _ in requests:
+                conn.send(f"{type(exc).__name__}: {exc}")
+            return
+        self.batches += 1
+        self.positions += sum(sizes)
+        start = 0
+        for (conn, _), size in zip(requests, sizes):
+            try:
+                conn.send((logits[start:start + size], values[start:start + size]))
+            except OSError:
+                pass
+            start += size
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m players.nets.server", description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--address", default=None)
+    parser.add_argument("--idle-seconds", type=float, default=30.0)
+    options = parser.parse_args(argv)
+    from players.nets.checkpoint import load_checkpoint
+    from players.nets.inference import LocalPredictor, resolve_device
+    device = resolve_device(options.device)
+    model, _ = load_checkpoint(options.model, device)
+    address = options.address or server_address(options.model, options.device)
+    InferenceServer(LocalPredictor(model, device), address, options.idle_seconds).serve_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
