@@ -1,0 +1,272 @@
+"""ce_tuner: the cross-entropy method; generations of Gaussian samples, each playing a batch of games."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.game_results import format_float
+from ringmaster.scheduling import GroupScheduler
+from ringmaster.settings import Setting, interpret_float, interpret_positive_int, load_settings
+from ringmaster.stats import format_elo
+from ringmaster.tuning.cross_entropy import (
+    Distribution, elite_count, format_distribution, rank_candidates, sample, update_distribution,
+)
+from ringmaster.tuning.parameters import (
+    CE_PARAMETER_SETTINGS, CeParameter, ce_parameter_spec, load_parameters,
+)
+from ringmaster.tuning.tuner_base import SELECTION_BIAS_WARNING, Tuner, describe_record
+
+CE_SETTINGS = [
+    Setting("number_of_generations", interpret_positive_int),
+    Setting("samples_per_generation", interpret_positive_int),
+    Setting("batch_size", interpret_positive_int),
+    Setting("elite_proportion", interpret_float),
+    Setting("step_size", interpret_float),
+]
+
+INCONSISTENT = "status file is inconsistent with control file"
+
+
+def candidate_code(generation: int, number: int) -> str:
+    return f"g{generation}#{number}"
+
+
+class CeTuner(Tuner):
+    """The cross-entropy tuner. Game ids are like 'g0#1r3': generation 0, candidate 1, round 3.
+
+    Confirmation games (confirm_games) have ids 'c0', 'c1', ... and are played by
+    the final distribution's mean, with the candidate code 'best'.
+    """
+
+    competition_type = "ce_tuner"
+    status_format_version = 1
+    parameter_class = CeParameter
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {s.name for s in CE_SETTINGS}
+
+    def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        self.load_tuner_settings(config, require_fractional_komi=False)
+        settings = load_settings(CE_SETTINGS, config)
+        for name in ("elite_proportion", "step_size"):
+            if not 0.0 < settings[name] < 1.0:
+                raise ControlFileError(f"'{name}': out of range (0.0 to 1.0, exclusive)")
+        self.number_of_generations: int = settings["number_of_generations"]
+        self.samples_per_generation: int = settings["samples_per_generation"]
+        self.batch_size: int = settings["batch_size"]
+        self.elite_proportion: float = settings["elite_proportion"]
+        self.step_size: float = settings["step_size"]
+        self.parameter_specs = load_parameters(
+            config.get("parameters"), CeParameter, CE_PARAMETER_SETTINGS, ce_parameter_spec)
+        self.initial_distribution: Distribution = [
+            (spec.initial_mean, spec.initial_variance) for spec in self.parameter_specs]
+        self.check_make_candidate(self.sample_engine_parameters())
+        self.seen_successful_game = False
+
+    def sample_engine_parameters(self) -> tuple:
+        return self.convert([mean for mean, _ in self.initial_distribution])
+
+    # State
+
+    def set_clean_status(self) -> None:
+        self.generation = 0
+        self.distribution = list(self.initial_distribution)
+        self.opponent_description: str | None = None
+        self.clean_confirmation()
+        self._new_generation()
+
+    def _new_generation(self) -> None:
+        self.sample_parameters = [sample(self.distribution, self.rng)
+                                  for _ in range(self.samples_per_generation)]
+        self.wins: list[float] = [0.0] * self.samples_per_generation
+        self.scheduler = GroupScheduler()
+        self._set_groups()
+
+    def _set_groups(self) -> None:
+        self.scheduler.set_groups([(str(i), self.batch_size)
+                                   for i in range(self.samples_per_generation)])
+
+    def get_status(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "distribution": [list(p) for p in self.distribution],
+            "sample_parameters": self.sample_parameters,
+            "wins": self.wins,
+            "scheduler": self.scheduler.to_json(),
+            "opponent_description": self.opponent_description,
+            "confirmation": self.confirmation_to_json(),
+        }
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        try:
+            distribution = [(float(m), float(v)) for m, v in status["distribution"]]
+            samples = [[float(x) for x in s] for s in status["sample_parameters"]]
+            if len(distribution) != len(self.parameter_specs):
+                raise ValueError("number of parameters changed")
+            if (len(samples) != self.samples_per_generation
+                    or any(len(s) != len(distribution) for s in samples)):
+                raise ValueError("samples_per_generation changed")
+            self.generation = int(status["generation"])
+            self.distribution = distribution
+            self.sample_parameters = samples
+            self.wins = [float(w) for w in status["wins"]]
+            self.scheduler = GroupScheduler.from_json(status["scheduler"])
+            self.opponent_description = status["opponent_description"]
+            self.clean_confirmation()
+            self.confirmation_from_json(status["confirmation"])
+        except (KeyError, ValueError, TypeError):
+            raise CompetitionError(INCONSISTENT) from None
+        self._set_groups()   # batch_size may have changed
+        self.scheduler.rollback()
+
+    # Games
+
+    def tuning_over(self) -> bool:
+        return self.generation >= self.number_of_generations
+
+    def is_complete(self) -> bool:
+        return self.tuning_over() and self.confirmation_complete()
+
+    def _generation_fixed(self) -> bool:
+        return all(len(self.scheduler.schedulers[str(i)].fixed) >= self.batch_size
+                   for i in range(self.samples_per_generation))
+
+    def get_game(self) -> GameJob | NoGameAvailable:
+        if self.tuning_over():
+            if self.confirm_games <= 0:
+                return NO_GAME
+            if self.confirm_parameters is None:
+                means = [mean for mean, _ in self.distribution]
+                self.start_confirmation(means, self.format_optimiser_parameters(means))
+            job = self.get_confirmation_game()
+            return NO_GAME if job is None else job
+        issued = self.scheduler.issue()
+        if issued is None:
+            return NO_GAME
+        group, round_number = issued
+        number = int(group)
+        code = candidate_code(self.generation, number)
+        engine_parameters = self.convert(self.sample_parameters[number])
+        candidate = self.make_candidate(code, engine_parameters)
+        return self.make_tuning_job(f"{code}r{round_number}", [number, code, round_number],
+                                    candidate, engine_parameters)
+
+    def process_game_result(self, response: GameJobResult) -> str | None:
+        self.seen_successful_game = True
+        self.note_opponent(response)
+        if self.is_confirmation(response.game_data):
+            return self.process_confirmation_result(response)
+        number, code, round_number = response.game_data
+        if code != candidate_code(self.generation, number):
+            return None   # a late result from an earlier generation
+        self.scheduler.fix(str(number), round_number)
+        result = response.game_result
+        if result.winning_player == code:
+            self.wins[number] += 1
+        elif result.winning_player is None:
+            self.wins[number] += 0.5
+        if self._generation_fixed():
+            self._finish_generation()
+        return f"{code} {result.describe()}"
+
+    def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
+        """Halt if no game has succeeded in this run; otherwise retry once, halting on a second failure."""
+        stop = not self.seen_successful_game or previous_error_count > 0
+        return stop, not stop
+
+    def _finish_generation(self) -> None:
+        ranking = rank_candidates(self.wins)
+        count = elite_count(self.elite_proportion, self.samples_per_generation)
+        self.log_history(f"Generation {self.generation}")
+        self.log_history(f"Distribution\n{self.describe_distribution(self.distribution)}")
+        lines = []
+        for position, number in enumerate(ranking):
+            lines.append(
+                f"{candidate_code(self.generation, number)}{'*' if position < count else ' '} "
+                f"{self.format_optimiser_parameters(self.sample_parameters[number])} "
+                f"{self.wins[number]:3g}")
+        self.log_history("\n".join(lines))
+        self.log_history("")
+        elites = [self.sample_parameters[number] for number in ranking[:count]]
+        self.distribution = update_distribution(self.distribution, elites, self.step_size)
+        self.generation += 1
+        if not self.tuning_over():
+            self._new_generation()
+
+    # Reports
+
+    def describe_distribution(self, distribution: Distribution) -> str:
+        means = [mean for mean, _ in distribution]
+        return f"{self.format_optimiser_parameters(means)}\n{format_distribution(distribution)}"
+
+    def samples_generation(self) -> int:
+        """The generation the current samples belong to (the last one, once tuning is over)."""
+        return min(self.generation, self.number_of_generations - 1)
+
+    def _candidate_games(self, number: int) -> int:
+        return len(self.scheduler.schedulers[str(number)].fixed)
+
+    def write_static_description(self, out: TextIO) -> None:
+        out.write(f"CEM tuning event: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.write(f"board size: {self.game_settings['board_size']}\n")
+        out.write(f"komi: {self.game_settings['komi']}\n")
+
+    def write_screen_report(self, out: TextIO) -> None:
+        out.write(f"generation {self.generation}\n\n")
+        wins = ", ".join(format_float(w) for w in self.wins)
+        out.write(f"wins from current samples:\n[{wins}]\n")
+        for number, parameters in enumerate(self.sample_parameters):
+            games = self._candidate_games(number)
+            if games:
+                out.write(f"  {candidate_code(self.samples_generation(), number)} "
+                          f"{self.format_optimiser_parameters(parameters)}  "
+                          f"{describe_record(self.wins[number], games)}\n")
+        best = max(range(len(self.wins)), key=lambda i: (self.wins[i], -i))
+        best_games = self._candidate_games(best)
+        if best_games:
+            out.write(f"best current sample {candidate_code(self.samples_generation(), best)}: "
+                      f"Elo vs opponent {format_elo(self.wins[best], best_games)}\n")
+            out.write(f"  {SELECTION_BIAS_WARNING}\n")
+        out.write("\n")
+        if self.tuning_over():
+            out.write("final distribution:\n")
+        else:
+            out.write(f"distribution for generation {self.generation}:\n")
+        out.write(self.describe_distribution(self.distribution) + "\n")
+        if self.confirm_games > 0:
+            out.write("\n")
+            self.write_confirmation_report(out)
+
+    def write_short_report(self, out: TextIO) -> None:
+        self.write_static_description(out)
+        self.write_screen_report(out)
+        self.write_opponent_line(out)
+        out.write("\n")
+
+    def write_full_report(self, out: TextIO) -> None:
+        self.write_short_report(out)
+
+    def get_json_report(self) -> dict[str, Any]:
+        report = super().get_json_report()
+        means = [mean for mean, _ in self.distribution]
+        report.update({
+            "generation": self.generation,
+            "number_of_generations": self.number_of_generations,
+            "distribution": [{"mean": m, "variance": v} for m, v in self.distribution],
+            "mean_parameters": self.format_optimiser_parameters(means),
+            "samples": [{"code": candidate_code(self.samples_generation(), i),
+                         "parameters": self.format_optimiser_parameters(p),
+                         "optimiser_parameters": p, "wins": self.wins[i],
+                         "games": self._candidate_games(i)}
+                        for i, p in enumerate(self.sample_parameters)],
+            "confirmation": self.confirmation_json(),
+            "opponent": self.opponent.code,
+            "opponent_description": self.opponent_description,
+        })
+        return report
