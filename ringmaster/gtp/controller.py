@@ -317,7 +317,8 @@ class GtpController:
         except GtpChannelError as exc:
             self.channel_is_bad = True
             if isinstance(exc, GtpTimeout):
-                message = f"timeout ({timeout:g}s) waiting for response to '{full}' from {self.name}"
+                limit = f" ({timeout:g}s)" if timeout is not None else ""
+                message = f"timeout{limit} waiting for response to '{full}' from {self.name}"
             else:
                 message = f"error reading response to '{full}' from {self.name}: {exc}"
             self._log("<<", f"[{exc}]")

@@ -1,0 +1,190 @@
+"""A misbehaving GTP engine for tests, run as a subprocess; each option makes it fail one way.
+
+It plays legal moves (scanning the board in order, never filling its own
+eyes), so without options its games end normally. Options:
+  --exit-at-start          exit before answering anything
+  --crash-on N             exit without answering the Nth genmove
+  --hang-on N              never answer the Nth genmove
+  --hang-on-command NAME   never answer NAME
+  --garbage-on N           answer the Nth genmove with non-GTP text
+  --illegal-on N           answer the Nth genmove with an occupied point (or A1 if empty)
+  --ill-formed-on N        answer the Nth genmove with 'Z99'
+  --resign-on N            resign at the Nth genmove
+  --fail-genmove-on N      failure response to the Nth genmove
+  --fail-command NAME      failure response to NAME (for example komi)
+  --reject-play            failure response 'illegal move' to every play
+  --stderr-flood BYTES     write this much to stderr at every command
+  --spawn-child            start a child process that sleeps (to test group kill)
+  --score TEXT             answer final_score with TEXT
+  --protocol-version TEXT  answer protocol_version with TEXT
+  --gmp                    start by writing a GMP byte
+  --name NAME              engine name
+  --cpu-time SECONDS       support gomill-cpu_time with this answer
+  --record FILE            append each command received to FILE
+  --env-to-stderr          write RINGMASTER_GAME_ID and RINGMASTER_SLOT to stderr
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+from sgfmill import boards, common
+
+from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+
+
+def parse(argv):
+    p = argparse.ArgumentParser()
+    p.add_argument("--exit-at-start", action="store_true")
+    for name in ("crash-on", "hang-on", "garbage-on", "illegal-on", "ill-formed-on",
+                 "resign-on", "fail-genmove-on"):
+        p.add_argument("--" + name, type=int, default=None)
+    p.add_argument("--hang-on-command", default=None)
+    p.add_argument("--fail-command", action="append", default=[])
+    p.add_argument("--reject-play", action="store_true")
+    p.add_argument("--stderr-flood", type=int, default=0)
+    p.add_argument("--spawn-child", action="store_true")
+    p.add_argument("--score", default=None)
+    p.add_argument("--protocol-version", default="2")
+    p.add_argument("--gmp", action="store_true")
+    p.add_argument("--name", default="fake")
+    p.add_argument("--cpu-time", default=None)
+    p.add_argument("--record", default=None)
+    p.add_argument("--env-to-stderr", action="store_true")
+    return p.parse_args(argv)
+
+
+class State:
+    def __init__(self):
+        self.size = 19
+        self.board = boards.Board(19)
+        self.ko = None
+        self.genmoves = 0
+
+    def clear(self):
+        self.board = boards.Board(self.size)
+        self.ko = None
+
+    def play(self, colour, move):
+        if move is None:
+            self.ko = None
+            return
+        self.ko = self.board.play(move[0], move[1], colour)
+
+    def choose(self, colour):
+        for row in range(self.size):
+            for col in range(self.size):
+                if self.board.get(row, col) is not None or (row, col) == self.ko:
+                    continue
+                neighbours = [(r, c) for r, c in ((row - 1, col), (row + 1, col),
+                                                  (row, col - 1), (row, col + 1))
+                              if 0 <= r < self.size and 0 <= c < self.size]
+                if all(self.board.get(r, c) == colour for r, c in neighbours):
+                    continue
+                trial = self.board.copy()
+                trial.play(row, col, colour)
+                if trial.get(row, col) is None:
+                    continue
+                return row, col
+        return None
+
+    def occupied_point(self):
+        for row in range(self.size):
+            for col in range(self.size):
+                if self.board.get(row, col) is not None:
+                    return row, col
+        return 0, 0
+
+
+def main(argv):
+    options = parse(argv)
+    if options.gmp:
+        sys.stdout.buffer.write(b"\x01\x02")
+        sys.stdout.flush()
+    if options.exit_at_start:
+        return 1
+    if options.spawn_child:
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    if options.env_to_stderr:
+        sys.stderr.write("game=%s slot=%s\n" % (os.environ.get("RINGMASTER_GAME_ID"),
+                                                os.environ.get("RINGMASTER_SLOT")))
+        sys.stderr.flush()
+    state = State()
+    engine = GtpEngine(options.name, "1.0")
+    original_run = engine.run_command
+
+    def run_command(command, args):
+        if options.record:
+            with open(options.record, "a") as f:
+                f.write(" ".join([command] + args) + "\n")
+        if options.stderr_flood:
+            sys.stderr.write("x" * options.stderr_flood + "\n")
+            sys.stderr.flush()
+        if command == options.hang_on_command:
+            time.sleep(3600)
+        if command in options.fail_command:
+            return True, f"{command} refused", False
+        return original_run(command, args)
+    engine.run_command = run_command
+
+    def boardsize(args):
+        state.size = int(args[0])
+        state.clear()
+
+    def play(args):
+        if options.reject_play:
+            raise GtpError("illegal move")
+        state.play(args[0].lower()[0], common.move_from_vertex(args[1], state.size))
+
+    def genmove(args):
+        colour = args[0].lower()[0]
+        state.genmoves += 1
+        n = state.genmoves
+        if n == options.crash_on:
+            os._exit(3)
+        if n == options.hang_on:
+            time.sleep(3600)
+        if n == options.garbage_on:
+            sys.stdout.write("this is not GTP\n\n")
+            sys.stdout.flush()
+            time.sleep(3600)
+        if n == options.resign_on:
+            return "resign"
+        if n == options.fail_genmove_on:
+            raise GtpError("cannot think")
+        if n == options.illegal_on:
+            return common.format_vertex(state.occupied_point())
+        if n == options.ill_formed_on:
+            return "Z99"
+        move = state.choose(colour)
+        state.play(colour, move)
+        return common.format_vertex(move)
+
+    def final_score(args):
+        if options.score is None:
+            raise GtpError("no score")
+        return options.score
+
+    engine.add_commands({
+        "protocol_version": lambda args: options.protocol_version,
+        "boardsize": boardsize,
+        "clear_board": lambda args: state.clear(),
+        "komi": lambda args: None,
+        "play": play,
+        "genmove": genmove,
+        "fixed_handicap": lambda args: None,
+    })
+    if options.score is not None:
+        engine.add_command("final_score", final_score)
+    if options.cpu_time is not None:
+        engine.add_command("gomill-cpu_time", lambda args: options.cpu_time)
+    run_gtp_session(engine)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""Every ringmaster command through click's CliRunner, on small competitions of fake engines."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from fake_commands import fake_engine_command
+
+from ringmaster.cli import (
+    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_USER_ERROR, cli, normalise_arguments,
+)
+from ringmaster.persistence import CompetitionLock
+
+PLAYOFF = """
+competition_type = 'playoff'
+description = 'test playoff'
+players = {{
+    'p1': Player({p1!r}),
+    'p2': Player({p2!r}),
+}}
+board_size = 5
+komi = 0.5
+{extra}
+matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={games})]
+"""
+
+
+def playoff(write_ctl, games=4, p1=None, p2=None, extra=""):
+    return write_ctl(PLAYOFF.format(p1=p1 or fake_engine_command(),
+                                    p2=p2 or fake_engine_command("--name", "other"),
+                                    games=games, extra=extra))
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_run_show_report_and_files(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    games = sorted(os.listdir(base + ".games"))
+    assert games == ["0_0.sgf", "0_1.sgf", "0_2.sgf", "0_3.sgf"]
+    history = open(base + ".hist").read().splitlines()
+    assert len(history) == 4 and all(" beat " in line or " vs " in line for line in history)
+    report = open(base + ".report").read()
+    assert "p1 v p2 (4/4 games)" in report and "player p2: other:1.0" in report
+    assert "Elo p1 - p2:" in report
+    shown = invoke("show", ctl)
+    assert shown.exit_code == 0 and "p1 v p2 (4/4 games)" in shown.output
+    log = open(base + ".log").read()
+    assert "starting game 0_0: p1 (b) vs p2 (w)" in log
+    assert "starting game 0_1: p2 (b) vs p1 (w)" in log
+    os.remove(base + ".report")
+    assert invoke("report", ctl).exit_code == 0
+    assert os.path.exists(base + ".report")
+
+
+def test_sgf_records_the_game(write_ctl):
+    ctl = playoff(write_ctl, games=1, extra="scorer = 'internal'")
+    invoke("run", ctl, "-q")
+    sgf = open(ctl[:-4] + ".games/0_0.sgf").read()
+    for expected in ("GN[comp 0_0]", "EV[comp]", "SZ[5]", "KM[0.5]", "PB[fake:1.0]",
+                     "PW[other:1.0]", "Game id 0_0", "Black p1 fake:1.0"):
+        assert expected in sgf
+    assert ";B[" in sgf and ";W[" in sgf
+
+
+def test_show_json_has_every_result_and_stats(write_ctl):
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    invoke("run", ctl, "-q")
+    data = json.loads(invoke("show", ctl, "--json").output)
+    (matchup,) = data["matchups"]
+    assert [r["game_id"] for r in matchup["results"]] == ["0_0", "0_1", "0_2"]
+    stats = matchup["stats"]
+    assert stats["games"] == 3 and stats["wins_1"] + stats["wins_2"] == 3
+    assert len(stats["elo_1_minus_2_95"]) == 2
+
+
+def test_max_games_and_resume_continue_where_stopped(write_ctl):
+    ctl = playoff(write_ctl, games=4, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-q", "-g", "1").exit_code == 0
+    assert os.listdir(ctl[:-4] + ".games") == ["0_0.sgf"]
+    assert invoke("run", ctl, "-q", "-j", "2").exit_code == 0
+    assert len(os.listdir(ctl[:-4] + ".games")) == 4
+    assert len(open(ctl[:-4] + ".hist").read().splitlines()) == 4
+    log = open(ctl[:-4] + ".log").read()
+    assert "halting competition: max-games reached for this run" in log
+    assert log.count("starting game 0_0") == 1
+
+
+def test_stop_command_halts_a_run_before_its_next_game(write_ctl):
+    ctl = playoff(write_ctl, games=4)
+    assert invoke("stop", ctl).exit_code == 0
+    assert open(ctl[:-4] + ".cmd").read().strip() == "stop"
+    # A stale stop file is removed when a run starts, so this run completes.
+    assert invoke("run", ctl, "-q").exit_code == 0
+    assert not os.path.exists(ctl[:-4] + ".cmd")
+    assert len(os.listdir(ctl[:-4] + ".games")) == 4
+
+
+def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    invoke("run", ctl, "-q")
+    lock = CompetitionLock(ctl[:-4] + ".log")
+    lock.acquire()
+    try:
+        result = invoke("reset", ctl)
+        assert result.exit_code == EXIT_USER_ERROR
+        assert "competition is running" in result.output
+        result = invoke("run", ctl, "-q")
+        assert result.exit_code == EXIT_USER_ERROR
+        assert "already running" in result.output
+    finally:
+        lock.release()
+    assert invoke("reset", ctl).exit_code == 0
+    assert sorted(os.listdir(os.path.dirname(ctl))) == ["comp.ctl"]
+
+
+def test_show_without_state_and_debugstatus(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    result = invoke("show", ctl)
+    assert result.exit_code == EXIT_USER_ERROR and "no status file" in result.output
+    invoke("run", ctl, "-q")
+    document = json.loads(invoke("debugstatus", ctl).output)
+    assert document["format"] == "ringmaster-state"
+    assert document["competition"]["results"]["0"][0]["game_id"] == "0_0"
+
+
+def test_check_reports_failures_with_stderr(write_ctl):
+    ctl = playoff(write_ctl, p2=fake_engine_command("--fail-command", "komi"))
+    result = invoke("check", ctl)
+    assert result.exit_code == EXIT_CHECKS_FAILED
+    assert "checking player p1" in result.output
+    assert "player p2 failed startup check: failure response from 'komi 0.5' to player p2: " \
+           "komi refused" in result.output
+
+
+def test_run_refuses_to_start_when_a_check_fails(write_ctl):
+    ctl = playoff(write_ctl, p2=fake_engine_command("--exit-at-start"))
+    result = invoke("run", ctl)
+    assert result.exit_code == EXIT_CHECKS_FAILED
+    assert ("player p2 failed startup check: error reading response to first command "
+            "(protocol_version) from player p2: engine has closed the response channel"
+            in result.output)
+    assert not os.path.exists(ctl[:-4] + ".games")
+
+
+def test_void_games_halt_the_run_with_its_own_exit_code(write_ctl):
+    ctl = playoff(write_ctl, p2=fake_engine_command("--exit-at-start"),
+                  extra="skip_player_checks = True")
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == EXIT_HALTED
+    log = open(ctl[:-4] + ".log").read()
+    assert "game 0_0 -- aborting game due to error:" in log
+    assert "halting competition: too many void games" in log
+    state = json.loads(open(ctl[:-4] + ".status").read())
+    assert state["void_game_count"] == 1
+    assert state["competition"]["results"]["0"] == []
+
+
+def test_user_errors_are_one_line(write_ctl):
+    ctl = write_ctl("competition_type = 'playoff'\nboard_size = 99\n")
+    result = invoke("run", ctl)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    result = invoke("show", str(os.path.dirname(ctl)) + "/missing.ctl")
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "not found" in result.output
+
+
+def test_corrupt_state_file_is_a_one_line_error(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    with open(ctl[:-4] + ".status", "w") as f:
+        f.write("{not json")
+    result = invoke("show", ctl)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "state file comp.status is corrupt" in result.output
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["x.ctl"], ["run", "x.ctl"]),
+    (["x.ctl", "show"], ["show", "x.ctl"]),
+    (["-j", "2", "x.ctl", "run", "-q"], ["run", "x.ctl", "-j", "2", "-q"]),
+    (["run", "x.ctl", "-j", "2"], ["run", "x.ctl", "-j", "2"]),
+    (["--help"], ["--help"]),
+])
+def test_gomill_argument_order(argv, expected):
+    assert normalise_arguments(argv) == expected
+
+
+def test_console_script_in_gomill_order(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "run", "-q"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2

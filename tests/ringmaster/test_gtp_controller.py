@@ -1,0 +1,225 @@
+"""The GTP controller against a scripted transport, and the subprocess channel against a fake engine."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+import time
+
+import pytest
+from channels import ScriptedChannel
+from fake_commands import fake_engine_command
+
+from ringmaster.gtp.controller import (
+    BadGtpResponse, GtpChannelClosed, GtpController, GtpProtocolError, GtpTimeout,
+    GtpTransportError, SubprocessChannel, clean_response_line,
+)
+
+
+def test_success_and_failure_responses():
+    channel = ScriptedChannel([("name", (False, "fake")), ("genmove b", (True, "cannot think"))])
+    controller = GtpController(channel, "player x")
+    assert controller.do_command("name") == "fake"
+    with pytest.raises(BadGtpResponse) as info:
+        controller.do_command("genmove", "b")
+    assert str(info.value) == "failure response from 'genmove b' to player x: cannot think"
+    assert info.value.gtp_message == "cannot think"
+    assert info.value.command == "genmove" and info.value.arguments == ("b",)
+    assert not controller.channel_is_bad
+    channel.assert_done()
+
+
+def test_default_and_per_command_timeouts_reach_the_channel():
+    channel = ScriptedChannel([("a", (False, "")), ("b", (False, "")), ("c", (False, ""))])
+    controller = GtpController(channel, "player x", default_timeout=7.0)
+    controller.do_command("a")
+    controller.do_command("b", timeout=2.5)
+    controller.do_command("c", timeout=None)
+    assert channel.timeouts == [7.0, 2.5, None]
+
+
+def test_timeout_marks_the_channel_bad_and_names_the_command():
+    channel = ScriptedChannel([("genmove w", GtpTimeout("x")), ])
+    controller = GtpController(channel, "player slow", default_timeout=3)
+    with pytest.raises(GtpTimeout) as info:
+        controller.do_command("genmove", "w")
+    assert str(info.value) == "timeout (3s) waiting for response to 'genmove w' from player slow"
+    assert controller.channel_is_bad
+    with pytest.raises(GtpTransportError, match="channel is unusable"):
+        controller.do_command("name")
+
+
+def test_closed_channel_error_message():
+    channel = ScriptedChannel([("play b C3", GtpChannelClosed(
+        "engine has closed the response channel"))])
+    controller = GtpController(channel, "player bad")
+    with pytest.raises(GtpChannelClosed) as info:
+        controller.do_command("play", "b", "C3")
+    assert str(info.value) == ("error reading response to 'play b C3' from player bad: "
+                               "engine has closed the response channel")
+
+
+def test_aliases_apply_to_commands_and_known_command():
+    channel = ScriptedChannel([("cputime", (False, "1.5")),
+                               ("known_command cputime", (False, "true"))])
+    controller = GtpController(channel, "p", aliases={"gomill-cpu_time": "cputime"})
+    assert controller.do_command("gomill-cpu_time") == "1.5"
+    assert controller.known_command("gomill-cpu_time")
+    channel.assert_done()
+
+
+def test_known_command_is_asked_once_and_failure_means_unknown():
+    channel = ScriptedChannel([("known_command foo", (False, "false")),
+                               ("known_command bar", (True, "no idea"))])
+    controller = GtpController(channel, "p")
+    assert not controller.known_command("foo")
+    assert not controller.known_command("foo")
+    assert not controller.known_command("bar")
+    channel.assert_done()
+
+
+def test_close_sends_quit_and_closes():
+    channel = ScriptedChannel([("quit", (False, ""))])
+    controller = GtpController(channel, "p")
+    controller.close()
+    assert channel.closed and controller.is_closed
+    assert controller.cpu_time_from_close == 0.5
+
+
+def test_gtp_log_records_both_directions():
+    log = io.StringIO()
+    channel = ScriptedChannel([("boardsize 9", (False, "")), ("genmove b", (False, "C3"))])
+    controller = GtpController(channel, "p", gtp_log=log, log_label="b")
+    controller.do_command("boardsize", "9")
+    controller.do_command("genmove", "b")
+    assert log.getvalue() == ">> b: boardsize 9\n<< b: = \n>> b: genmove b\n<< b: = C3\n"
+
+
+def test_clean_response_line():
+    assert clean_response_line("= A1\x07\tB2\r") == "= A1 B2"
+
+
+# The subprocess channel, against real processes.
+
+def test_subprocess_channel_parses_responses_with_ids_and_multiple_lines(tmp_path):
+    script = tmp_path / "e.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('list'):\n"
+        "        sys.stdout.write('=5 a\\nb\\n\\n')\n"
+        "    elif line.startswith('quit'):\n"
+        "        sys.stdout.write('=\\n\\n'); sys.stdout.flush(); break\n"
+        "    else:\n"
+        "        sys.stdout.write('? nope\\n\\n')\n"
+        "    sys.stdout.flush()\n")
+    channel = SubprocessChannel([sys.executable, str(script)])
+    channel.send_command("list", ())
+    assert channel.get_response(5) == (False, "a\nb")
+    channel.send_command("other", ())
+    assert channel.get_response(5) == (True, "nope")
+    channel.send_command("quit", ())
+    assert channel.get_response(5) == (False, "")
+    assert channel.close(5) is not None
+    assert channel.exit_status == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_timeout_kills_the_engine_and_its_children():
+    channel = SubprocessChannel(fake_engine_command("--spawn-child", "--hang-on", "1"))
+    controller = GtpController(channel, "player h", default_timeout=5)
+    controller.do_command("boardsize", "9")
+    pgid = channel.pgid
+    start = time.monotonic()
+    with pytest.raises(GtpTimeout):
+        controller.do_command("genmove", "b", timeout=0.5)
+    assert time.monotonic() - start < 4
+    channel.close(1)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("engine's process group survived")
+
+
+def test_engine_exit_is_reported_as_closed_channel():
+    channel = SubprocessChannel(fake_engine_command("--crash-on", "1"))
+    controller = GtpController(channel, "player c", default_timeout=10)
+    controller.do_command("boardsize", "9")
+    with pytest.raises(GtpChannelClosed, match="engine has closed the response channel"):
+        controller.do_command("genmove", "b")
+    channel.close(1)
+
+
+def test_garbage_response_is_a_protocol_error():
+    channel = SubprocessChannel(fake_engine_command("--garbage-on", "1"))
+    controller = GtpController(channel, "player g", default_timeout=10)
+    controller.do_command("boardsize", "9")
+    with pytest.raises(GtpProtocolError, match="no success/failure indication"):
+        controller.do_command("genmove", "b")
+    controller.kill()
+    channel.close(1)
+
+
+def test_gmp_engine_is_recognised():
+    channel = SubprocessChannel(fake_engine_command("--gmp"))
+    with pytest.raises(GtpProtocolError, match="speaking GMP"):
+        channel.send_command("protocol_version", ())
+        channel.get_response(10)
+    channel.kill()
+    channel.close(1)
+
+
+def test_missing_executable():
+    with pytest.raises(GtpTransportError, match="error starting subprocess"):
+        SubprocessChannel(["/nonexistent/engine"])
+
+
+def test_stderr_flood_is_captured_without_blocking_and_bounded():
+    lines = []
+    channel = SubprocessChannel(fake_engine_command("--stderr-flood", "200000"),
+                                stderr=lines.append)
+    controller = GtpController(channel, "player f", default_timeout=20)
+    for _ in range(20):   # 4 MB of stderr in all, more than a pipe holds
+        controller.do_command("name")
+    controller.close()
+    total = sum(len(line) for line in lines)
+    assert 1_000_000 < total < 2_500_000
+    assert lines[-1] == "[further stderr output discarded]"
+
+
+def test_engine_cannot_outlive_a_killed_parent(tmp_path):
+    # A parent that starts an engine, reports its pid, then is SIGKILLed.
+    pid_file = tmp_path / "pid"
+    parent = (
+        "import sys, time\n"
+        "from ringmaster.gtp.controller import SubprocessChannel\n"
+        f"c = SubprocessChannel({fake_engine_command()!r})\n"
+        f"open({str(pid_file)!r}, 'w').write(str(c.process.pid))\n"
+        "time.sleep(60)\n")
+    import subprocess
+    proc = subprocess.Popen([sys.executable, "-c", parent])
+    deadline = time.monotonic() + 20
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    engine_pid = int(pid_file.read_text())
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while _alive(engine_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(engine_pid)
