@@ -1,0 +1,167 @@
+"""Tests for self-play, replay, training, arena, Elo and the resumable pipeline (tiny nets, CPU)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from players.alphazero.arena import RandomAgent, SearchAgent, play_match
+from players.alphazero.elo import elo_difference, fit_elo
+from players.alphazero.pipeline import Pipeline, RunConfig, main
+from players.alphazero.replay import ReplayBuffer
+from players.alphazero.selfplay import Examples, SelfPlayConfig, play_games
+from players.alphazero.train import TrainConfig, evaluate_losses, make_optimizer, train_steps
+from players.games.othello import Othello
+from players.nets.checkpoint import load_checkpoint
+from players.nets.encoding import encoder_for
+from players.nets.inference import LocalPredictor, StateEvaluator
+from players.nets.model import NetConfig, PolicyValueNet
+
+TINY = dict(channels=8, blocks=1)
+
+
+def tiny_net(game) -> PolicyValueNet:
+    torch.manual_seed(0)
+    enc = encoder_for(game)
+    return PolicyValueNet(NetConfig(game.name, game.size, enc.num_planes, game.num_actions,
+                                    value_hidden=16, **TINY)).eval()
+
+
+def test_self_play_examples_are_consistent():
+    game = Othello(4)
+    evaluator = StateEvaluator(game, LocalPredictor(tiny_net(game)))
+    examples, stats = play_games(game, evaluator.evaluate, 6, SelfPlayConfig(
+        num_simulations=8, concurrent_games=4, temperature_moves=2), np.random.default_rng(0))
+    assert stats.games == 6 and stats.positions == len(examples) == sum(stats.game_lengths)
+    assert stats.black_wins + stats.white_wins + stats.draws == 6
+    assert examples.planes.shape == (len(examples), 3, 4, 4)
+    assert np.allclose(examples.policies.sum(axis=1), 1)
+    # the search policy only covers legal moves (legal plane, or pass when it is empty)
+    legal = examples.planes[:, 2].reshape(len(examples), 16) > 0
+    no_move = ~legal.any(axis=1)
+    assert np.all(examples.policies[:, :16][~legal] == 0)
+    assert np.all(examples.policies[no_move, 16] == 1)
+    assert set(np.unique(examples.values)) <= {-1.0, 0.0, 1.0}
+    # one batched call per round for all concurrent games: far fewer calls than positions
+    assert evaluator.calls < evaluator.positions / 2
+
+
+def test_replay_window_and_disk_round_trip(tmp_path):
+    def shard(n, fill):
+        return Examples(np.full((n, 3, 4, 4), fill, np.float16), np.full((n, 17), 1 / 17, np.float32),
+                        np.full(n, fill, np.float32))
+    buffer = ReplayBuffer(max_positions=25)
+    for it in range(1, 5):
+        buffer.add(it, shard(10, it))
+        ReplayBuffer.save_shard(tmp_path, it, shard(10, it))
+    assert [it for it, _ in buffer.shards] == [2, 3, 4] and len(buffer) == 30
+    loaded = ReplayBuffer.load(tmp_path, 25, up_to_iteration=3)
+    assert [it for it, _ in loaded.shards] == [1, 2, 3]
+    assert np.array_equal(loaded.arrays().values, buffer.arrays().values[:0].tolist()
+                          + [1] * 10 + [2] * 10 + [3] * 10)
+
+
+def test_sampler_augments_consistently():
+    game = Othello(6)
+    evaluator = StateEvaluator(game, LocalPredictor(tiny_net(game)))
+    examples, _ = play_games(game, evaluator.evaluate, 2, SelfPlayConfig(num_simulations=4),
+                             np.random.default_rng(1))
+    buffer = ReplayBuffer(1000)
+    buffer.add(1, examples)
+    planes, policies, values = buffer.sampler(np.random.default_rng(2)).sample(64)
+    legal = planes[:, 2].reshape(64, 36) > 0
+    assert np.all(policies[:, :36][~legal] == 0)
+    assert planes.dtype == np.float32 and values.shape == (64,)
+
+
+def test_learning_a_trivial_position_set():
+    """Value = who has more discs, policy = the lowest legal point: both must be learned."""
+    game = Othello(4)
+    rng = np.random.default_rng(0)
+    states, state = [], game.initial_state()
+    while len(states) < 400:
+        if game.is_terminal(state):
+            state = game.initial_state()
+        if state.moves:
+            states.append(state)
+        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+    planes = encoder_for(game).encode(states)
+    values = np.sign(planes[:, 0].sum(axis=(1, 2)) - planes[:, 1].sum(axis=(1, 2)) + 0.5).astype(np.float32)
+    policies = np.zeros((len(states), 17), np.float32)
+    for i, s in enumerate(states):
+        policies[i, min(game.legal_actions(s))] = 1
+    data = Examples(planes, policies, values)
+
+    class Fixed:
+        def sample(self, n):
+            idx = rng.integers(0, len(data), n)
+            return data.planes[idx], data.policies[idx], data.values[idx]
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)   # tiny batches: threads only add contention
+    net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=16, blocks=1, value_hidden=32))
+    before = evaluate_losses(net, planes, policies, values)
+    train_steps(net, make_optimizer(net, TrainConfig(learning_rate=3e-3)), Fixed(), steps=200,
+                batch_size=64)
+    after = evaluate_losses(net, planes, policies, values)
+    assert after["policy_loss"] < 0.35 * before["policy_loss"]
+    assert after["value_loss"] < 0.5 * before["value_loss"]
+    with torch.no_grad():
+        logits, v = net(torch.from_numpy(planes))
+    assert np.mean(np.sign(v.numpy()) == values) > 0.85
+    assert np.mean(logits.argmax(1).numpy() == policies.argmax(1)) > 0.85
+
+
+def test_arena_and_elo():
+    game = Othello(4)
+    rng = np.random.default_rng(3)
+    result = play_match(game, RandomAgent(game, rng, "a"), RandomAgent(game, rng, "b"), 10)
+    assert result.games == 10
+    agent = SearchAgent(game, StateEvaluator(game, LocalPredictor(tiny_net(game))).evaluate, 4, rng)
+    assert play_match(game, agent, RandomAgent(game, rng), 4).games == 4
+
+    assert elo_difference(0.75, 400) == pytest.approx(190.85, abs=0.01)
+    assert elo_difference(1.0, 10) == pytest.approx(-400 * np.log10(1 / 0.95 - 1))
+    ratings = fit_elo([("a", "random", 300, 400), ("b", "a", 200, 400)], anchor="random")
+    assert ratings["random"] == 0
+    assert ratings["a"] == pytest.approx(190, abs=5)
+    assert ratings["b"] == pytest.approx(ratings["a"], abs=5)
+
+
+def test_pipeline_iterates_and_resumes(tmp_path):
+    config = RunConfig(game="othello4", games_per_iteration=4, concurrent_games=4, simulations=6,
+                       eval_every=1, eval_games=4, eval_simulations=4, min_train_steps=3,
+                       batch_size=16, **TINY)
+    run = tmp_path / "run"
+    logs: list[str] = []
+    pipeline = Pipeline(run, config, device="cpu", log=logs.append)
+    row = pipeline.run_iteration()
+    assert row["iteration"] == 1 and "elo" in row and row["vs_random_games"] == 4
+    model, meta = load_checkpoint(run / "checkpoints" / "iter_0001.pt")
+    assert meta["iteration"] == 1 and model.config.channels == 8
+    # resume from the directory (a different config on the command line is ignored)
+    again = Pipeline(run, RunConfig(game="othello6"), device="cpu", log=logs.append)
+    assert again.iteration == 1 and again.config.game == "othello4"
+    assert len(again.buffer) == row["positions"]
+    for a, b in zip(pipeline.model.state_dict().values(), again.model.state_dict().values()):
+        assert torch.equal(a, b)
+    again.run(iterations=2)
+    rows = json.loads((run / "metrics.json").read_text())
+    assert [r["iteration"] for r in rows] == [1, 2]
+    with open(run / "metrics.csv") as f:
+        assert len(list(csv.DictReader(f))) == 2
+    assert "<polyline" in (run / "metrics.svg").read_text()
+    assert (run / "checkpoints" / "iter_0002.pt").exists()
+
+
+def test_train_command_line(tmp_path, capsys):
+    assert main(["--run-dir", str(tmp_path / "r"), "--game", "othello4", "--iterations", "1",
+                 "--games-per-iteration", "2", "--concurrent-games", "2", "--simulations", "4",
+                 "--eval-every", "0", "--channels", "8", "--blocks", "1", "--batch-size", "8",
+                 "--min-train-steps", "1", "--device", "cpu"]) == 0
+    assert "iter    1" in capsys.readouterr().out
+    assert main(["--run-dir", str(tmp_path / "x"), "--game", "chess8"]) == 2
