@@ -179,10 +179,11 @@ class Competition(ABC):
         settings = load_settings(PLAYER_SETTINGS, player.settings, context)
         command = list(settings["command"])
         if "/" in command[0]:
-            command[0] = os.path.join(self.base_directory, os.path.expanduser(command[0]))
+            command[0] = os.path.normpath(
+                os.path.join(self.base_directory, os.path.expanduser(command[0])))
         cwd = settings["cwd"]
         if cwd is not None:
-            cwd = os.path.join(self.base_directory, os.path.expanduser(cwd))
+            cwd = os.path.normpath(os.path.join(self.base_directory, os.path.expanduser(cwd)))
         environ = []
         for key, value in settings["environ"]:
             if not isinstance(key, str) or not isinstance(value, str):

@@ -43,6 +43,8 @@ class Playoff(Tournament):
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
         self.load_common_settings(config)
         defaults = {s.name: config.get(s.name) for s in MATCHUP_SETTINGS}
+        given = [s for s in MATCHUP_SETTINGS if defaults[s.name] is not None]
+        load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
         if config.get("matchups") is None:
             raise ControlFileError("'matchups' not specified")
         try:

@@ -203,3 +203,14 @@ def test_terminal_root_is_refused():
         search(game, game.initial_state(), evaluate_fn=zero_fn,
                select_fn=partial(uct_score, c=1.0), num_simulations=10,
                rng=np.random.default_rng(0))
+
+
+def test_root_allocation_spreads_batches_over_root_edges():
+    from players.mcts.allocation import allocation_fn
+
+    game = Nim(9)
+    rng = np.random.default_rng(8)
+    result = search(game, game.initial_state(), evaluate_fn=zero_fn,
+                    select_fn=partial(uct_score, c=1.0), num_simulations=401, batch_size=20,
+                    rng=rng, root_allocation_fn=allocation_fn("remainder", 4, False))
+    assert result.visit_counts.tolist() == [200, 200]

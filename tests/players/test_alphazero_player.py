@@ -1,0 +1,150 @@
+"""Tests for the AlphaZero GTP engine and the random Othello engine, in process and through the ringmaster."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from players import alphazero_player, random_othello
+from players.nets.checkpoint import save_checkpoint
+from players.nets.model import NetConfig, PolicyValueNet
+from ringmaster.rules.othello import OthelloRules
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory):
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig("othello6", 6, 3, 37, channels=8, blocks=1, value_hidden=16))
+    path = tmp_path_factory.mktemp("model") / "tiny.pt"
+    save_checkpoint(path, net, {"iteration": 0})
+    return path
+
+
+def engine_for(model_path, *extra: str):
+    options = alphazero_player.build_parser().parse_args(
+        ["--model", str(model_path), "--device", "cpu", "--seed", "1", *extra])
+    return alphazero_player.make_engine(alphazero_player.build_player(options))
+
+
+def ok(engine, command: str, *args: str) -> str:
+    is_failure, text, _ = engine.run_command(command, list(args))
+    assert not is_failure, f"{command} {args}: {text}"
+    return text
+
+
+def fails(engine, command: str, *args: str) -> str:
+    is_failure, text, _ = engine.run_command(command, list(args))
+    assert is_failure, f"{command} {args} should fail"
+    return text
+
+
+def test_error_responses(model_path):
+    engine = engine_for(model_path, "--playouts", "8")
+    assert "unacceptable size" in fails(engine, "boardsize", "8")
+    fails(engine, "boardsize", "six")
+    fails(engine, "boardsize")
+    ok(engine, "boardsize", "6")
+    fails(engine, "play", "b")
+    fails(engine, "play", "x", "C2")
+    assert fails(engine, "play", "b", "Z9") == "invalid vertex"
+    assert fails(engine, "play", "b", "A1") == "illegal move"      # turns nothing over
+    assert fails(engine, "play", "b", "pass") == "illegal move"    # black has placements
+    fails(engine, "genmove")
+    fails(engine, "komi", "x")
+    fails(engine, "undo")
+    assert ok(engine, "known_command", "genmove") == "true"
+    ok(engine, "play", "b", "C2")                                  # flips C3
+    assert "#" in ok(engine, "showboard")
+    ok(engine, "undo")
+
+
+@pytest.mark.parametrize("budget", [["--playouts", "16", "--batch", "4"], ["--seconds", "0.01"]])
+def test_whole_game_checked_by_the_referee(model_path, budget):
+    """Engine vs random: every engine move is legal under the referee's rules, passes included."""
+    engine = engine_for(model_path, *budget)
+    ok(engine, "boardsize", "6")
+    ok(engine, "clear_board")
+    rules = OthelloRules(6)
+    rng = random.Random(2)
+    colour = "b"
+    while not rules.is_over():
+        if colour == "b":
+            vertex = ok(engine, "genmove", "b")
+            move = rules.parse_move(vertex)
+        else:
+            options = rules.legal_placements("w")
+            move = rng.choice(options) if options else None
+            ok(engine, "play", "w", rules.format_move(move))
+        assert rules.check_move(colour, move) is None
+        rules.play(colour, move)
+        colour = "w" if colour == "b" else "b"
+    assert ok(engine, "genmove", "b") == "pass"
+    score = rules.area_score()
+    expected = "0" if score == 0 else f"B+{score:g}" if score > 0 else f"W+{-score:g}"
+    assert ok(engine, "final_score") == expected
+
+
+def test_implicit_pass_for_an_opponent_without_moves(model_path):
+    engine = engine_for(model_path, "--playouts", "4")
+    player_state = None
+    # Play a random game through the engine, sometimes leaving out the forced passes.
+    rules = OthelloRules(6)
+    rng = random.Random(5)
+    colour = "b"
+    skipped = 0
+    while not rules.is_over():
+        options = rules.legal_placements(colour)
+        move = rng.choice(options) if options else None
+        if move is None and rng.random() < 0.5:
+            skipped += 1
+        else:
+            ok(engine, "play", colour, rules.format_move(move))
+        rules.play(colour, move)
+        colour = "w" if colour == "b" else "b"
+        player_state = ok(engine, "showboard")
+    assert player_state is not None
+    score = rules.area_score()
+    assert ok(engine, "final_score") == ("0" if score == 0 else
+                                         f"B+{score:g}" if score > 0 else f"W+{-score:g}")
+
+
+def test_random_othello_engine():
+    engine = random_othello.make_engine(seed=3)
+    ok(engine, "boardsize", "4")
+    fails(engine, "boardsize", "5")
+    rules = OthelloRules(4)
+    colour = "b"
+    while not rules.is_over():
+        move = rules.parse_move(ok(engine, "genmove", colour))
+        assert rules.check_move(colour, move) is None
+        rules.play(colour, move)
+        colour = "w" if colour == "b" else "b"
+    fails(engine, "play", "b", "A1")
+
+
+def test_engine_through_the_ringmaster(model_path, tmp_path):
+    """A real game: our engine and the random engine as subprocesses, refereed by the ringmaster."""
+    from ringmaster.game_jobs import GameJob, PlayerSpec
+    from ringmaster.game_play import play_game_job
+    az = PlayerSpec("az", (sys.executable, "-m", "players", "alphazero", "--model", str(model_path),
+                           "--device", "cpu", "--playouts", "8"))
+    rnd = PlayerSpec("rnd", (sys.executable, "-m", "players.random_othello", "--seed", "4"))
+    job = GameJob(game_id="g0", player_b=az, player_w=rnd, board_size=6, komi=0, game="othello",
+                  sgf_dirname=str(tmp_path))
+    result = play_game_job(job)
+    assert not result.game_result.is_forfeit, result.warnings
+    assert result.game_result.sgf_result[0] in "BW0"
+    assert result.moves >= 28
+    assert "GM[2]" in (tmp_path / "g0.sgf").read_text()
+
+
+def test_bad_options(model_path, tmp_path, capsys):
+    assert alphazero_player.main(["--model", str(tmp_path / "none.pt")]) == 1
+    assert alphazero_player.main(["--model", str(model_path), "--batch", "0"]) == 2
+    with pytest.raises(SystemExit):
+        alphazero_player.main(["--model", str(model_path), "--playouts", "5", "--seconds", "1"])
+    assert np.isfinite(0)  # the parser exits before loading anything

@@ -1,0 +1,145 @@
+"""Control-file parsing: competition_type, running the file, and every error message."""
+
+from __future__ import annotations
+
+import pytest
+
+from ringmaster.control_file import load_control_file
+from ringmaster.errors import ControlFileError
+
+HEADER = "competition_type = 'playoff'\n"
+GOOD = HEADER + """
+players = {'a': Player('gnugo --level 1'), 'b': Player(['gnugo', '--level', '2'])}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('a', 'b', number_of_games=2)]
+"""
+
+
+def load(write_ctl, text, name="comp.ctl"):
+    return load_control_file(write_ctl(text, name))
+
+
+def error(write_ctl, text, name="comp.ctl") -> str:
+    with pytest.raises(ControlFileError) as info:
+        control_file = load(write_ctl, text, name)
+        control_file.make_competition()
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_good_file_builds_a_playoff(write_ctl):
+    control_file = load(write_ctl, GOOD)
+    competition = control_file.make_competition()
+    assert control_file.competition_type == "playoff"
+    assert control_file.competition_code == "comp"
+    assert competition.players["a"].command == ("gnugo", "--level", "1")
+    assert competition.players["b"].timeout == 300.0
+    assert list(competition.matchups) == ["0"]
+
+
+def test_helpers_and_python_names_are_allowed_without_warnings(write_ctl):
+    control_file = load(write_ctl, HEADER + """
+import os
+def engine(level):
+    return Player([PYTHON, '-m', 'players', 'random'], environ={'L': str(level)})
+levels = [1, 2]
+players = {f'r{n}': engine(n) for n in levels}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('r1', 'r2')]
+""")
+    competition = control_file.make_competition()
+    assert control_file.warnings == []
+    assert dict(competition.players["r2"].environ) == {"L": "2"}
+
+
+def test_misspelt_setting_is_warned_with_its_line(write_ctl):
+    control_file = load(write_ctl, GOOD + "kommi = 6.5\nnumber_of_game = 3\n")
+    assert control_file.warnings == [
+        "comp.ctl line 7: 'kommi' is not a setting; did you mean 'komi'?",
+        "comp.ctl line 8: 'number_of_game' is not a setting; did you mean 'number_of_games'?",
+    ]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", "error in control file comp.ctl: can't find competition_type"),
+    ("# comment\nboard_size = 9\n",
+     "error in control file comp.ctl line 2: the first statement must be competition_type = '...'"),
+    ("competition_type = 'cem_tuner'\n",
+     "error in control file comp.ctl line 1: unknown competition type: cem_tuner "
+     "(known: playoff, allplayall, mc_tuner, ce_tuner)"),
+    (HEADER + "board_size = 9\nkomi = (\n",
+     "error in control file comp.ctl line 3: SyntaxError: '(' was never closed"),
+    (HEADER + "x = 1\ny = 1 / 0\n",
+     "error in control file comp.ctl line 3: ZeroDivisionError: division by zero"),
+    (HEADER + "players = {'a': Player('x', colour='b')}\n",
+     "error in control file comp.ctl line 2: Player: unknown argument 'colour'"),
+    (HEADER + "players = {'a': Player('x', command='y')}\n",
+     "error in control file comp.ctl line 2: Player: command specified as both "
+     "positional and keyword argument"),
+])
+def test_errors_running_the_file(write_ctl, text, expected):
+    assert error(write_ctl, text) == expected
+
+
+def test_missing_file_and_bad_encoding(write_ctl, tmp_path):
+    with pytest.raises(ControlFileError, match=r"control file .*nothere.ctl not found"):
+        load_control_file(str(tmp_path / "nothere.ctl"))
+    path = tmp_path / "latin.ctl"
+    path.write_bytes(b"competition_type = 'playoff'\ndescription = '\xe9'\n")
+    with pytest.raises(ControlFileError, match="not encoded in utf-8"):
+        load_control_file(str(path))
+
+
+def test_forbidden_extension(write_ctl):
+    with pytest.raises(ControlFileError, match="forbidden control file extension: .status"):
+        load(write_ctl, GOOD, name="comp.status")
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("board_size = 9", "board_size = 26"), "line 4: 'board_size': too large"),
+    (("board_size = 9", "board_size = 1"), "line 4: 'board_size': too small"),
+    (("board_size = 9", "board_size = '9'"), "line 4: 'board_size': invalid integer"),
+    (("komi = 7.5", "komi = 'x'"), "line 5: 'komi': invalid float"),
+    (("komi = 7.5\n", ""), "line 5: matchup 0: 'komi' not specified"),
+    (("Matchup('a', 'b'", "Matchup('a', 'c'"), "line 6: matchup 0: unknown player c"),
+    (("number_of_games=2", "number_of_games=-1"),
+     "line 6: matchup 0: 'number_of_games': must not be negative"),
+    (("number_of_games=2", "handicap=10"),
+     "line 6: matchup 0: fixed handicap out of range for board size 9"),
+    (("number_of_games=2", "handicap=5, handicap_style='free'"), None),
+    (("number_of_games=2", "scorer='mine'"),
+     "line 6: matchup 0: 'scorer': must be one of 'internal', 'players'"),
+    (("Player('gnugo --level 1')", "Player('gnugo \"unclosed')"),
+     "player a: 'command': can't parse command line: No closing quotation"),
+    (("Player('gnugo --level 1')", "Player('gnugo', timeout=0)"),
+     "player a: 'timeout': must be positive"),
+    (("Player('gnugo --level 1')", "'gnugo'"), "player a: not a Player"),
+    (("matchups = [", "matchups = [3, "), "line 6: 'matchups': item 0: not a Matchup"),
+    (("matchups = [Matchup('a', 'b', number_of_games=2)]",
+      "matchups = [Matchup('a', 'b', id='m'), Matchup('b', 'a', id='m')]"),
+     "line 6: matchup m: duplicate matchup id"),
+    (("matchups = [Matchup('a', 'b', number_of_games=2)]", "matchups = []"),
+     "line 6: 'matchups': empty list"),
+    (("board_size = 9\n", "board_size = 9\ntimeout = -3\n"), "line 5: 'timeout': must be positive"),
+])
+def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
+    old, new = change
+    assert old in GOOD
+    text = GOOD.replace(old, new)
+    if expected is None:
+        load(write_ctl, text).make_competition()
+        return
+    message = error(write_ctl, text)
+    assert message.startswith("error in control file comp.ctl")
+    assert message.endswith(expected)
+
+
+def test_relative_paths_start_at_the_control_file(write_ctl, tmp_path):
+    control_file = load(write_ctl, GOOD.replace("Player('gnugo --level 1')",
+                                                "Player('./bin/engine', cwd='work')"))
+    spec = control_file.make_competition().players["a"]
+    assert spec.command[0] == str(tmp_path / "bin/engine")
+    assert spec.cwd == str(tmp_path / "work")

@@ -1,0 +1,515 @@
+"""Tests for the mc_tuner: configuration, geometry, selection, expansion, results, state, reports."""
+
+import io
+import json
+import random
+
+import pytest
+
+from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.settings import Player
+from ringmaster.tuning.parameters import McParameter as Parameter
+from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
+from ringmaster.tuning.simulate import make_result
+from ringmaster.tuning.tree import Node, Tree, cube_coordinates, parameters_for_path
+
+
+def simple_make_candidate(*args):
+    if -1 in args:
+        raise ValueError("oops")
+    return Player("cand " + " ".join(map(str, args)))
+
+
+def default_config(**changes):
+    config = {
+        "board_size": 13,
+        "komi": 7.5,
+        "players": {"opp": Player("test")},
+        "candidate_colour": "w",
+        "opponent": "opp",
+        "exploration_coefficient": 0.2,
+        "initial_visits": 10,
+        "initial_wins": 5,
+        "parameters": [
+            Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+            Parameter("initial_wins", scale=LINEAR(0, 100), split=10, format="iwins %d"),
+        ],
+        "make_candidate": simple_make_candidate,
+    }
+    config.update(changes)
+    return config
+
+
+def make_tuner(config=None, seed=1):
+    tuner = McTuner("mctstest")
+    tuner.initialise_from_control_file(config or default_config())
+    tuner.set_clean_status()
+    tuner.rng = random.Random(seed)
+    return tuner
+
+
+def candidate_wins(tuner, job):
+    colour = "w" if job.player_w.code.startswith("#") or job.player_w.code == "best" else "b"
+    return tuner.process_game_result(make_result(job, colour))
+
+
+def candidate_loses(tuner, job):
+    colour = "b" if job.player_w.code.startswith("#") or job.player_w.code == "best" else "w"
+    return tuner.process_game_result(make_result(job, colour))
+
+
+def report(tuner, kind="short"):
+    out = io.StringIO()
+    getattr(tuner, f"write_{kind}_report")(out)
+    return out.getvalue()
+
+
+# Configuration
+
+def test_komi_must_be_fractional():
+    with pytest.raises(ControlFileError, match="^'komi': must be fractional to prevent jigos$"):
+        make_tuner(default_config(komi=6))
+
+
+def test_parameter_formatting():
+    tuner = make_tuner()
+    assert tuner.tree.max_depth == 1
+    assert tuner.format_engine_parameters((0.5, 23)) == "rsn@ 0.50; iwins 23"
+    assert tuner.format_engine_parameters(("x", 23)) == "[resign_at?x]; iwins 23"
+    assert tuner.format_optimiser_parameters([0.5, 0.23]) == "rsn@ 0.50; iwins 23"
+    assert tuner.convert([0.5, 0.23]) == (0.5, 23)
+    with pytest.raises(CompetitionError, match="^error from scale for initial_wins"):
+        tuner.convert([0.5, None])
+
+
+def test_default_format_follows_the_manual():
+    config = default_config(parameters=[Parameter("p1", scale=LINEAR(0, 1), split=2)])
+    assert make_tuner(config).format_engine_parameters((0.25,)) == "p1: 0.25"
+
+
+@pytest.mark.parametrize("parameters, message", [
+    ([Parameter("bad", scale=LOG(0.0, 1.0), split=10)],
+     "parameter bad: 'scale': invalid parameters for LOG: lower bound is zero"),
+    ([Parameter("a", scale=float, split=2), 99], "'parameters': item 1: not a Parameter"),
+    ([Parameter("a", scale=float, split=2), Parameter(scale=float, split=2)],
+     "parameter 1: 'code' not specified"),
+    ([Parameter("a", scale=3, split=2)], "parameter a: 'scale': invalid callable"),
+    ([Parameter("a", scale=None, split=2)], "parameter a: 'scale' not specified"),
+    ([Parameter("a", scale=float, split=0)], "parameter a: 'split': must be positive"),
+    ([Parameter("a", scale=float, split=2, format="nopct")],
+     "parameter a: 'format': invalid format string"),
+    ([Parameter("a", scale=str, split=2, format="bad: %.2f")],
+     "parameter a: 'format': invalid format string"),
+    ([Parameter("a", scale=str.split, split=10)],
+     "parameter a: error from scale (applied to 0.05): TypeError"),
+    ([Parameter("a", scale=float, split=2), Parameter("a", scale=float, split=3)],
+     "duplicate parameter code: a"),
+    ([], "'parameters': empty list"),
+])
+def test_bad_parameters_are_refused_naming_the_parameter(parameters, message):
+    with pytest.raises(ControlFileError) as info:
+        make_tuner(default_config(parameters=parameters))
+    assert str(info.value).startswith(message)
+    assert "\n" not in str(info.value)
+
+
+def test_parameter_constructor_checks_its_arguments():
+    with pytest.raises(ControlFileError, match="code specified as both positional and keyword"):
+        Parameter("pa1", code="pa2", scale=float, split=2)
+    with pytest.raises(ControlFileError, match="too many positional arguments"):
+        Parameter("pa1", float, split=2)
+    with pytest.raises(ControlFileError, match="unknown argument 'x'"):
+        Parameter("pa1", x=3)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"opponent": "nobody"}, "'opponent': unknown player nobody"),
+    ({"candidate_colour": "green"}, "'candidate_colour'"),
+    ({"initial_visits": 0}, "'initial_visits': must be positive"),
+    ({"initial_wins": 11}, "'initial_wins': must not be more than initial_visits"),
+    ({"exploration_coefficient": None}, "'exploration_coefficient' not specified"),
+    ({"make_candidate": 3}, "'make_candidate': invalid callable"),
+    ({"make_candidate": lambda a, b: "not a player"},
+     "'make_candidate': make_candidate() returned 'not a player', not Player"),
+    ({"stop_when_confident": 1.0}, "'stop_when_confident': must be between"),
+    ({"max_depth": 0}, "'max_depth': must be positive"),
+])
+def test_bad_settings_are_refused(changes, message):
+    with pytest.raises(ControlFileError) as info:
+        make_tuner(default_config(**changes))
+    assert str(info.value).startswith(message)
+
+
+def test_control_file_globals_offer_the_scales_and_parameter():
+    names = McTuner.control_file_globals()
+    assert names["Parameter"] is Parameter
+    assert names["LOG"] is LOG and names["LINEAR"] is LINEAR and names["EXPLICIT"] is EXPLICIT
+    assert {"summary_spec", "max_depth", "stop_when_confident", "confirm_games"} \
+        <= McTuner.known_settings()
+
+
+def test_make_candidate():
+    tuner = make_tuner()
+    candidate = tuner.make_candidate("c#1", (0.5, 23))
+    assert candidate.code == "c#1"
+    assert candidate.command == ("cand", "0.5", "23")
+    with pytest.raises(CompetitionError, match=r"^error from make_candidate\(\): ValueError: oops"):
+        tuner.make_candidate("c#1", (-1, 23))
+
+
+def test_player_checks_use_the_first_candidate():
+    checks = make_tuner().get_player_checks()
+    assert [c.player.code for c in checks] == ["candidate", "opp"]
+    assert checks[0].player.command == ("cand", str(1 / 24), "5.0")
+    assert checks[1].player.command == ("test",)
+    assert (checks[0].board_size, checks[0].komi) == (13, 7.5)
+
+
+def test_explicit_scale_candidates_see_each_value():
+    values = list("abcdefghi")
+    tuner = make_tuner(default_config(
+        parameters=[Parameter("range", scale=EXPLICIT(values), split=len(values))]))
+    seen = [tuner.convert(tuner.tree.parameters_for_path((i,)))[0] for i in range(9)]
+    assert seen == values
+
+
+# Geometry
+
+def test_cube_coordinates_first_dimension_slowest():
+    assert cube_coordinates([3, 3]) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2),
+                                        (2, 0), (2, 1), (2, 2)]
+    assert cube_coordinates([2, 4]) == [(0, 0), (0, 1), (0, 2), (0, 3),
+                                        (1, 0), (1, 1), (1, 2), (1, 3)]
+
+
+@pytest.mark.parametrize("splits, path, expected", [
+    ([3, 3], (0,), (1 / 6, 1 / 6)),
+    ([3, 3], (1,), (1 / 6, 3 / 6)),
+    ([3, 3], (3,), (3 / 6, 1 / 6)),
+    ([3, 3], (8,), (5 / 6, 5 / 6)),
+    ([3, 3], (0, 1), (1 / 18, 3 / 18)),
+    ([3, 3], (3, 1), (7 / 18, 3 / 18)),
+    ([3, 3], (3, 4), (9 / 18, 3 / 18)),
+    ([2, 4], (5,), (3 / 4, 3 / 8)),
+    ([2, 4], (1, 0), (1 / 8, 9 / 32)),
+    ([2, 4], (7, 7), (7 / 8, 31 / 32)),
+])
+def test_parameters_for_path_are_cell_centres(splits, path, expected):
+    assert parameters_for_path(splits, path) == pytest.approx(list(expected))
+
+
+def test_children_subdivide_their_parent_in_coordinate_order():
+    # The children of (1,2) in a [3, 3] tree tile the cell [1/3, 2/3) x [2/3, 1).
+    centres = [parameters_for_path([3, 3], (5, i)) for i in range(9)]
+    assert centres[0] == pytest.approx([1 / 3 + 1 / 18, 2 / 3 + 1 / 18])
+    assert centres[1] == pytest.approx([1 / 3 + 1 / 18, 2 / 3 + 3 / 18])
+    assert centres[3] == pytest.approx([1 / 3 + 3 / 18, 2 / 3 + 1 / 18])
+
+
+def test_coordinates_description():
+    tree = Tree([3, 3], 2, 0.5, 10, 5)
+    assert tree.describe_path((5,)) == "(1,2)"
+    assert tree.describe_path((5, 0)) == "(1,2) (0,0)"
+    assert Tree([4], 1, 0.5, 10, 5).describe_path((2,)) == "(2,)"
+
+
+# Selection and update on hand-built trees
+
+def hand_tree(records, exploration=0.5, count_in_flight=True):
+    """A depth-1 tree whose children have these (games, wins), initial 10/5."""
+    tree = Tree([len(records)], 1, exploration, 10, 5, count_in_flight=count_in_flight)
+    for child, (games, won) in zip(tree.root.children, records):
+        child.games, child.won = games, won
+    tree.root.games = sum(g for g, _ in records)
+    tree.root.won = sum(w for _, w in records)
+    return tree
+
+
+def test_urgency_formula():
+    tree = hand_tree([(10, 8), (2, 0), (0, 0)])
+    root, children = tree.root, tree.root.children
+    import math
+    assert tree.urgency(root, children[0]) == pytest.approx(
+        13 / 20 + 0.5 * math.sqrt(math.log(22) / 20))
+    assert tree.urgency(root, children[1]) == pytest.approx(
+        5 / 12 + 0.5 * math.sqrt(math.log(22) / 12))
+
+
+def test_selection_picks_highest_urgency():
+    assert hand_tree([(10, 8), (10, 2), (10, 5)]).select(random.Random(0)) == (0,)
+    # With a large exploration coefficient the least-played candidate wins instead.
+    assert hand_tree([(10, 8), (0, 0), (10, 5)], exploration=5.0).select(random.Random(0)) == (1,)
+
+
+def test_ties_are_broken_at_random():
+    tree = hand_tree([(0, 0)] * 4)
+    chosen = {tree.select(random.Random(seed)) for seed in range(40)}
+    assert chosen == {(0,), (1,), (2,), (3,)}
+    # But a unique maximum is always chosen.
+    tree = hand_tree([(0, 0), (4, 4), (0, 0), (0, 0)])
+    assert {tree.select(random.Random(seed)) for seed in range(20)} == {(1,)}
+
+
+def test_games_in_flight_count_as_losses_when_choosing():
+    tree = hand_tree([(4, 3), (4, 2)])
+    assert tree.select(random.Random(0)) == (0,)
+    tree.start_game((0,))
+    tree.start_game((0,))
+    assert tree.select(random.Random(0)) == (1,)
+    # Gomill's behaviour: the same candidate again while its games are in flight.
+    gomill = hand_tree([(4, 3), (4, 2)], count_in_flight=False)
+    gomill.start_game((0,))
+    gomill.start_game((0,))
+    assert gomill.select(random.Random(0)) == (0,)
+
+
+def test_update_counts_every_node_on_the_path_and_the_root():
+    tree = Tree([2], 2, 0.5, 10, 5)
+    tree.root.children[1].children = [tree.new_node(), tree.new_node()]
+    tree.root.children[1].games = 1
+    tree.start_game((1, 0))
+    tree.record_result((1, 0), True)
+    assert (tree.root.visits, tree.root.wins) == (11, 6)
+    assert (tree.root.children[1].visits, tree.root.children[1].wins) == (12, 6)
+    assert (tree.root.children[1].children[0].visits,
+            tree.root.children[1].children[0].wins) == (11, 6)
+    assert tree.root.children[1].children[0].in_flight == 0
+    tree.record_result((0,), False)
+    assert (tree.root.visits, tree.root.wins) == (12, 6)
+    assert (tree.root.children[0].visits, tree.root.children[0].wins) == (11, 5)
+
+
+def test_expansion_at_depth_two_when_chosen_the_second_time():
+    tree = Tree([3], 2, 0.5, 10, 5)
+    rng = random.Random(0)
+    first = tree.select(rng)
+    assert len(first) == 1
+    tree.start_game(first)
+    tree.record_result(first, True)   # now its urgency is highest
+    second = tree.select(rng)
+    assert second[0] == first[0] and len(second) == 2
+    assert len(tree.node_for_path(first).children) == 3
+    assert tree.root.count_nodes() == 1 + 3 + 3
+
+
+def test_expansion_counts_a_game_in_flight_as_a_choice():
+    tree = Tree([1], 2, 0.5, 10, 5)
+    tree.start_game(tree.select(random.Random(0)))
+    assert len(tree.select(random.Random(0))) == 2
+    gomill = Tree([1], 2, 0.5, 10, 5, count_in_flight=False)
+    gomill.start_game(gomill.select(random.Random(0)))
+    assert len(gomill.select(random.Random(0))) == 1
+
+
+def test_no_expansion_at_max_depth():
+    tree = Tree([2], 1, 0.5, 10, 5)
+    for _ in range(5):
+        path = tree.select(random.Random(0))
+        assert len(path) == 1
+        tree.start_game(path)
+        tree.record_result(path, True)
+    assert tree.root.count_nodes() == 3
+
+
+def test_best_candidate_walks_down_by_most_wins():
+    tree = Tree([2], 2, 0.5, 10, 5)
+    # (0,) has more wins but the worse rate: the walk still takes it.
+    tree.root.children[0].games, tree.root.children[0].won = 30, 12
+    tree.root.children[1].games, tree.root.children[1].won = 10, 8
+    tree.root.children[0].children = [tree.new_node(), tree.new_node()]
+    tree.root.children[0].children[1].games = 3
+    tree.root.children[0].children[1].won = 2
+    tree.root.children[1].children = [tree.new_node(), tree.new_node()]
+    tree.root.children[1].children[0].games = tree.root.children[1].children[0].won = 7
+    assert tree.best_path() == (0, 1)
+
+
+# Playing
+
+def test_play_and_first_jobs():
+    tuner = make_tuner()
+    job1 = tuner.get_game()
+    assert job1.game_id == "0"
+    assert job1.player_b.code == "opp" and job1.player_w.code == "#0"
+    assert (job1.board_size, job1.komi, job1.move_limit) == (13, 7.5, 1000)
+    assert job1.use_internal_scorer is False
+    assert job1.internal_scorer_handicap_compensation == "full"
+    assert job1.sgf_event == "mctstest"
+    assert job1.sgf_note.startswith("Candidate parameters: rsn@ ")
+    job2 = tuner.get_game()
+    assert (job2.game_id, job2.player_w.code) == ("1", "#1")
+    line = candidate_wins(tuner, job1)
+    assert line.endswith(" won W+R")
+    assert (tuner.tree.root.visits, tuner.tree.root.wins) == (11, 6)
+    assert sum(n.games for n in tuner.tree.root.children) == 1
+    assert list(tuner.outstanding) == [1]
+
+
+def test_candidate_colour_black_and_random():
+    tuner = make_tuner(default_config(candidate_colour="b"))
+    job = tuner.get_game()
+    assert (job.player_b.code, job.player_w.code) == ("#0", "opp")
+    tuner = make_tuner(default_config(candidate_colour="random"))
+    colours = {tuner.get_game().player_b.code == "opp" for _ in range(20)}
+    assert colours == {True, False}
+
+
+def test_jigo_and_unknown_results_count_as_losses():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    tuner.process_game_result(make_result(job, None))
+    assert (tuner.tree.root.games, tuner.tree.root.won) == (1, 0)
+
+
+def test_number_of_games_limits_the_event():
+    tuner = make_tuner(default_config(number_of_games=3))
+    jobs = [tuner.get_game() for _ in range(3)]
+    assert tuner.get_game() is NO_GAME
+    assert not tuner.is_complete()
+    for job in jobs:
+        candidate_loses(tuner, job)
+    assert tuner.is_complete()
+    assert tuner.get_game() is NO_GAME
+
+
+def test_history_lines_and_tree_dump():
+    config = default_config(parameters=[Parameter("lv", scale=EXPLICIT([0, 1]), split=2),
+                                        Parameter("sd", scale=LINEAR(0, 100), split=2,
+                                                  format="sd: %d")],
+                            log_tree_to_history_period=2, initial_visits=2, initial_wins=1)
+    tuner = make_tuner(config)
+    job = tuner.get_game()
+    path = tuple(job.game_data[1])
+    line = candidate_loses(tuner, job)
+    described = tuner.describe_path(path)
+    assert line == f"{described} lost B+R"
+    assert tuner.pending_history == [f"{described} lost"]
+    candidate_wins(tuner, tuner.get_game())
+    dump = tuner.pending_history[-1].splitlines()
+    assert dump[0] == "5 nodes"
+    assert dump[1] == "Win rate 1/2 = 0.500"
+    assert dump[2].startswith("  (0,0) lv: 0; sd: 25 ")
+    assert len(dump) == 6
+
+
+def test_void_game_rules():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    # The first result of a run is void: halt.
+    assert tuner.process_game_error(job, 0) == (True, False)
+    assert tuner.tree.root.in_flight == 0 and tuner.outstanding == {}
+    tuner = make_tuner()
+    candidate_wins(tuner, tuner.get_game())
+    job1, job2 = tuner.get_game(), tuner.get_game()
+    assert tuner.process_game_error(job1, 0) == (False, False)   # dropped, not replayed
+    assert tuner.process_game_error(job2, 0) == (True, False)    # two in a row: halt
+    assert tuner.get_game().game_id == "3"
+
+
+# State
+
+def test_state_round_trip_through_json():
+    tuner = make_tuner(default_config(max_depth=2))
+    for i in range(30):
+        job = tuner.get_game()
+        (candidate_wins if i % 3 else candidate_loses)(tuner, job)
+    in_flight = tuner.get_game()
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(default_config(max_depth=2))
+    restored.set_status(status)
+    assert restored.get_status() == tuner.get_status()
+    assert restored.tree.root == tuner.tree.root
+    # The game in flight is replayed with the same id.
+    assert restored.get_game().game_id == in_flight.game_id
+    assert restored.get_game().game_id == str(int(in_flight.game_id) + 1)
+
+
+@pytest.mark.parametrize("changes", [
+    {"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+                    Parameter("initial_wins", scale=LINEAR(0, 100), split=11)]},
+    {"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+                    Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
+    {"parameters": [Parameter("resign_at", scale=float, split=10),
+                    Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
+    {"parameters": [Parameter("resign_at", scale=float, split=120)]},
+])
+def test_inconsistent_control_file_is_refused(changes):
+    tuner = make_tuner()
+    candidate_wins(tuner, tuner.get_game())
+    status = json.loads(json.dumps(tuner.get_status()))
+    other = make_tuner(default_config(**changes))
+    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+        other.set_status(status)
+
+
+def test_allowed_control_file_changes_are_accepted():
+    tuner = make_tuner()
+    candidate_wins(tuner, tuner.get_game())
+    status = json.loads(json.dumps(tuner.get_status()))
+    changed = default_config(exploration_coefficient=0.9, max_depth=3, number_of_games=50,
+                             initial_visits=4, initial_wins=2, summary_spec=[5, 5])
+    changed["parameters"] = [
+        Parameter("resign_at", scale=float, split=12, format="R %.3f"),
+        Parameter("initial_wins", scale=LINEAR(0, 100), split=10, format="iw %d")]
+    other = make_tuner(changed)
+    other.set_status(status)
+    # Existing candidates keep their initial counts; new ones get the new values.
+    assert other.tree.root.children[0].prior_visits == 10
+    assert other.tree.new_node().prior_visits == 4
+
+
+# Reports
+
+def test_report_line_format():
+    config = default_config(parameters=[Parameter("lv", scale=EXPLICIT([0, 1]), split=2),
+                                        Parameter("sd", scale=LINEAR(0, 100), split=2,
+                                                  format="sd: %d")],
+                            initial_visits=2, initial_wins=1, summary_spec=[2],
+                            number_of_games=8, description="Tiny study.")
+    tuner = make_tuner(config)
+    tuner.tree.root.children[3].games = 3
+    tuner.tree.root.children[3].won = 2
+    tuner.tree.root.children[1].games = 1
+    tuner.tree.root.games, tuner.tree.root.won = 4, 2
+    text = report(tuner)
+    lines = text.splitlines()
+    assert lines[:5] == ["MCTS tuning event: mctstest", "Tiny study.", "board size: 13",
+                         "komi: 7.5", "4/8 games played"]
+    assert "Best parameters: lv: 1; sd: 75 [(1,1)]" in lines
+    assert "most visited at depth 1" in lines
+    assert f"(0,1) {'lv: 0; sd: 75':<40} 0.333   1  [0.000, 0.793]" in lines
+    assert f"(1,1) {'lv: 1; sd: 75':<40} 0.600   3  [0.208, 0.939]" in lines
+    assert "flatters" in text
+    assert lines[-2] == "opponent: opp"
+
+
+def test_report_shows_best_candidate_elo_and_opponent_description():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    response = make_result(job, "w")
+    response.engine_names = {"opp": "opp engine:v1.2.3"}
+    tuner.process_game_result(response)
+    text = report(tuner)
+    assert "opponent (opp): opp engine:v1.2.3" in text
+    assert "Elo vs opponent +" in text
+
+
+def test_screen_report_shows_games_in_progress():
+    tuner = make_tuner(default_config(number_of_running_simulations_to_show=2))
+    jobs = [tuner.get_game() for _ in range(3)]
+    text = report(tuner, "screen")
+    progress = text.split("In progress:\n")[1].splitlines()
+    assert len(progress) == 2
+    assert progress[0] == f"game 0: {tuner.describe_path(tuple(jobs[0].game_data[1]))}"
+
+
+def test_json_report():
+    tuner = make_tuner(default_config(number_of_games=5))
+    candidate_wins(tuner, tuner.get_game())
+    data = json.loads(json.dumps(tuner.get_json_report()))
+    assert data["competition_type"] == "mc_tuner"
+    assert data["games_played"] == 1
+    assert data["best"]["games"] == 1 and data["best"]["wins"] == 1
+    assert len(data["candidates"]) == 120

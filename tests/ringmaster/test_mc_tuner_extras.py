@@ -1,0 +1,165 @@
+"""Tests for what the mc_tuner adds to Gomill: confidence stop, confirmation games, parallel-safe choice."""
+
+import io
+import json
+import random
+
+import pytest
+
+from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.settings import Player
+from ringmaster.tuning.confidence import probability_best
+from ringmaster.tuning.parameters import McParameter as Parameter
+from ringmaster.tuning.scales import LINEAR
+from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+
+
+def config(**changes):
+    result = {
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "b", "opponent": "opp",
+        "exploration_coefficient": 0.45, "initial_visits": 2, "initial_wins": 1,
+        "parameters": [Parameter("x", scale=LINEAR(0, 1), split=4, format="x: %.3f")],
+        "make_candidate": make_simulated_candidate,
+    }
+    result.update(changes)
+    return result
+
+
+def make_tuner(seed=1, **changes):
+    tuner = McTuner("extras")
+    tuner.initialise_from_control_file(config(**changes))
+    tuner.set_clean_status()
+    tuner.rng = random.Random(seed)
+    return tuner
+
+
+def step(x):
+    """Candidate x: 0.875 is far better than the rest."""
+    return 0.9 if x[0] > 0.75 else 0.3
+
+
+# Posterior probability of being best
+
+def test_probability_best_is_symmetric_and_sums_to_one():
+    assert probability_best([(5, 10), (5, 10)], 0) == pytest.approx(0.5, abs=1e-6)
+    records = [(3, 10), (6, 10), (5, 12)]
+    total = sum(probability_best(records, i) for i in range(3))
+    assert total == pytest.approx(1.0, abs=1e-4)
+    assert probability_best([(0, 0)] * 4, 2) == pytest.approx(0.25, abs=1e-4)
+
+
+def test_probability_best_matches_sampling():
+    records = [(30, 50), (24, 50), (10, 20)]
+    rng = random.Random(5)
+    draws = 40000
+    hits = 0
+    for _ in range(draws):
+        values = [rng.betavariate(1 + w, 1 + g - w) for w, g in records]
+        hits += values[0] == max(values)
+    assert probability_best(records, 0) == pytest.approx(hits / draws, abs=0.01)
+
+
+def test_probability_best_grows_with_evidence():
+    assert probability_best([(60, 100), (40, 100)], 0) > probability_best([(6, 10), (4, 10)], 0)
+    assert probability_best([(600, 1000), (400, 1000)], 0) > 0.999
+
+
+# stop_when_confident
+
+def test_stop_when_confident_ends_the_event_early():
+    tuner = make_tuner(number_of_games=2000, stop_when_confident=0.95)
+    played = run_simulation(tuner, step, 2000, random.Random(3))
+    assert played < 2000
+    assert tuner.is_complete() and tuner.get_game() is NO_GAME
+    assert tuner.tree.best_path() == (3,)
+    assert tuner.best_probability() >= 0.95
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    assert "stopped early" in out.getvalue()
+    assert any(line.startswith("stopping: best candidate") for line in tuner.pending_history)
+
+
+def test_without_stop_when_confident_all_games_are_played():
+    tuner = make_tuner(number_of_games=300)
+    assert run_simulation(tuner, step, 1000, random.Random(3)) == 300
+    assert tuner.is_complete()
+
+
+def test_confidence_is_recomputed_after_reload():
+    tuner = make_tuner(number_of_games=2000, stop_when_confident=0.95)
+    run_simulation(tuner, step, 2000, random.Random(3))
+    restored = make_tuner(number_of_games=2000, stop_when_confident=0.95)
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert restored.is_complete()
+    looser = make_tuner(number_of_games=2000, stop_when_confident=0.9999999)
+    looser.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert not looser.is_complete()
+
+
+# confirm_games
+
+def test_confirmation_games_follow_the_tuning_games():
+    tuner = make_tuner(number_of_games=40, confirm_games=5)
+    jobs = [tuner.get_game() for _ in range(40)]
+    assert tuner.get_game() is NO_GAME      # waits for the tuning games in flight
+    for job in jobs:
+        tuner.process_game_result(make_result(job, "b" if job.game_data[1] == [3] else "w"))
+    best = tuner.tree.best_path()
+    assert best == (3,)
+    assert not tuner.is_complete()
+    confirm = [tuner.get_game() for _ in range(5)]
+    assert [j.game_id for j in confirm] == ["c0", "c1", "c2", "c3", "c4"]
+    assert {j.player_b.code for j in confirm} == {"best"}
+    assert confirm[0].player_b.command == make_simulated_candidate(0.875).settings["command"]
+    assert tuner.get_game() is NO_GAME
+    for i, job in enumerate(confirm):
+        line = tuner.process_game_result(make_result(job, "b" if i < 2 else "w"))
+        assert line.startswith("confirmation x: 0.875 [(3,)]")
+    assert tuner.is_complete()
+    assert tuner.tree.root.games == 40      # confirmation games don't touch the tree
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    text = out.getvalue()
+    assert "confirmation games (5/5) for x: 0.875 [(3,)]:" in text
+    assert "2/5 0.400 [" in text
+    assert tuner.get_json_report()["confirmation"]["won"] == 2
+
+
+def test_confirmation_state_round_trip_and_void_retry():
+    tuner = make_tuner(number_of_games=4, confirm_games=3)
+    for _ in range(4):
+        tuner.process_game_result(make_result(tuner.get_game(), "b"))
+    first = tuner.get_game()
+    tuner.process_game_result(make_result(first, "b"))
+    in_flight = tuner.get_game()
+    assert tuner.process_game_error(in_flight, 0) == (False, True)
+    assert tuner.process_game_error(in_flight, 1) == (True, False)
+    restored = make_tuner(number_of_games=4, confirm_games=3)
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert restored.get_game().game_id == in_flight.game_id
+    assert restored.confirm_played == 1 and restored.confirm_label == tuner.confirm_label
+
+
+# Parallel-safe selection
+
+def test_games_in_flight_spread_over_candidates():
+    def leader_first(tuner):
+        tuner.tree.root.children[2].games = 6
+        tuner.tree.root.children[2].won = 4
+        tuner.tree.root.games, tuner.tree.root.won = 6, 4
+        return [tuple(tuner.get_game().game_data[1]) for _ in range(8)]
+
+    counted = leader_first(make_tuner(exploration_coefficient=0.1))
+    gomill = leader_first(make_tuner(exploration_coefficient=0.1, count_games_in_flight=False))
+    assert set(gomill) == {(2,)}
+    assert len(set(counted)) > 1
+    assert counted[0] == (2,)
+
+
+def test_parallel_run_finds_the_answer():
+    tuner = make_tuner(number_of_games=600)
+    assert run_simulation(tuner, step, 600, random.Random(4), parallel=8) == 600
+    assert tuner.tree.best_path() == (3,)
+    assert all(node.in_flight == 0 for node in tuner.tree.walk_nodes(tuner.tree.root))

@@ -1,0 +1,102 @@
+"""Tests for the mc_tuner's predefined scales (exact values)."""
+
+import math
+
+import pytest
+
+from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG, interpret_scale, round_half_up
+from ringmaster.tuning.tree import parameters_for_path
+
+
+def centres(split):
+    return [parameters_for_path([split], (i,))[0] for i in range(split)]
+
+
+def test_linear_exact_values():
+    scale = LINEAR(20.0, 30.0)
+    assert scale(0.0) == 20.0
+    assert scale(1.0) == 30.0
+    assert scale(0.5) == 25.0
+    assert scale(0.49) == 24.9
+
+
+def test_linear_integer_rounds_to_nearest():
+    scale = LINEAR(20.0, 30.0, integer=True)
+    assert scale(0.0) == 20 and isinstance(scale(0.0), int)
+    assert scale(1.0) == 30
+    assert scale(0.49) == 25
+    assert scale(0.51) == 25
+    assert scale(0.44) == 24
+
+
+def test_samples_are_division_centres():
+    # The manual's example says LINEAR(0, 8) with split 3 gives 1.0, 4.0, 7.0; its rule
+    # (the centre of each division) gives 4/3, 4, 20/3, which is what Gomill does too.
+    scale = LINEAR(0.0, 8.0)
+    assert [scale(f) for f in centres(3)] == pytest.approx([4 / 3, 4.0, 20 / 3])
+    assert [scale(f) for f in centres(4)] == pytest.approx([1.0, 3.0, 5.0, 7.0])
+
+
+def test_integer_range_tip_gives_each_integer_once():
+    scale = LINEAR(-0.5, 10.5, integer=True)
+    assert [scale(f) for f in centres(11)] == list(range(11))
+
+
+def test_negative_integer_rounding_is_to_nearest():
+    # Gomill's int(x + .5) gives -1 for -1.7; we round to the nearest integer.
+    assert LINEAR(-2.0, 0.0, integer=True)(0.15) == -2
+    assert round_half_up(-1.7) == -2
+    assert round_half_up(-1.5) == -1
+    assert round_half_up(2.5) == 3
+
+
+def test_log_values():
+    scale = LOG(2, 200000)
+    assert scale(0.0) == pytest.approx(2.0)
+    assert scale(0.2) == pytest.approx(20.0)
+    assert scale(0.4) == pytest.approx(200.0)
+    assert scale(0.5) == pytest.approx(2 * math.sqrt(100000.0))
+    assert scale(0.6) == pytest.approx(2000.0)
+    assert scale(1.0) == pytest.approx(200000.0)
+    assert LOG(1, 100, integer=True)(0.1) == 2
+    assert LOG(-2, -200)(0.5) == pytest.approx(-20.0)
+
+
+def test_manual_scale_functions_are_equivalent():
+    # The manual's hand-written equivalents of LINEAR(3, 3000) and LOG(3, 3000).
+    for f in (0.05, 0.3, 0.77):
+        assert LINEAR(3, 3000)(f) == pytest.approx(2997 * f + 3)
+        assert LOG(3, 3000)(f) == pytest.approx(math.exp(math.log(1000) * f) * 3)
+
+
+@pytest.mark.parametrize("scale, message", [
+    (LOG(0.0, 1.0), "invalid parameters for LOG: lower bound is zero"),
+    (LOG(1, -2), "invalid parameters for LOG: bounds have different signs"),
+    (LINEAR("a", 2), "invalid parameters for LINEAR: lower bound is not a number"),
+    (EXPLICIT([]), "invalid parameters for EXPLICIT: empty value list"),
+    (LINEAR(1), "invalid parameters for LINEAR:"),
+])
+def test_bad_scale_arguments_are_reported_when_interpreted(scale, message):
+    with pytest.raises(ValueError) as info:
+        interpret_scale(scale)
+    assert str(info.value).startswith(message)
+
+
+def test_explicit_gives_each_value_once_with_matching_split():
+    values = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    scale = EXPLICIT(values)
+    assert [scale(f) for f in centres(len(values))] == values
+
+
+def test_explicit_with_depth_two_covers_the_list():
+    # With max_depth 2, split ** 2 values: the second generation's centres pick each once.
+    values = list(range(9))
+    scale = EXPLICIT(values)
+    seen = [scale(parameters_for_path([3], (i, j))[0]) for i in range(3) for j in range(3)]
+    assert seen == values
+
+
+def test_any_callable_is_a_scale_and_non_callables_are_not():
+    assert interpret_scale(float) is float
+    with pytest.raises(ValueError, match="invalid callable"):
+        interpret_scale(None)

@@ -1,0 +1,224 @@
+"""Playoff and all-play-all: scheduling, colours, ids, results, reports, state and control-file changes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from ringmaster.competitions.base import NO_GAME
+from ringmaster.control_file import load_control_file
+from ringmaster.errors import CompetitionError
+from ringmaster.game_jobs import GameJobResult
+from ringmaster.game_results import GameResult
+from ringmaster.scheduling import GroupScheduler
+from ringmaster.tournament_results import compute_stats
+
+PLAYOFF = """
+competition_type = 'playoff'
+players = {'a': Player('ea'), 'b': Player('eb'), 'c': Player('ec')}
+board_size = 9
+komi = 7.5
+matchups = [
+    %s
+]
+"""
+
+
+def competition(write_ctl, text, name="comp.ctl"):
+    comp = load_control_file(write_ctl(text, name)).make_competition()
+    comp.set_clean_status()
+    return comp
+
+
+def playoff(write_ctl, matchups="Matchup('a', 'b', alternating=True, number_of_games=4),"):
+    return competition(write_ctl, PLAYOFF % matchups)
+
+
+def respond(comp, job, winner="b", sgf_result=None, forfeit=False, cpu=(1.0, 2.0)):
+    b, w = job.player_b.code, job.player_w.code
+    if winner is None:
+        result = GameResult(job.game_id, b, w, None, sgf_result or "0")
+    else:
+        result = GameResult(job.game_id, b, w, winner,
+                            sgf_result or f"{winner.upper()}+5", is_forfeit=forfeit,
+                            detail="forfeit by x: y" if forfeit else None,
+                            cpu_times={b: cpu[0], w: cpu[1]})
+    comp.process_game_result(GameJobResult(job.game_id, job.game_data, result,
+                                           {b: "E:1", w: "E:2"}, {b: "E one", w: "E two"}))
+
+
+def test_game_ids_and_alternating_colours(write_ctl):
+    comp = playoff(write_ctl)
+    jobs = [comp.get_game() for _ in range(4)]
+    assert [j.game_id for j in jobs] == ["0_0", "0_1", "0_2", "0_3"]
+    assert [(j.player_b.code, j.player_w.code) for j in jobs] == [
+        ("a", "b"), ("b", "a"), ("a", "b"), ("b", "a")]
+    assert comp.get_game() is NO_GAME
+    assert jobs[0].board_size == 9 and jobs[0].komi == 7.5 and jobs[0].move_limit == 1000
+
+
+def test_ids_are_padded_to_number_of_games_and_unpadded_when_unlimited(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=400), Matchup('a', 'c'),")
+    ids = [comp.get_game().game_id for _ in range(4)]
+    assert ids == ["0_000", "1_0", "0_001", "1_1"]
+
+
+def test_non_alternating_keeps_player_1_black(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=3),")
+    assert {comp.get_game().player_b.code for _ in range(3)} == {"a"}
+
+
+def test_self_play_clones_the_player(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'a', number_of_games=2, alternating=True),")
+    job = comp.get_game()
+    assert (job.player_b.code, job.player_w.code) == ("a", "a#2")
+    assert job.player_w.command == job.player_b.command
+
+
+def test_group_scheduler_rollback_reissues_in_flight_games_first():
+    scheduler = GroupScheduler()
+    scheduler.set_groups([("mz", 4), ("my", None)])
+    assert [scheduler.issue() for _ in range(3)] == [("mz", 0), ("my", 0), ("mz", 1)]
+    scheduler.fix("mz", 1)
+    restored = GroupScheduler.from_json(json.loads(json.dumps(scheduler.to_json())))
+    restored.set_groups([("mz", 4), ("my", None)])
+    issued = [restored.issue() for _ in range(8)]
+    assert issued == [("my", 0), ("mz", 0), ("my", 1), ("mz", 2), ("my", 2), ("mz", 3),
+                      ("my", 3), ("my", 4)]
+
+
+def test_results_state_round_trip_replays_games_in_flight(write_ctl):
+    comp = playoff(write_ctl)
+    jobs = [comp.get_game() for _ in range(3)]
+    respond(comp, jobs[1], "w")
+    status = json.loads(json.dumps(comp.get_status()))
+    again = playoff(write_ctl)
+    again.set_status(status)
+    assert [again.get_game().game_id for _ in range(2)] == ["0_0", "0_2"]
+    assert again.get_game().game_id == "0_3"
+    assert again.get_game() is NO_GAME
+    assert [r.game_id for r in again.results["0"]] == ["0_1"]
+
+
+def test_changed_players_are_refused_swapped_order_accepted(write_ctl):
+    comp = playoff(write_ctl)
+    respond(comp, comp.get_game())
+    status = comp.get_status()
+    changed = playoff(write_ctl, "Matchup('a', 'c', alternating=True, number_of_games=4),")
+    with pytest.raises(CompetitionError) as info:
+        changed.set_status(status)
+    assert str(info.value) == ("existing results for matchup 0 are inconsistent with control "
+                               "file: result players are a,b; control file players are a,c")
+    swapped = playoff(write_ctl, "Matchup('b', 'a', alternating=True, number_of_games=4),")
+    swapped.set_status(status)
+
+
+def test_removed_matchup_becomes_a_ghost_in_reports(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2), "
+                              "Matchup('a', 'c', number_of_games=2),")
+    for _ in range(2):
+        respond(comp, comp.get_game())
+    fewer = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2),")
+    fewer.set_status(comp.get_status())
+    out = io.StringIO()
+    fewer.write_short_report(out)
+    assert "a v c (1 games)\n?? (missing from control file)" in out.getvalue()
+    screen = io.StringIO()
+    fewer.write_screen_report(screen)
+    assert "a v c" not in screen.getvalue()
+
+
+def test_report_table_with_forfeits_cpu_and_elo(write_ctl):
+    comp = playoff(write_ctl)
+    jobs = [comp.get_game() for _ in range(4)]
+    respond(comp, jobs[0], "b")                 # a wins as black
+    respond(comp, jobs[1], "w", forfeit=True)   # a wins as white, b forfeits
+    respond(comp, jobs[2], "w")                 # b wins as white
+    respond(comp, jobs[3], "b")                 # b wins as black
+    out = io.StringIO()
+    comp.write_short_report(out)
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["playoff: comp", ""]
+    assert lines[2] == "a v b (4/4 games)"
+    assert lines[3] == "board size: 9   komi: 7.5"
+    assert lines[4].split() == ["wins", "black", "white", "forfeits", "avg", "cpu"]
+    assert lines[5].split() == ["a", "2", "50.00%", "1", "50.00%", "1", "50.00%", "0", "1.50"]
+    assert lines[6].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
+    assert lines[7].split() == ["2", "50.00%", "2", "50.00%"]
+    assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), win rate 50.0% [15.0%, 85.0%]")
+    assert "player a: E one" in lines and "player c: [no description available]" in lines
+
+
+def test_jigo_counts_half_in_the_colour_actually_played():
+    results = [GameResult("0", "x", "y", None, "0"), GameResult("1", "y", "x", "b", "B+1")]
+    s = compute_stats(results, "x", "y")
+    assert (s.wins_1, s.wins_2, s.jigos) == (0.5, 1.5, 1)
+    assert (s.wins_1b, s.wins_1w, s.wins_2b, s.wins_2w) == (0.5, 0, 1, 0.5)
+    assert s.wins_1b + s.wins_1w == s.wins_1 and s.wins_b + s.wins_w == s.total
+
+
+def test_unknown_results_are_reported_and_left_out_of_the_rate(write_ctl):
+    comp = playoff(write_ctl)
+    jobs = [comp.get_game() for _ in range(2)]
+    respond(comp, jobs[0], None, sgf_result="?")
+    respond(comp, jobs[1], "b")
+    out = io.StringIO()
+    comp.write_screen_report(out)
+    assert "unknown results: 1 50.00%" in out.getvalue()
+    assert comp.get_json_report()["matchups"][0]["stats"]["win_rate_1"] == 0.0
+
+
+def test_void_game_rule(write_ctl):
+    comp = playoff(write_ctl)
+    job = comp.get_game()
+    assert comp.process_game_error(job, 0) == (True, True)   # no game finished yet this run
+    comp = playoff(write_ctl)
+    respond(comp, comp.get_game())
+    job = comp.get_game()
+    assert comp.process_game_error(job, 0) == (False, True)
+    assert comp.get_game().game_id == job.game_id            # replayed under the same id
+    assert comp.process_game_error(job, 1) == (True, True)   # void twice in a row
+
+
+ALLPLAYALL = """
+competition_type = 'allplayall'
+players = {'a': Player('ea'), 'b': Player('eb'), 'c': Player('ec'), 'd': Player('ed')}
+board_size = 9
+komi = 7.5
+rounds = 2
+competitors = %s
+"""
+
+
+def test_allplayall_pairings_ids_and_grid(write_ctl):
+    comp = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c']")
+    jobs = [comp.get_game() for _ in range(6)]
+    assert [j.game_id for j in jobs] == ["AvB_0", "AvC_0", "BvC_0", "AvB_1", "AvC_1", "BvC_1"]
+    assert (jobs[3].player_b.code, jobs[3].player_w.code) == ("b", "a")
+    assert comp.get_game() is NO_GAME
+    for job in jobs:
+        respond(comp, job, "b")
+    out = io.StringIO()
+    comp.write_screen_report(out)
+    text = out.getvalue()
+    assert text.startswith("6/6 games played\n")
+    assert [line.split() for line in text.splitlines()[2:6]] == [
+        ["A", "B", "C"], ["A", "a", "1-1", "1-1"], ["B", "b", "1-1", "1-1"],
+        ["C", "c", "1-1", "1-1"]]
+
+
+def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):
+    comp = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c']")
+    respond(comp, comp.get_game())
+    status = json.loads(json.dumps(comp.get_status()))
+    more = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c', 'd']")
+    more.set_status(status)
+    assert "AvD" in more.matchups
+    fewer = competition(write_ctl, ALLPLAYALL % "['a', 'c']")
+    with pytest.raises(CompetitionError, match="competitor has been removed from control file: b"):
+        fewer.set_status(status)
+    reordered = competition(write_ctl, ALLPLAYALL % "['b', 'a', 'c']")
+    with pytest.raises(CompetitionError, match="competitors have changed"):
+        reordered.set_status(status)
