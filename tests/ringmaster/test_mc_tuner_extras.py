@@ -112,7 +112,7 @@ def test_confirmation_games_follow_the_tuning_games():
     confirm = [tuner.get_game() for _ in range(5)]
     assert [j.game_id for j in confirm] == ["c0", "c1", "c2", "c3", "c4"]
     assert {j.player_b.code for j in confirm} == {"best"}
-    assert confirm[0].player_b.command == make_simulated_candidate(0.875).settings["command"]
+    assert list(confirm[0].player_b.command) == make_simulated_candidate(0.875).settings["command"]
     assert tuner.get_game() is NO_GAME
     for i, job in enumerate(confirm):
         line = tuner.process_game_result(make_result(job, "b" if i < 2 else "w"))

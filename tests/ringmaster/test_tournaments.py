@@ -46,7 +46,7 @@ def respond(comp, job, winner="b", sgf_result=None, forfeit=False, cpu=(1.0, 2.0
                             detail="forfeit by x: y" if forfeit else None,
                             cpu_times={b: cpu[0], w: cpu[1]})
     comp.process_game_result(GameJobResult(job.game_id, job.game_data, result,
-                                           {b: "E:1", w: "E:2"}, {b: "E one", w: "E two"}))
+                                           {b: "E:1", w: "E:1"}, {b: f"E {b}", w: f"E {w}"}))
 
 
 def test_game_ids_and_alternating_colours(write_ctl):
@@ -148,7 +148,7 @@ def test_report_table_with_forfeits_cpu_and_elo(write_ctl):
     assert lines[6].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
     assert lines[7].split() == ["2", "50.00%", "2", "50.00%"]
     assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), win rate 50.0% [15.0%, 85.0%]")
-    assert "player a: E one" in lines and "player c: [no description available]" in lines
+    assert "player a: E a" in lines and "player c: [no description available]" in lines
 
 
 def test_jigo_counts_half_in_the_colour_actually_played():
