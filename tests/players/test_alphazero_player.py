@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import sys
 
-import numpy as np
 import pytest
 import torch
 
@@ -90,7 +89,6 @@ def test_whole_game_checked_by_the_referee(model_path, budget):
 
 def test_implicit_pass_for_an_opponent_without_moves(model_path):
     engine = engine_for(model_path, "--playouts", "4")
-    player_state = None
     # Play a random game through the engine, sometimes leaving out the forced passes.
     rules = OthelloRules(6)
     rng = random.Random(5)
@@ -105,8 +103,7 @@ def test_implicit_pass_for_an_opponent_without_moves(model_path):
             ok(engine, "play", colour, rules.format_move(move))
         rules.play(colour, move)
         colour = "w" if colour == "b" else "b"
-        player_state = ok(engine, "showboard")
-    assert player_state is not None
+    assert skipped > 0
     score = rules.area_score()
     assert ok(engine, "final_score") == ("0" if score == 0 else
                                          f"B+{score:g}" if score > 0 else f"W+{-score:g}")
@@ -147,4 +144,3 @@ def test_bad_options(model_path, tmp_path, capsys):
     assert alphazero_player.main(["--model", str(model_path), "--batch", "0"]) == 2
     with pytest.raises(SystemExit):
         alphazero_player.main(["--model", str(model_path), "--playouts", "5", "--seconds", "1"])
-    assert np.isfinite(0)  # the parser exits before loading anything
