@@ -88,25 +88,27 @@ def test_whole_game_checked_by_the_referee(model_path, budget):
 
 
 def test_implicit_pass_for_an_opponent_without_moves(model_path):
+    """A controller may leave out a forced pass; the engine passes for that side itself."""
     engine = engine_for(model_path, "--playouts", "4")
-    # Play a random game through the engine, sometimes leaving out the forced passes.
-    rules = OthelloRules(6)
     rng = random.Random(5)
-    colour = "b"
     skipped = 0
-    while not rules.is_over():
-        options = rules.legal_placements(colour)
-        move = rng.choice(options) if options else None
-        if move is None and rng.random() < 0.5:
-            skipped += 1
-        else:
-            ok(engine, "play", colour, rules.format_move(move))
-        rules.play(colour, move)
-        colour = "w" if colour == "b" else "b"
+    for _ in range(60):
+        ok(engine, "clear_board")
+        rules = OthelloRules(6)
+        colour = "b"
+        while not rules.is_over():
+            options = rules.legal_placements(colour)
+            move = rng.choice(options) if options else None
+            if move is None and rng.random() < 0.5:
+                skipped += 1
+            else:
+                ok(engine, "play", colour, rules.format_move(move))
+            rules.play(colour, move)
+            colour = "w" if colour == "b" else "b"
+        score = rules.area_score()
+        assert ok(engine, "final_score") == ("0" if score == 0 else
+                                             f"B+{score:g}" if score > 0 else f"W+{-score:g}")
     assert skipped > 0
-    score = rules.area_score()
-    assert ok(engine, "final_score") == ("0" if score == 0 else
-                                         f"B+{score:g}" if score > 0 else f"W+{-score:g}")
 
 
 def test_random_othello_engine():
