@@ -1,0 +1,210 @@
+"""Tests for the ce_tuner: configuration, generation update, game ids, state and reports."""
+
+import io
+import json
+import random
+
+import pytest
+
+from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.ce_tuner import CeTuner
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.settings import Player
+from ringmaster.tuning.cross_entropy import (
+    elite_count, format_distribution, rank_candidates, update_distribution,
+)
+from ringmaster.tuning.parameters import CeParameter as Parameter
+from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+
+
+def clip_axisb(f):
+    return max(0.0, min(100.0, f))
+
+
+def default_config(**changes):
+    config = {
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("test")},
+        "candidate_colour": "w", "opponent": "opp",
+        "parameters": [
+            Parameter("axisa", initial_mean=0.5, initial_variance=1.0, format="a %.3f"),
+            Parameter("axisb", initial_mean=50.0, initial_variance=1000.0,
+                      transform=clip_axisb, format="b %.1f"),
+        ],
+        "batch_size": 3, "samples_per_generation": 4, "number_of_generations": 3,
+        "elite_proportion": 0.1, "step_size": 0.11,
+        "make_candidate": lambda *args: Player("cand " + " ".join(map(str, args))),
+    }
+    config.update(changes)
+    return config
+
+
+def make_tuner(config=None, seed=1):
+    tuner = CeTuner("cemtest")
+    tuner.rng = random.Random(seed)
+    tuner.initialise_from_control_file(config or default_config())
+    tuner.set_clean_status()
+    return tuner
+
+
+# The pure pieces
+
+def test_elite_count_rounds_half_up_with_at_least_one():
+    assert elite_count(0.1, 4) == 1
+    assert elite_count(0.34, 3) == 1
+    assert elite_count(0.5, 5) == 3
+    assert elite_count(0.01, 5) == 1
+
+
+def test_ranking_breaks_ties_by_higher_candidate_number():
+    assert rank_candidates([1, 2, 1, 0.5]) == [1, 2, 0, 3]
+
+
+def test_generation_update():
+    distribution = [(0.0, 4.0), (10.0, 1.0)]
+    elites = [[1.0, 10.0], [3.0, 14.0]]
+    new = update_distribution(distribution, elites, 0.5)
+    # elite means 2 and 12, population variances 1 and 4
+    assert new == [pytest.approx((1.0, 2.5)), pytest.approx((11.0, 2.5))]
+    assert update_distribution([(5.0, 1.0)], [[7.0]], 0.25) == [pytest.approx((5.5, 0.75))]
+
+
+def test_distribution_format():
+    assert format_distribution([(1.0, 1.0), (50.0, 400.0)]) == " 1.00~1.00 50.00~400.00"
+
+
+# Configuration
+
+@pytest.mark.parametrize("changes, message", [
+    ({"elite_proportion": 1.0}, "'elite_proportion': out of range"),
+    ({"step_size": 0.0}, "'step_size': out of range"),
+    ({"batch_size": 0}, "'batch_size': must be positive"),
+    ({"number_of_generations": None}, "'number_of_generations' not specified"),
+    ({"parameters": [Parameter("a", initial_mean=0.0, initial_variance=-1.0)]},
+     "parameter a: 'initial_variance': must be nonnegative"),
+    ({"parameters": [Parameter("a", initial_mean=0.0, initial_variance=1.0, transform=str.split)]},
+     "parameter a: error from transform (applied to 0.0)"),
+    ({"parameters": [Parameter("a", initial_mean=0.0, initial_variance=1.0, format="%d %d")]},
+     "parameter a: 'format': invalid format string"),
+])
+def test_bad_settings_are_refused(changes, message):
+    with pytest.raises(ControlFileError) as info:
+        make_tuner(default_config(**changes))
+    assert str(info.value).startswith(message)
+
+
+def test_mc_tuner_arguments_are_refused():
+    with pytest.raises(ControlFileError, match="^Parameter: unknown argument 'split'$"):
+        Parameter("a", initial_mean=0.0, initial_variance=1.0, split=3)
+
+
+def test_integer_komi_is_allowed():
+    assert make_tuner(default_config(komi=6)).game_settings["komi"] == 6.0
+
+
+# Playing
+
+def test_game_ids_and_candidates():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    assert job.game_id == "g0#0r0"
+    assert job.game_data == [0, "g0#0", 0]
+    assert job.player_w.code == "g0#0" and job.player_b.code == "opp"
+    a, b = tuner.sample_parameters[0]
+    assert job.player_w.command == ("cand", str(a), str(clip_axisb(b)))
+    assert job.sgf_note == "Candidate parameters: " + tuner.format_optimiser_parameters([a, b])
+    assert [tuner.get_game().game_id for _ in range(4)] == ["g0#1r0", "g0#2r0", "g0#3r0",
+                                                            "g0#0r1"]
+
+
+def test_a_generation_updates_the_distribution_towards_the_elite():
+    tuner = make_tuner(default_config(samples_per_generation=3, batch_size=2,
+                                      elite_proportion=0.34, step_size=0.5))
+    old = list(tuner.distribution)
+    samples = [list(s) for s in tuner.sample_parameters]
+    jobs = [tuner.get_game() for _ in range(6)]
+    assert tuner.get_game() is NO_GAME
+    for job in jobs:
+        number = job.game_data[0]
+        # candidate 1 wins both games, candidate 2 one, candidate 0 none (and a jigo)
+        if number == 1 or (number == 2 and job.game_data[2] == 0):
+            tuner.process_game_result(make_result(job, "w"))
+        elif number == 0 and job.game_data[2] == 1:
+            tuner.process_game_result(make_result(job, None, "0"))
+        else:
+            tuner.process_game_result(make_result(job, "b"))
+    assert tuner.generation == 1
+    assert tuner.distribution == [pytest.approx(x) for x in
+                                  update_distribution(old, [samples[1]], 0.5)]
+    history = "\n".join(tuner.pending_history)
+    assert "Generation 0" in history
+    assert "g0#1* " in history and "g0#2  " in history
+    assert [line.split()[-1] for line in history.splitlines()[-3:]] == ["2", "1", "0.5"]
+    assert tuner.get_game().game_id == "g1#0r0"
+
+
+def test_event_ends_after_the_last_generation():
+    tuner = make_tuner(default_config(candidate_colour="random",
+                                      make_candidate=make_simulated_candidate))
+    played = run_simulation(tuner, lambda x: 0.5, 1000, random.Random(2))
+    assert played == 3 * 4 * 3
+    assert tuner.is_complete() and tuner.generation == 3
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    text = out.getvalue()
+    assert text.startswith("CEM tuning event: cemtest\nboard size: 9\nkomi: 7.5\ngeneration 3\n")
+    assert "final distribution:" in text
+    assert "g2#0 " in text
+
+
+def test_confirmation_games_for_the_final_mean():
+    config = default_config(make_candidate=make_simulated_candidate, confirm_games=4,
+                            number_of_generations=1)
+    tuner = make_tuner(config)
+    run_simulation(tuner, lambda x: 0.5, 12, random.Random(2))
+    jobs = [tuner.get_game() for _ in range(4)]
+    assert [j.game_id for j in jobs] == ["c0", "c1", "c2", "c3"]
+    means = [m for m, _ in tuner.distribution]
+    assert jobs[0].player_w.command[1:] == tuple(repr(v) for v in
+                                                 (means[0], clip_axisb(means[1])))
+    for job in jobs:
+        tuner.process_game_result(make_result(job, "w"))
+    assert tuner.is_complete()
+
+
+def test_void_game_rules():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    assert tuner.process_game_error(job, 0) == (True, False)
+    tuner.process_game_result(make_result(tuner.get_game(), "w"))
+    assert tuner.process_game_error(job, 0) == (False, True)
+    assert tuner.process_game_error(job, 1) == (True, False)
+
+
+# State
+
+def test_state_round_trip_replays_games_in_flight():
+    tuner = make_tuner()
+    jobs = [tuner.get_game() for _ in range(6)]
+    for job in jobs[:4]:
+        tuner.process_game_result(make_result(job, "w"))
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(seed=99)
+    restored.set_status(status)
+    assert restored.get_status() == tuner.get_status()
+    assert [restored.get_game().game_id for _ in range(2)] == [jobs[4].game_id, jobs[5].game_id]
+
+
+def test_raised_batch_size_applies_on_reload():
+    tuner = make_tuner()
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(default_config(batch_size=5))
+    restored.set_status(status)
+    ids = [restored.get_game().game_id for _ in range(20)]
+    assert "g0#0r4" in ids and restored.get_game() is NO_GAME
+
+
+def test_changed_samples_per_generation_is_refused():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    other = make_tuner(default_config(samples_per_generation=5))
+    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+        other.set_status(status)
