@@ -203,3 +203,31 @@ def area_score(board, n):
             elif borders == 2:
                 score -= count
     return score
+
+
+@njit(cache=True, nogil=True)
+def is_own_eye(board, n, point, colour):
+    """True if the empty point is colour's eye: all neighbours colour or edge, diagonals mostly too."""
+    width = n + 2
+    at_edge = 0
+    for d in (1, -1, width, -width):
+        v = board[point + d]
+        if v == BORDER:
+            at_edge = 1
+        elif v != colour:
+            return False
+    bad = 0
+    for d in (width + 1, width - 1, -width + 1, -width - 1):
+        if board[point + d] == 3 - colour:
+            bad += 1
+    return bad + at_edge < 2
+
+
+@njit(cache=True, nogil=True)
+def sensible_mask(board, n, colour, ko_point):
+    """Legal actions that neither self-capture nor fill colour's own eye; pass is always in."""
+    mask = legal_mask(board, n, colour, ko_point, False)
+    for action in range(n * n):
+        if mask[action] and is_own_eye(board, n, point_of(n, action), colour):
+            mask[action] = False
+    return mask

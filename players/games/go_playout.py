@@ -362,27 +362,27 @@ def _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko, h
 
 
 @njit(cache=True, nogil=True)
-def playout_recorded(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record):
-    """Play a random game to its end from a padded board, colour to move.
+def new_workspace(n):
+    """The arrays one playout needs on an n x n board, to reuse across playouts."""
+    size = (n + 2) * (n + 2)
+    return (np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int32),
+            np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32),
+            np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.int64), np.empty(n * n, dtype=np.int32),
+            np.empty(size, dtype=np.int32), np.empty(1, dtype=np.int64))
 
-    last is the previous move's point (-1 for a pass or none) and passes the
-    number of consecutive passes so far. The points played (-1 for a pass)
-    go into record while it has room. Returns (Black's area minus White's
-    without komi in the final position, number of moves played).
-    """
-    width = n + 2
-    size = width * width
-    board = board_in.copy()
-    gid = np.full(size, -1, dtype=np.int32)
-    nxt = np.zeros(size, dtype=np.int32)
-    gsize = np.zeros(size, dtype=np.int32)
-    libs = np.zeros(size, dtype=np.int64)
-    lsum = np.zeros(size, dtype=np.int64)
-    lsq = np.zeros(size, dtype=np.int64)
-    empties = np.empty(n * n, dtype=np.int32)
-    epos = np.full(size, -1, dtype=np.int32)
-    ne = np.zeros(1, dtype=np.int64)
+
+@njit(cache=True, nogil=True)
+def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, patterns,
+                 rng, record):
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
+    board[:] = board_in
+    gid[:] = -1
+    libs[:] = 0
+    lsum[:] = 0
+    lsq[:] = 0
+    epos[:] = -1
+    ne[0] = 0
     _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne)
     moves = 0
     while passes < 2 and moves < max_moves:
@@ -410,6 +410,20 @@ def playout_recorded(board_in, n, colour, ko, last, passes, max_moves, heavy, pa
 
 
 @njit(cache=True, nogil=True)
+def playout_recorded(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                     record):
+    """Play a random game to its end from a padded board, colour to move.
+
+    last is the previous move's point (-1 for a pass or none) and passes the
+    number of consecutive passes so far. The points played (-1 for a pass)
+    go into record while it has room. Returns (Black's area minus White's
+    without komi in the final position, number of moves played).
+    """
+    return _run_playout(new_workspace(n), board_in, n, colour, ko, last, passes, max_moves,
+                        heavy, patterns, rng, record)
+
+
+@njit(cache=True, nogil=True)
 def playout(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng):
     """As playout_recorded, without the record; returns the final area score only."""
     record = np.empty(0, dtype=np.int32)
@@ -421,10 +435,15 @@ def playout(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, r
 @njit(cache=True, nogil=True)
 def playout_many(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
                  count, komi):
-    """Run count playouts; returns how many Black won (area score above komi)."""
-    wins = 0
+    """Run count playouts; returns the sum of their results for Black (+1 win, -1 loss, 0 jigo)."""
+    work = new_workspace(n)
+    record = np.empty(0, dtype=np.int32)
+    total = 0
     for _ in range(count):
-        if playout(board_in, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                   rng) > komi:
-            wins += 1
-    return wins
+        score, _ = _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy,
+                                patterns, rng, record)
+        if score > komi:
+            total += 1
+        elif score < komi:
+            total -= 1
+    return total

@@ -51,7 +51,8 @@ def search(game: Game, root_state, *, evaluate_fn: EvaluateFn, select_fn: Select
            num_simulations: int, batch_size: int = 1, rng: np.random.Generator,
            root_dirichlet: tuple[float, float] | None = None, virtual_loss: float = 1.0,
            root: Node | None = None, final_choice: str = "visits",
-           time_limit: float | None = None) -> SearchResult:
+           time_limit: float | None = None,
+           root_allocation_fn: Callable | None = None) -> SearchResult:
     """Run num_simulations simulations from root_state and choose a move.
 
     Each step descends batch_size times, scoring edges with select_fn and
@@ -65,6 +66,10 @@ def search(game: Game, root_state, *, evaluate_fn: EvaluateFn, select_fn: Select
     root continues an earlier tree whose state is root_state. final_choice
     is 'visits' (most visited) or 'value' (best mean value among well-visited
     edges). time_limit, in seconds, stops the search early.
+    root_allocation_fn(num_samples, weights, rng) -> counts, if given, spreads
+    each batch over the root's edges instead of selecting there (weights are
+    the root visits plus priors, for biased methods); below the root,
+    selection is as usual.
 
     Raises ValueError if root_state is terminal or a chance state.
     """
@@ -86,8 +91,13 @@ def search(game: Game, root_state, *, evaluate_fn: EvaluateFn, select_fn: Select
                 root.priors = add_dirichlet_noise(root.priors, *root_dirichlet, rng)
                 noised = True
             count = min(batch_size, num_simulations - done)
-            descents = [_descend(game, root, select_fn, rng, virtual_loss)
-                        for _ in range(count)]
+            if root_allocation_fn is not None and count > 1:
+                counts = root_allocation_fn(count, root.visits + root.priors, rng)
+                forced = np.repeat(np.arange(len(counts)), counts)
+            else:
+                forced = [None] * count
+            descents = [_descend(game, root, select_fn, rng, virtual_loss, edge)
+                        for edge in forced]
             _evaluate_batch(game, descents, evaluate_fn, rng, virtual_loss)
             done += count
         if deadline is not None and time.monotonic() >= deadline:
@@ -96,7 +106,7 @@ def search(game: Game, root_state, *, evaluate_fn: EvaluateFn, select_fn: Select
 
 
 def _descend(game: Game, root: Node, select_fn: SelectFn, rng: np.random.Generator,
-             virtual_loss: float) -> tuple[Node | ChanceNode, list]:
+             virtual_loss: float, root_edge=None) -> tuple[Node | ChanceNode, list]:
     """Walk from root to a leaf; returns (leaf, path of (node, edge index or -1))."""
     node: Node | ChanceNode = root
     path: list[tuple[Node | ChanceNode, int]] = []
@@ -112,9 +122,12 @@ def _descend(game: Game, root: Node, select_fn: SelectFn, rng: np.random.Generat
             continue
         if not node.expanded:
             break
-        parent_visits = float(node.visits.sum())
-        index = select_edge(select_fn(node.q_values(), node.visits, parent_visits,
-                                      node.priors))
+        if node is root and root_edge is not None:
+            index = int(root_edge)
+        else:
+            parent_visits = float(node.visits.sum())
+            index = select_edge(select_fn(node.q_values(), node.visits, parent_visits,
+                                          node.priors))
         node.visits[index] += virtual_loss
         node.value_sum[index] -= virtual_loss
         path.append((node, index))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -14,11 +16,10 @@ def uct_score(q: np.ndarray, visits: np.ndarray, parent_visits: float,
     before any is tried twice. priors are ignored.
     """
     visits = np.asarray(visits, dtype=np.float64)
-    win_rate = (np.asarray(q, dtype=np.float64) + 1.0) / 2.0
-    log_n = np.log(max(parent_visits, 1.0))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scores = win_rate + c * np.sqrt(log_n / visits)
-    return np.where(visits > 0, scores, np.inf)
+    log_n = math.log(max(parent_visits, 1.0))
+    scores = (np.asarray(q) + 1.0) * 0.5 + c * np.sqrt(log_n / np.maximum(visits, 1e-300))
+    scores[visits <= 0] = np.inf
+    return scores
 
 
 def puct_score(q: np.ndarray, visits: np.ndarray, parent_visits: float,

@@ -65,9 +65,9 @@ class Node:
 
     def q_values(self, default: float = 0.0) -> np.ndarray:
         """Mean value of each edge for to_play; default where unvisited."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            q = self.value_sum / self.visits
-        return np.where(self.visits > 0, q, default)
+        q = self.value_sum / np.maximum(self.visits, 1e-300)
+        q[self.visits <= 0] = default
+        return q
 
     def value(self) -> float:
         """Mean value of the simulations through this node, for to_play."""

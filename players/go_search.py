@@ -1,0 +1,134 @@
+"""The Go engine's search: UCT with rollouts, serial or in one of the three parallel modes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
+
+from players.games.go import GoGame, GoState
+from players.go_rollout import GoRolloutEvaluator
+from players.mcts.allocation import allocation_fn
+from players.mcts.parallel import RootParallel, merge_results, summary
+from players.mcts.search import SearchResult, search
+from players.mcts.selection import uct_score
+
+MODES = ("serial", "leaf", "tree", "root")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Every tunable of the search.
+
+    Public attributes:
+      c              -- UCT exploration constant
+      mode           -- 'serial', 'leaf', 'tree' or 'root'
+      threads        -- threads (leaf, tree) or processes (root)
+      leaf_playouts  -- playouts per leaf in leaf mode (default: threads)
+      batch          -- leaves per batch in tree mode (default: 4 * threads)
+      virtual_loss   -- virtual loss for tree mode
+      heavy          -- heavy playouts (captures, atari escape, patterns) or light
+      final_choice   -- 'visits' or 'value'
+      allocation     -- None, 'divisor' or 'remainder': spread tree-mode batches at the root
+      divisor        -- the allocation divisor
+      biased         -- bias the allocation by root visits
+      seed           -- random seed
+    """
+
+    c: float = 0.7
+    mode: str = "serial"
+    threads: int = 1
+    leaf_playouts: int = 0
+    batch: int = 0
+    virtual_loss: float = 1.0
+    heavy: bool = True
+    final_choice: str = "visits"
+    allocation: str | None = None
+    divisor: int = 4
+    biased: bool = False
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown mode {self.mode!r}")
+        if self.threads < 1 or self.c < 0:
+            raise ValueError("threads must be at least 1 and c non-negative")
+
+    @property
+    def playouts_per_leaf(self) -> int:
+        if self.mode != "leaf":
+            return 1
+        return self.leaf_playouts or self.threads
+
+    @property
+    def batch_size(self) -> int:
+        if self.mode != "tree":
+            return 1
+        return self.batch or 4 * self.threads
+
+
+class GoSearcher:
+    """Runs searches of Go positions for one game setting (board size and komi)."""
+
+    def __init__(self, game: GoGame, config: SearchConfig) -> None:
+        self.game = game
+        self.config = config
+        self.rng = np.random.default_rng(config.seed)
+        threads = 1 if config.mode in ("serial", "root") else config.threads
+        self.evaluator = GoRolloutEvaluator(
+            game, heavy=config.heavy, playouts_per_leaf=config.playouts_per_leaf,
+            threads=threads, seed=config.seed)
+        self._root_pool: RootParallel | None = None
+        self._searches = 0
+
+    def close(self) -> None:
+        self.evaluator.close()
+        if self._root_pool is not None:
+            self._root_pool.close()
+            self._root_pool = None
+
+    def search(self, state: GoState, playouts: int,
+               seconds: float | None = None) -> SearchResult:
+        """Search state with about `playouts` playouts (or until seconds pass)."""
+        config = self.config
+        if config.mode == "root" and config.threads > 1:
+            return self._root_search(state, playouts, seconds)
+        simulations = max(1, playouts // config.playouts_per_leaf)
+        allocate = (None if config.allocation is None else
+                    allocation_fn(config.allocation, config.divisor, config.biased))
+        return search(self.game, state, evaluate_fn=self.evaluator,
+                      select_fn=partial(uct_score, c=config.c),
+                      num_simulations=simulations, batch_size=config.batch_size,
+                      rng=self.rng, virtual_loss=config.virtual_loss,
+                      final_choice=config.final_choice, time_limit=seconds,
+                      root_allocation_fn=allocate)
+
+    def _root_search(self, state: GoState, playouts: int,
+                     seconds: float | None) -> SearchResult:
+        config = self.config
+        if self._root_pool is None:
+            worker_config = replace(config, mode="serial", threads=1)
+            self._root_pool = RootParallel(
+                config.threads, _init_worker,
+                (self.game.size, self.game.komi, self.game.allow_suicide, worker_config))
+        self._searches += 1
+        share = max(1, playouts // config.threads)
+        jobs = [(state, share, seconds, config.seed * 7919 + self._searches * 104729 + i)
+                for i in range(config.threads)]
+        results = self._root_pool.run(_worker_search, jobs)
+        return merge_results(results, config.final_choice)
+
+
+_WORKER: GoSearcher | None = None
+
+
+def _init_worker(size: int, komi: float, allow_suicide: bool, config: SearchConfig) -> None:
+    global _WORKER
+    _WORKER = GoSearcher(GoGame(size, komi, allow_suicide=allow_suicide), config)
+
+
+def _worker_search(state: GoState, playouts: int, seconds: float | None,
+                   seed: int) -> SearchResult:
+    _WORKER.rng = np.random.default_rng(seed)
+    return summary(_WORKER.search(state, playouts, seconds))

@@ -1,0 +1,126 @@
+"""`python -m players mcts`: a GTP Go engine using UCT search with rollouts; every search parameter is an option."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from players.games import go_board
+from players.games.go import GoGame, GoState
+from players.go_gtp import RESIGN, add_go_commands
+from players.go_search import MODES, GoSearcher, SearchConfig
+from ringmaster.gtp.engine import GtpEngine, run_gtp_session
+
+VERSION = "1.0"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m players mcts",
+        description="GTP Go engine: UCT search with random rollouts.")
+    add = parser.add_argument
+    add("--playouts", type=int, default=2000,
+        help="playouts per move (the most, when --seconds or a clock also limits)")
+    add("--seconds", type=float, default=None, help="seconds per move at most")
+    add("--c", type=float, default=0.7, help="UCT exploration constant")
+    add("--mode", choices=MODES, default="serial", help="parallel mode")
+    add("--threads", type=int, default=1, help="threads (leaf, tree) or processes (root)")
+    add("--leaf-playouts", type=int, default=0,
+        help="playouts per leaf in leaf mode (default: threads)")
+    add("--batch", type=int, default=0, help="leaves per batch in tree mode (default 4*threads)")
+    add("--virtual-loss", type=float, default=1.0, help="virtual loss in tree mode")
+    add("--policy", choices=("light", "heavy"), default="heavy", help="playout policy")
+    add("--final", choices=("visits", "value"), default="visits",
+        help="choose the most visited move or the best winning rate")
+    add("--allocation", choices=("divisor", "remainder"), default=None,
+        help="spread tree-mode batches across root moves with this method")
+    add("--divisor", type=int, default=4, help="allocation divisor")
+    add("--biased", action="store_true", help="bias the allocation by root visits")
+    add("--resign", type=float, default=0.1,
+        help="resign when the estimated winning rate falls below this (0 never resigns)")
+    add("--seed", type=int, default=None, help="random seed (default: from the system)")
+    return parser
+
+
+class MctsGenerator:
+    """The move generator: search, then pass, resign or play the best move.
+
+    It passes at once when the opponent has just passed and the position as
+    it stands wins on area count; cleanup (kgs-genmove_cleanup) never passes
+    while another move has been searched.
+    """
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        self.options = options
+        seed = options.seed if options.seed is not None else int(
+            np.random.SeedSequence().entropy % (1 << 31))
+        self.config = SearchConfig(
+            c=options.c, mode=options.mode, threads=options.threads,
+            leaf_playouts=options.leaf_playouts, batch=options.batch,
+            virtual_loss=options.virtual_loss, heavy=options.policy == "heavy",
+            final_choice=options.final, allocation=options.allocation,
+            divisor=options.divisor, biased=options.biased, seed=seed)
+        self._searcher: GoSearcher | None = None
+        self._key: tuple | None = None
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+
+    def searcher(self, game: GoGame) -> GoSearcher:
+        key = (game.size, game.komi)
+        if key != self._key:
+            self.close()
+            self._searcher = GoSearcher(GoGame(game.size, game.komi,
+                                               max_moves=game.max_moves), self.config)
+            self._key = key
+        return self._searcher
+
+    def __call__(self, game: GoGame, state: GoState, *, cleanup: bool,
+                 seconds: float | None) -> int | str:
+        sign = 1.0 if state.colour == go_board.BLACK else -1.0
+        if state.passes >= 1 and not cleanup:
+            if sign * (game.area_score(state) - game.komi) > 0:
+                return game.pass_action
+        limit = self.options.seconds
+        if seconds is not None:
+            limit = seconds if limit is None else min(limit, seconds)
+        playouts = self.options.playouts
+        result = self.searcher(game).search(state, playouts, limit)
+        win_rate = (result.root_value + 1.0) / 2.0
+        if win_rate < self.options.resign and state.moves >= game.size:
+            return RESIGN
+        action = result.best_action
+        if cleanup and action == game.pass_action:
+            visits = result.visit_counts.copy()
+            visits[game.pass_action] = 0
+            if visits.max() > 0:
+                action = int(np.argmax(visits))
+        return action
+
+
+def make_engine(options: argparse.Namespace) -> tuple[GtpEngine, MctsGenerator]:
+    """The GTP engine for options, and its move generator (to close when done)."""
+    engine = GtpEngine("ringmaster-mcts", VERSION)
+    generator = MctsGenerator(options)
+    add_go_commands(engine, generator)
+    return engine, generator
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if options.playouts < 1 or options.threads < 1:
+        print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
+        return 2
+    engine, generator = make_engine(options)
+    try:
+        run_gtp_session(engine)
+    finally:
+        generator.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
