@@ -48,20 +48,26 @@ class RandomOthello:
             raise GtpError("illegal move")
         self.state = self.game.apply(self.state, action)
 
+    def choose_action(self) -> int:
+        """The action to play now (subclasses search instead)."""
+        return self.rng.choice(self.game.legal_actions(self.state))
+
     def genmove(self, player: int) -> str:
         if self.game.is_terminal(self.state):
             return "pass"
         self._to_move(player)
-        action = self.rng.choice(self.game.legal_actions(self.state))
+        action = self.choose_action()
         self.state = self.game.apply(self.state, action)
         if action == self.game.pass_action:
             return "pass"
         return common.format_vertex(divmod(action, self.game.size))
 
 
-def make_engine(seed: int | None = None) -> GtpEngine:
-    player = RandomOthello(seed)
-    engine = GtpEngine("random-othello", "1.0")
+def make_engine(seed: int | None = None, player: RandomOthello | None = None,
+                name: str = "random-othello") -> GtpEngine:
+    """The GTP engine around player (default: a RandomOthello)."""
+    player = player or RandomOthello(seed)
+    engine = GtpEngine(name, "1.0")
 
     def colour(word: str) -> int:
         value = {"b": 0, "black": 0, "w": 1, "white": 1}.get(word.lower())

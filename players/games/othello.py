@@ -169,3 +169,33 @@ class Othello(Game):
         """Black's discs minus White's."""
         black, white = state.black_white()
         return black.bit_count() - white.bit_count()
+
+    def random_rollout(self, state: OthelloState, rng) -> float:
+        """Play uniformly random moves to the end; the result for state's mover (+1/-1/0).
+
+        rng is a random.Random (its choice() is much faster than numpy's per call).
+        """
+        own, opp = state.own, state.opp
+        sign = 1
+        passed = False
+        while True:
+            moves = self.placements(own, opp)
+            if not moves:
+                if passed:
+                    break
+                passed = True
+            else:
+                passed = False
+                options = []
+                while moves:
+                    low = moves & -moves
+                    options.append(low)
+                    moves ^= low
+                move = rng.choice(options)
+                flipped = self.flips(own, opp, move.bit_length() - 1)
+                own |= flipped | move
+                opp &= ~flipped
+            own, opp = opp, own
+            sign = -sign
+        diff = (own.bit_count() - opp.bit_count()) * sign
+        return float((diff > 0) - (diff < 0))
