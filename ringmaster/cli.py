@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
+import signal
 import sys
 import traceback
 
@@ -36,6 +36,10 @@ class UserError(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"ringmaster: {self.format_message()}", err=True)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _load(control_file: str) -> Ringmaster:
@@ -106,8 +110,9 @@ def run(control_file: str, parallel: int | None, max_games: int | None, quiet: b
                 click.echo("(use the 'check' command to see stderr output)")
                 sys.exit(EXIT_CHECKS_FAILED)
         ringmaster.prepare_history()
-        ringmaster.clear_stale_command_file()
+        ringmaster.clean_up_after_crash()
         presenter = QuietPresenter() if quiet else Presenter()
+        signal.signal(signal.SIGTERM, _interrupt)
         try:
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
                            presenter=presenter)

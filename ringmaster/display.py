@@ -21,33 +21,21 @@ class Presenter:
         self.is_tty = hasattr(self.out, "isatty") and self.out.isatty()
         self.results: deque[str] = deque(maxlen=6)
         self.warnings: deque[str] = deque(maxlen=4)
-        self.in_progress: dict[str, Any] = {}
         self.ringmaster: Any = None
         self.min_interval = min_interval
         self._last_draw = 0.0
-        self._dirty = True
+        self._last_text = ""
 
     def attach(self, ringmaster: Any) -> None:
         self.ringmaster = ringmaster
 
-    def game_started(self, job: Any) -> None:
-        self.in_progress[job.game_id] = job
-        self._dirty = True
-
     def game_finished(self, response: Any, line: str) -> None:
-        self.in_progress.pop(response.game_id, None)
         self.results.append(f"game {response.game_id}: {line}")
-        self._dirty = True
         if not self.is_tty:
             self.draw()
 
-    def game_voided(self, job: Any, message: str) -> None:
-        self.in_progress.pop(job.game_id, None)
-        self._dirty = True
-
     def warning(self, message: str) -> None:
         self.warnings.append(message)
-        self._dirty = True
         if not self.is_tty:
             self.err.write(message + "\n")
             self.err.flush()
@@ -55,19 +43,20 @@ class Presenter:
     def refresh(self, final: bool = False) -> None:
         if final and not self.is_tty:
             return
-        if self.is_tty and self._dirty and (
+        if self.is_tty and (
                 final or time.monotonic() - self._last_draw >= self.min_interval):
             self.draw()
 
     def screen(self) -> str:
         r = self.ringmaster
         out = io.StringIO()
+        in_progress = r.games_in_progress
         if r.halt_reason is not None:
-            word = "waiting for workers to finish" if self.in_progress else "halting"
+            word = "waiting for workers to finish" if in_progress else "halting"
             out.write(f"{word}: {r.halt_reason}\n")
-        if self.in_progress:
-            ids = " ".join(sorted(self.in_progress))
-            count = len(self.in_progress)
+        if in_progress:
+            ids = " ".join(sorted(in_progress))
+            count = len(in_progress)
             out.write(f"{count} game{'s' if count > 1 else ''} in progress: {ids}\n")
         if r.max_games is not None and r.halt_reason is None:
             out.write(f"will start at most {r.max_games - r.games_started} more games "
@@ -85,12 +74,14 @@ class Presenter:
     def draw(self) -> None:
         text = self.screen()
         if self.is_tty:
+            if text == self._last_text:
+                return
             self.out.write("\x1b[H\x1b[2J" + text)
         else:
             self.out.write(DELIMITER + "\n" + text)
         self.out.flush()
+        self._last_text = text
         self._last_draw = time.monotonic()
-        self._dirty = False
 
 
 class QuietPresenter(Presenter):
@@ -101,7 +92,7 @@ class QuietPresenter(Presenter):
         self.is_tty = False
 
     def game_finished(self, response: Any, line: str) -> None:
-        self.in_progress.pop(response.game_id, None)
+        pass
 
     def draw(self) -> None:
         pass

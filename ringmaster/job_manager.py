@@ -10,6 +10,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any, Protocol
 
 from ringmaster.errors import JobFailed
+from ringmaster.gtp.controller import set_parent_death_signal
 
 
 class NoJobAvailable:
@@ -38,12 +39,16 @@ class JobSource(Protocol):
         """Called at least once a second while jobs run: redraw, look for stop requests."""
 
 
-def _worker_initialiser() -> None:
+def _worker_initialiser(coordinator_pid: int) -> None:
     # Ctrl-C goes to the whole foreground process group: the coordinator deals
     # with it. SIGTERM (from the coordinator) unwinds the job so that its
-    # engines are killed.
+    # engines are killed. A worker never outlives the coordinator, so that an
+    # orphaned game can't overwrite the record of its replay.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
+    set_parent_death_signal()
+    if os.getppid() != coordinator_pid:
+        os._exit(1)
 
 
 def _run_job(job: Job) -> tuple[bool, Any]:
@@ -66,7 +71,8 @@ def run_jobs(source: JobSource, parallel: int | None, poll_interval: float = 0.5
         return
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     executor = ProcessPoolExecutor(parallel, mp_context=context,
-                                   initializer=_worker_initialiser)
+                                   initializer=_worker_initialiser,
+                                   initargs=(os.getpid(),))
     in_flight: dict[Future, Job] = {}
     try:
         exhausted = False

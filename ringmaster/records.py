@@ -51,11 +51,30 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
     return game.serialise()
 
 
+def temp_prefix(pathname: str) -> str:
+    """The name prefix of write_atomically()'s temporary files for pathname."""
+    return f".{os.path.basename(pathname)}.tmp-"
+
+
+def remove_stale_temporaries(directory: str, prefix: str = ".") -> None:
+    """Delete temporary files a killed write_atomically() left in directory."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith(prefix) and ".tmp-" in name:
+            try:
+                os.remove(os.path.join(directory, name))
+            except OSError:
+                pass
+
+
 def write_atomically(pathname: str, data: bytes) -> None:
     """Write a file so that it either appears whole or not at all, and survives a power cut."""
     directory = os.path.dirname(pathname) or "."
     os.makedirs(directory, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    fd, temp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(pathname))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -16,7 +16,7 @@ from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, start_player, subprocess_channel
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
-from ringmaster.records import write_atomically
+from ringmaster.records import remove_stale_temporaries, write_atomically
 from ringmaster.persistence import CompetitionLock, read_state, reconcile_history, write_state
 
 
@@ -101,6 +101,7 @@ class Ringmaster:
         self.stopping_for_voids = False
         self.max_games: int | None = None
         self.games_started = 0
+        self.games_in_progress: dict[str, GameJob] = {}
         self.log_gtp = False
         self.presenter: Any = None
         self.channel_factory: ChannelFactory = subprocess_channel
@@ -225,10 +226,9 @@ class Ringmaster:
         if self.competition.stderr_to_log:
             job.stderr_pathname = self.paths.log
         self.games_started += 1
+        self.games_in_progress[job.game_id] = job
         self.log(f"starting game {job.game_id}: {job.player_b.code} (b) vs "
                  f"{job.player_w.code} (w)")
-        if self.presenter is not None:
-            self.presenter.game_started(job)
         return job
 
     def _read_command_file(self) -> None:
@@ -256,6 +256,7 @@ class Ringmaster:
         return text
 
     def process_response(self, response: GameJobResult) -> None:
+        self.games_in_progress.pop(response.game_id, None)
         screen_line = self.competition.process_game_result(response)
         history = self.competition.pending_history
         self.competition.pending_history = []
@@ -274,12 +275,13 @@ class Ringmaster:
                 response, screen_line or response.game_result.describe())
 
     def process_error_response(self, job: GameJob, message: str) -> None:
+        self.games_in_progress.pop(job.game_id, None)
         self.warn(f"game {job.game_id} -- {message}")
         self.void_game_count += 1
         stop, _retry = self.competition.process_game_error(job, self.void_game_count - 1)
         self.save_state()
         if self.presenter is not None:
-            self.presenter.game_voided(job, message)
+            self.presenter.refresh()
         if stop and not self.stopping_for_voids:
             self.stopping_for_voids = True
             self.warn("halting run due to void games")
@@ -310,6 +312,8 @@ class Ringmaster:
             run_jobs(self, parallel)
         except KeyboardInterrupt:
             self.log(f"run interrupted at {now()}")
+            if self.games_in_progress:
+                self.log("games in progress were: " + " ".join(sorted(self.games_in_progress)))
             raise
         self.log(f"run finished at {now()}")
         self.write_report()
@@ -336,11 +340,14 @@ class Ringmaster:
             except OSError:
                 self.history_size = 0
 
-    def clear_stale_command_file(self) -> None:
+    def clean_up_after_crash(self) -> None:
+        """Remove a stale stop request and half-written files a killed run left behind."""
         try:
             os.remove(self.paths.command)
         except FileNotFoundError:
             pass
+        remove_stale_temporaries(self.paths.directory, f".{self.paths.code}.")
+        remove_stale_temporaries(self.paths.games)
 
     # Reports
 

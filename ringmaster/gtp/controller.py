@@ -71,8 +71,8 @@ class Channel(Protocol):
     def kill(self) -> None: ...
 
 
-def _set_parent_death_signal() -> None:
-    """In the engine's child process: die if the process that started us dies (Linux only)."""
+def set_parent_death_signal() -> None:
+    """In a child process: be killed when the process that started it dies (Linux only)."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -102,7 +102,7 @@ class SubprocessChannel:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
-                start_new_session=True, preexec_fn=_set_parent_death_signal)
+                start_new_session=True, preexec_fn=set_parent_death_signal)
         except OSError as exc:
             raise GtpTransportError(f"error starting subprocess: {exc.strerror or exc}") from None
         self.pgid = self.process.pid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, field
@@ -59,6 +60,11 @@ class Node:
 
 def cube_coordinates(splits: list[int]) -> list[tuple[int, ...]]:
     """Child index -> coordinates in its parent's cell; the first dimension changes slowest."""
+    return list(_cube_coordinates(tuple(splits)))
+
+
+@functools.lru_cache(maxsize=64)
+def _cube_coordinates(splits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     result = []
     for index in range(math.prod(splits)):
         coords = []
@@ -66,12 +72,12 @@ def cube_coordinates(splits: list[int]) -> list[tuple[int, ...]]:
             index, coord = divmod(index, split)
             coords.append(coord)
         result.append(tuple(reversed(coords)))
-    return result
+    return tuple(result)
 
 
 def parameters_for_path(splits: list[int], path: Path) -> list[float]:
     """The optimiser parameters at the centre of the cell a path from the root leads to."""
-    coordinates = cube_coordinates(splits)
+    coordinates = _cube_coordinates(tuple(splits))
     low = [0.0] * len(splits)
     breadth = [1.0] * len(splits)
     for index in path:
@@ -149,18 +155,29 @@ class Tree:
         return node.visits + (node.in_flight if self.count_in_flight else 0)
 
     def urgency(self, parent: Node, child: Node) -> float:
-        """wins/visits + E * sqrt(log(parent visits) / visits), games in flight counted as losses."""
-        parent_visits = self._effective_visits(parent)
+        """wins/visits + E * sqrt(log(parent visits)) / sqrt(visits), games in flight counted as losses."""
+        numerator = self.exploration_coefficient * math.sqrt(
+            math.log(self._effective_visits(parent)))
         child_visits = self._effective_visits(child)
-        return (child.wins / child_visits
-                + self.exploration_coefficient * math.sqrt(math.log(parent_visits) / child_visits))
+        return child.wins / child_visits + numerator / math.sqrt(child_visits)
 
     def choose_child(self, node: Node, rng: random.Random) -> int:
-        """The index of the most urgent child; ties broken at random."""
+        """The index of the most urgent child (as urgency() computes it); ties broken at random."""
         assert node.children is not None
-        urgencies = [self.urgency(node, child) for child in node.children]
-        best = max(urgencies)
-        tied = [i for i, u in enumerate(urgencies) if u == best]
+        in_flight = self.count_in_flight
+        numerator = self.exploration_coefficient * math.sqrt(
+            math.log(self._effective_visits(node)))
+        sqrt = math.sqrt
+        best = -math.inf
+        tied: list[int] = []
+        for i, child in enumerate(node.children):
+            visits = child.prior_visits + child.games + (child.in_flight if in_flight else 0)
+            value = (child.prior_wins + child.won) / visits + numerator / sqrt(visits)
+            if value > best:
+                best = value
+                tied = [i]
+            elif value == best:
+                tied.append(i)
         return tied[0] if len(tied) == 1 else rng.choice(tied)
 
     def is_ripe(self, node: Node) -> bool:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_handicap
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
-from ringmaster.scheduling import SimpleScheduler
+from ringmaster.tuning.fast_scheduler import TunerScheduler as SimpleScheduler
 from ringmaster.settings import (
     Player, Setting, interpret_callable, interpret_colour, interpret_identifier,
     interpret_optional, interpret_nonnegative_int, load_settings,
