@@ -174,9 +174,18 @@ class CeTuner(Tuner):
         return f"{code} {result.describe()}"
 
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
-        """Halt if no game has succeeded in this run; otherwise retry once, halting on a second failure."""
-        stop = not self.seen_successful_game or previous_error_count > 0
-        return stop, not stop
+        """Halt if no game has succeeded in this run; otherwise replay it once, halting on a second failure.
+
+        The replay is issued by this tuner (the same game id comes back from
+        get_game), so retry is always False.
+        """
+        if self.is_confirmation(job.game_data):
+            return self.process_confirmation_error(job, not self.seen_successful_game)
+        stop = not self.seen_successful_game or self.count_error(job.game_id) > 0
+        if not stop:
+            number, _, round_number = job.game_data
+            self.scheduler.schedulers[str(number)].outstanding.discard(round_number)
+        return stop, False
 
     def _finish_generation(self) -> None:
         ranking = rank_candidates(self.wins)

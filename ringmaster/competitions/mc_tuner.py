@@ -211,11 +211,11 @@ class McTuner(Tuner):
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
         """Tuning games: halt if the run's first result or two in a row are void, else drop it.
 
-        Confirmation games: retried once; halt on a second failure or before any success.
+        Confirmation games: replayed once (issued again by this tuner, so retry is
+        always False); halt on a second failure or before any success in this run.
         """
         if self.is_confirmation(job.game_data):
-            stop = self.halt_on_next_failure or previous_error_count > 0
-            return stop, not stop
+            return self.process_confirmation_error(job, self.halt_on_next_failure)
         self._abandon(job.game_data[0])
         stop = self.halt_on_next_failure
         self.halt_on_next_failure = True

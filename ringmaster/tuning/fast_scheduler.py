@@ -37,6 +37,12 @@ class TunerScheduler(SimpleScheduler):
         self.outstanding.add(number)
         return number
 
+    def release(self, number: int) -> None:
+        """Make one outstanding number available to issue again (to replay a void game)."""
+        if number in self.outstanding:
+            self.outstanding.discard(number)
+            self._pending = sorted(set(self._pending) | {number})
+
     def rollback(self) -> None:
         super().rollback()
         self._refresh()

@@ -55,6 +55,14 @@ class Tuner(Competition):
     def __init__(self, competition_code: str, base_directory: str = ".") -> None:
         super().__init__(competition_code, base_directory)
         self.rng = random.Random()
+        # Void results per game id in this run (the core passes a run-wide count).
+        self.error_counts: dict[str, int] = {}
+
+    def count_error(self, game_id: str) -> int:
+        """Note a void result; returns how many this game id had before."""
+        previous = self.error_counts.get(game_id, 0)
+        self.error_counts[game_id] = previous + 1
+        return previous
 
     @classmethod
     def control_file_globals(cls) -> dict[str, Any]:
@@ -201,6 +209,13 @@ class Tuner(Competition):
     def is_confirmation(game_data: Any) -> bool:
         return isinstance(game_data, (list, tuple)) and len(game_data) == 2 \
             and game_data[0] == "confirm"
+
+    def process_confirmation_error(self, job: GameJob, halt: bool) -> tuple[bool, bool]:
+        """A void confirmation game is replayed once (by this tuner: it is issued again)."""
+        stop = halt or self.count_error(job.game_id) > 0
+        if not stop:
+            self.confirm_scheduler.release(job.game_data[1])
+        return stop, False
 
     def process_confirmation_result(self, response: GameJobResult) -> str:
         number = response.game_data[1]

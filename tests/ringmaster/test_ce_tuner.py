@@ -174,10 +174,16 @@ def test_confirmation_games_for_the_final_mean():
 def test_void_game_rules():
     tuner = make_tuner()
     job = tuner.get_game()
+    # No success yet in this run: halt (the game stays to be replayed next run).
     assert tuner.process_game_error(job, 0) == (True, False)
+    tuner = make_tuner()
     tuner.process_game_result(make_result(tuner.get_game(), "w"))
-    assert tuner.process_game_error(job, 0) == (False, True)
-    assert tuner.process_game_error(job, 1) == (True, False)
+    job = tuner.get_game()
+    # The tuner replays a void game itself, once, with the same id.
+    assert tuner.process_game_error(job, 0) == (False, False)
+    again = tuner.get_game()
+    assert again.game_id == job.game_id == "g0#1r0"
+    assert tuner.process_game_error(again, 1) == (True, False)
 
 
 # State

@@ -133,8 +133,11 @@ def test_confirmation_state_round_trip_and_void_retry():
         tuner.process_game_result(make_result(tuner.get_game(), "b"))
     first = tuner.get_game()
     tuner.process_game_result(make_result(first, "b"))
+    void = tuner.get_game()
+    # A void confirmation game is issued again by the tuner, once.
+    assert tuner.process_game_error(void, 0) == (False, False)
     in_flight = tuner.get_game()
-    assert tuner.process_game_error(in_flight, 0) == (False, True)
+    assert in_flight.game_id == void.game_id == "c1"
     assert tuner.process_game_error(in_flight, 1) == (True, False)
     restored = make_tuner(number_of_games=4, confirm_games=3)
     restored.set_status(json.loads(json.dumps(tuner.get_status())))
@@ -163,3 +166,37 @@ def test_parallel_run_finds_the_answer():
     assert run_simulation(tuner, step, 600, random.Random(4), parallel=8) == 600
     assert tuner.tree.best_path() == (3,)
     assert all(node.in_flight == 0 for node in tuner.tree.walk_nodes(tuner.tree.root))
+
+
+# The tuners' scheduler
+
+def test_tuner_scheduler_issues_what_the_core_scheduler_issues():
+    from ringmaster.scheduling import SimpleScheduler
+    from ringmaster.tuning.fast_scheduler import TunerScheduler
+    rng = random.Random(8)
+    ours, core = TunerScheduler(), SimpleScheduler()
+    for _ in range(400):
+        action = rng.random()
+        if action < 0.5:
+            assert ours.issue() == core.issue()
+        elif action < 0.8 and core.outstanding:
+            number = rng.choice(sorted(core.outstanding))
+            ours.fix(number)
+            core.fix(number)
+        elif action < 0.95:
+            ours.rollback()
+            core.rollback()
+        else:
+            data = json.loads(json.dumps(core.to_json()))
+            assert ours.to_json() == data
+            ours, core = TunerScheduler.from_json(data), SimpleScheduler.from_json(data)
+    assert ours.to_json() == core.to_json()
+
+
+def test_tuner_scheduler_release_reissues_one_number():
+    from ringmaster.tuning.fast_scheduler import TunerScheduler
+    s = TunerScheduler()
+    assert [s.issue() for _ in range(3)] == [0, 1, 2]
+    s.release(1)
+    assert s.issue() == 1
+    assert s.issue() == 3
