@@ -1,0 +1,114 @@
+"""Tests for the shared inference server: batching across clients, and one server per model and device."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from players.games.othello import Othello
+from players.nets.checkpoint import save_checkpoint
+from players.nets.encoding import encoder_for
+from players.nets.inference import LocalPredictor
+from players.nets.model import NetConfig, PolicyValueNet
+from players.nets.server import InferenceServer, RemotePredictor, connect_or_start, server_address
+
+
+def tiny_net() -> PolicyValueNet:
+    torch.manual_seed(0)
+    return PolicyValueNet(NetConfig("othello6", 6, 3, 37, channels=8, blocks=1, value_hidden=16)).eval()
+
+
+def planes(count: int, seed: int) -> np.ndarray:
+    game = Othello(6)
+    rng = np.random.default_rng(seed)
+    states, state = [], game.initial_state()
+    for _ in range(count):
+        states.append(state)
+        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+    return encoder_for(game).encode(states)
+
+
+class CountingPredictor(LocalPredictor):
+    def __init__(self, model) -> None:
+        super().__init__(model)
+        self.sizes: list[int] = []
+
+    def predict(self, x):
+        self.sizes.append(len(x))
+        time.sleep(0.05)   # long enough that the other clients' requests queue up
+        return super().predict(x)
+
+
+def test_server_batches_requests_from_several_clients(tmp_path):
+    model = tiny_net()
+    local = LocalPredictor(model)
+    counting = CountingPredictor(tiny_net())
+    address = str(tmp_path / "s.sock")
+    server = InferenceServer(counting, address, idle_seconds=0.5)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    results: dict[int, tuple] = {}
+    inputs = {k: planes(5 + k, seed=k) for k in range(4)}
+
+    def client(k: int) -> None:
+        remote = RemotePredictor(address)
+        results[k] = tuple(remote.predict(inputs[k]) for _ in range(3))
+        remote.close()
+
+    workers = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=30)
+    for k in range(4):
+        want_logits, want_values = local.predict(inputs[k])
+        for logits, values in results[k]:
+            assert np.allclose(logits, want_logits, atol=1e-5)
+            assert np.allclose(values, want_values, atol=1e-5)
+    assert server.positions == sum(3 * len(x) for x in inputs.values())
+    assert server.batches < 12 and max(counting.sizes) > 8   # some calls served several clients
+    thread.join(timeout=10)
+    assert not thread.is_alive()            # idle: the server stopped by itself
+    assert not os.path.exists(address)
+
+
+def test_engines_share_one_server_process(tmp_path):
+    model_path = tmp_path / "m.pt"
+    save_checkpoint(model_path, tiny_net())
+    address = server_address(model_path, "cpu")
+    assert address == server_address(model_path, "cpu") != server_address(model_path, "cuda")
+    first = connect_or_start(model_path, "cpu", idle_seconds=1.0)
+    second = connect_or_start(model_path, "cpu", idle_seconds=1.0)
+    try:
+        x = planes(7, seed=9)
+        a, b = first.predict(x), second.predict(x)
+        assert np.allclose(a[0], b[0]) and np.allclose(a[1], b[1])
+        assert np.allclose(a[0], LocalPredictor(tiny_net()).predict(x)[0], atol=1e-5)
+        assert first.address == second.address == address
+    finally:
+        first.close()
+        second.close()
+    deadline = time.monotonic() + 20
+    while os.path.exists(address) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(address)      # the server went away once both engines had gone
+
+
+def test_remote_reports_server_errors(tmp_path):
+    class Broken:
+        def predict(self, x):
+            raise ValueError("bad input")
+    address = str(tmp_path / "b.sock")
+    server = InferenceServer(Broken(), address, idle_seconds=0.3)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    remote = RemotePredictor(address)
+    with pytest.raises(RuntimeError, match="bad input"):
+        remote.predict(planes(2, seed=1))
+    remote.close()
+    thread.join(timeout=10)
