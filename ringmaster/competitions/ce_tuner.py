@@ -17,7 +17,7 @@ from ringmaster.tuning.cross_entropy import (
 from ringmaster.tuning.parameters import (
     CE_PARAMETER_SETTINGS, CeParameter, ce_parameter_spec, load_parameters,
 )
-from ringmaster.tuning.tuner_base import SELECTION_BIAS_WARNING, Tuner, describe_record
+from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 
 CE_SETTINGS = [
     Setting("number_of_generations", interpret_positive_int),
@@ -241,7 +241,7 @@ class CeTuner(Tuner):
         if best_games:
             out.write(f"best current sample {candidate_code(self.samples_generation(), best)}: "
                       f"Elo vs opponent {format_elo(self.wins[best], best_games)}\n")
-            out.write(f"  {SELECTION_BIAS_WARNING}\n")
+            out.write(f"  {selection_bias_warning(self.confirm_games)}\n")
         out.write("\n")
         if self.tuning_over():
             out.write("final distribution:\n")

@@ -19,7 +19,7 @@ from ringmaster.tuning.parameters import (
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import Node, Path, Tree
-from ringmaster.tuning.tuner_base import SELECTION_BIAS_WARNING, Tuner, describe_record
+from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 
 
 def _interpret_probability(value: Any) -> float:
@@ -295,7 +295,7 @@ class McTuner(Tuner):
                       f"Elo vs opponent {format_elo(node.won, node.games)}\n")
             out.write(f"  probability it is better than every other candidate: "
                       f"{self.best_probability():.3f}\n")
-            out.write(f"  {SELECTION_BIAS_WARNING}\n")
+            out.write(f"  {selection_bias_warning(self.confirm_games)}\n")
         out.write("\n")
         self.write_summary(out)
         if self.confirm_games > 0:

@@ -19,9 +19,11 @@ from ringmaster.tuning.parameters import ParameterSpec, convert_parameters, form
 CONFIRM_PREFIX = "c"
 CONFIRM_PLAYER_CODE = "best"
 
-SELECTION_BIAS_WARNING = (
-    "(the tuning games chose this candidate, so its own record flatters it; "
-    "set confirm_games for an unbiased figure)")
+def selection_bias_warning(confirm_games: int) -> str:
+    """The caution shown under a record the selection itself produced."""
+    advice = ("the confirmation games below are a fair test" if confirm_games > 0
+              else "set confirm_games for an unbiased figure")
+    return f"(the tuning games chose this candidate, so its own record flatters it; {advice})"
 
 
 def interpret_candidate_colour(value: Any) -> str:

@@ -1,0 +1,51 @@
+competition_type = 'mc_tuner'
+
+description = """
+Tune two settings of our rollout MCTS engine against GNU Go (level 0) on 9x9:
+the exploration constant (log scale) and the playout policy, as a depth-2 UCT
+tree over the constant. Needs GNU Go in /usr/games (Debian's gnugo package).
+    ringmaster run control_files/tune_mcts_vs_gnugo.ctl -j 8
+At even strength GNU Go wins nearly every game against 800 playouts, so the
+candidates take black with a 3-stone handicap and 0.5 komi: adjust the
+handicap until a typical candidate wins 30-70% of its games (and set
+initial_wins / initial_visits near that rate), or the tuner has nothing to
+tell apart.
+"""
+
+GNUGO = '/usr/games/gnugo'
+
+players = {
+    'gnugo-l0': Player([GNUGO, '--mode', 'gtp', '--chinese-rules', '--capture-all-dead',
+                        '--level', '0']),
+}
+
+board_size = 9
+komi = 0.5
+handicap = 3
+handicap_style = 'fixed'
+scorer = 'players'
+
+opponent = 'gnugo-l0'
+candidate_colour = 'b'
+number_of_games = 2000
+
+parameters = [
+    Parameter('c', scale=LOG(0.1, 4.0), split=4, format='c: %.2f'),
+    Parameter('policy', scale=EXPLICIT(['light', 'heavy']), split=2, format='%s'),
+]
+
+
+def make_candidate(c, policy):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--playouts', '800', '--c', repr(c),
+                   '--policy', policy], discard_stderr=True)
+
+
+exploration_coefficient = 0.45
+initial_visits = 10
+initial_wins = 5
+max_depth = 2
+summary_spec = [8, 8]
+log_tree_to_history_period = 100
+
+stop_when_confident = 0.95
+confirm_games = 100
