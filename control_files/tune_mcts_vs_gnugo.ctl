@@ -6,10 +6,10 @@ the exploration constant (log scale) and the playout policy, as a depth-2 UCT
 tree over the constant. Needs GNU Go in /usr/games (Debian's gnugo package).
     ringmaster run control_files/tune_mcts_vs_gnugo.ctl -j 8
 At even strength GNU Go wins nearly every game against 800 playouts, so the
-candidates take black with a 3-stone handicap and 0.5 komi: adjust the
-handicap until a typical candidate wins 30-70% of its games (and set
-initial_wins / initial_visits near that rate), or the tuner has nothing to
-tell apart.
+candidates take black with a negative komi (our engine has no handicap
+commands): adjust komi until a typical candidate wins 30-70% of its games
+(and set initial_wins / initial_visits near that rate), or the tuner has
+nothing to tell apart.
 """
 
 GNUGO = '/usr/games/gnugo'
@@ -20,9 +20,7 @@ players = {
 }
 
 board_size = 9
-komi = 0.5
-handicap = 3
-handicap_style = 'fixed'
+komi = -10.5
 scorer = 'players'
 
 opponent = 'gnugo-l0'
