@@ -115,3 +115,26 @@ def test_ce_tuner_event_runs(write_ctl):
     assert report.startswith("CEM tuning event: comp\n")
     assert "final distribution:" in report
     assert "Generation 1" in open(base + ".hist").read()
+
+
+def test_example_tuning_control_files_load(tmp_path):
+    import glob
+    import shutil
+
+    from ringmaster.competitions import get_competition_class
+    from ringmaster.control_file import load_control_file
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    mine = [p for p in glob.glob(os.path.join(root, "control_files", "tune_*.ctl"))
+            if os.path.basename(p) != "tune_mcts.ctl"]
+    assert len(mine) >= 3
+    for path in mine:
+        copy = shutil.copy(path, tmp_path)
+        control_file = load_control_file(copy)
+        assert control_file.warnings == []
+        competition = get_competition_class(control_file.competition_type)(
+            control_file.competition_code)
+        competition.initialise_from_control_file(control_file.config)
+        competition.set_clean_status()
+        job = competition.get_game()
+        assert job.game_id in ("0", "g0#0r0")
