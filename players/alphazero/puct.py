@@ -25,23 +25,26 @@ class PuctConfig:
 
 
 class Node:
-    """A decision node. Edge statistics are arrays over the node's legal actions.
+    """A decision node. Edge statistics are Python lists over the node's legal actions.
 
-    W holds value sums from the point of view of the node's player to move.
+    (Lists, not arrays: nodes have ~10 edges, where a Python loop beats numpy's
+    per-call overhead several times over.) W holds value sums from the point of
+    view of the node's player to move; total is sum(N).
     """
 
     __slots__ = ("state", "to_play", "terminal", "terminal_value", "actions", "prior",
-                 "N", "W", "children", "value", "pending", "noised")
+                 "N", "W", "total", "children", "value", "pending", "noised")
 
     def __init__(self, game, state) -> None:
         self.state = state
         self.to_play = game.to_play(state)
         self.terminal = game.is_terminal(state)
         self.terminal_value = game.terminal_value(state) if self.terminal else 0.0
-        self.actions: np.ndarray | None = None   # [k] legal action ids once expanded
-        self.prior: np.ndarray | None = None     # [k]
-        self.N: np.ndarray | None = None         # [k] visit counts (incl. virtual)
-        self.W: np.ndarray | None = None         # [k] value sums (incl. virtual)
+        self.actions: list[int] | None = None    # [k] legal action ids once expanded
+        self.prior: list[float] = []             # [k]
+        self.N: list[float] = []                 # [k] visit counts (incl. virtual)
+        self.W: list[float] = []                 # [k] value sums (incl. virtual)
+        self.total = 0.0
         self.children: list[Node | None] = []
         self.value = 0.0                         # the network's value at expansion
         self.pending = False
@@ -53,27 +56,42 @@ class Node:
 
     def expand(self, game, priors: np.ndarray, value: float) -> None:
         """Fill the edges from a network prior over all actions [A]."""
-        actions = np.asarray(game.legal_actions(self.state), dtype=np.int64)
-        p = priors[actions].astype(np.float64)
+        actions = game.legal_actions(self.state)
+        p = np.asarray(priors, dtype=np.float64)[actions]
         total = p.sum()
-        self.prior = p / total if total > 0 else np.full(len(actions), 1.0 / len(actions))
-        self.actions = actions
-        self.N = np.zeros(len(actions))
-        self.W = np.zeros(len(actions))
+        self.prior = (p / total).tolist() if total > 0 else [1.0 / len(actions)] * len(actions)
+        self.actions = list(actions)
+        self.N = [0.0] * len(actions)
+        self.W = [0.0] * len(actions)
+        self.total = 0.0
         self.children = [None] * len(actions)
         self.value = float(value)
 
     def q_value(self) -> float:
         """Mean backed-up value for the player to move (the net value if unvisited)."""
-        n = self.N.sum() if self.expanded else 0.0
-        return float(self.W.sum() / n) if n > 0 else self.value
+        return sum(self.W) / self.total if self.total > 0 else self.value
 
 
 def puct_scores(node: Node, c_puct: float, fpu_reduction: float) -> np.ndarray:
     """U(s,a) for each edge of an expanded node: [k]."""
-    n = node.N
-    q = np.where(n > 0, node.W / np.maximum(n, 1e-9), node.value - fpu_reduction)
-    return q + c_puct * node.prior * math.sqrt(max(n.sum(), 1.0)) / (1.0 + n)
+    n = np.asarray(node.N)
+    w = np.asarray(node.W)
+    q = np.where(n > 0, w / np.maximum(n, 1e-9), node.value - fpu_reduction)
+    return q + c_puct * np.asarray(node.prior) * math.sqrt(max(node.total, 1.0)) / (1.0 + n)
+
+
+def best_edge(node: Node, c_puct: float, fpu_reduction: float) -> int:
+    """argmax of puct_scores (the first on ties), as a plain loop."""
+    coef = c_puct * math.sqrt(node.total if node.total > 1.0 else 1.0)
+    fpu = node.value - fpu_reduction
+    best, best_i = -math.inf, 0
+    N, W, P = node.N, node.W, node.prior
+    for i in range(len(N)):
+        n = N[i]
+        score = (W[i] / n if n > 0 else fpu) + coef * P[i] / (1.0 + n)
+        if score > best:
+            best, best_i = score, i
+    return best_i
 
 
 def add_dirichlet_noise(node: Node, alpha: float, epsilon: float, rng: np.random.Generator) -> None:
@@ -81,7 +99,7 @@ def add_dirichlet_noise(node: Node, alpha: float, epsilon: float, rng: np.random
     if epsilon <= 0 or node.noised or len(node.actions) < 2:
         return
     noise = rng.dirichlet(np.full(len(node.actions), alpha))
-    node.prior = (1 - epsilon) * node.prior + epsilon * noise
+    node.prior = [(1 - epsilon) * p + epsilon * x for p, x in zip(node.prior, noise.tolist())]
     node.noised = True
 
 
@@ -97,10 +115,8 @@ class Tree:
         """Make the child reached by action the new root, keeping its subtree."""
         root = self.root
         child = None
-        if root.expanded:
-            hits = np.flatnonzero(root.actions == action)
-            if len(hits):
-                child = root.children[hits[0]]
+        if root.expanded and action in root.actions:
+            child = root.children[root.actions.index(action)]
         if child is None:
             child = Node(self.game, self.game.apply(root.state, action))
         child.noised = False
@@ -121,13 +137,14 @@ def _select(tree: Tree, config: PuctConfig) -> tuple[list[tuple[Node, int]], Nod
     path: list[tuple[Node, int]] = []
     vl = config.virtual_loss
     while node.expanded and not node.terminal:
-        i = int(np.argmax(puct_scores(node, config.c_puct, config.fpu_reduction)))
+        i = best_edge(node, config.c_puct, config.fpu_reduction)
         node.N[i] += vl
         node.W[i] -= vl
+        node.total += vl
         path.append((node, i))
         child = node.children[i]
         if child is None:
-            child = Node(tree.game, tree.game.apply(node.state, int(node.actions[i])))
+            child = Node(tree.game, tree.game.apply(node.state, node.actions[i]))
             node.children[i] = child
         node = child
     return path, node
@@ -139,12 +156,14 @@ def _backup(path: list[tuple[Node, int]], leaf: Node, value: float, vl: float) -
         v = value if node.to_play == leaf.to_play else -value
         node.N[i] += 1.0 - vl
         node.W[i] += v + vl
+        node.total += 1.0 - vl
 
 
 def _undo_virtual_loss(path: list[tuple[Node, int]], vl: float) -> None:
     for node, i in path:
         node.N[i] -= vl
         node.W[i] += vl
+        node.total -= vl
 
 
 def run_round(trees: Sequence[Tree], evaluate: Evaluate, config: PuctConfig, *,
@@ -196,7 +215,7 @@ def search_many(trees: Sequence[Tree], evaluate: Evaluate, config: PuctConfig, *
     for tree in trees:
         if tree.root.expanded:
             add_dirichlet_noise(tree.root, config.dirichlet_alpha, config.dirichlet_epsilon, rng)
-            tree.simulations = int(tree.root.N.sum())
+            tree.simulations = int(round(tree.root.total))
     while True:
         budgets = [0 if t.root.terminal else num_simulations - t.simulations for t in trees]
         if max(budgets, default=0) <= 0:
@@ -218,17 +237,17 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
 def search_timed(tree: Tree, evaluate: Evaluate, config: PuctConfig, *, seconds: float,
                  leaves_per_tree: int = 1, max_simulations: int | None = None,
                  rng: np.random.Generator) -> None:
-    """Search one tree until `seconds` have passed (at least one round runs)."""
+    """Search one tree until `seconds` have passed (and at least one simulation is done)."""
     import time
     deadline = time.monotonic() + seconds
     if tree.root.expanded:
         add_dirichlet_noise(tree.root, config.dirichlet_alpha, config.dirichlet_epsilon, rng)
-        tree.simulations = int(tree.root.N.sum())
+        tree.simulations = int(round(tree.root.total))
     while not tree.root.terminal:
         budget = (max_simulations - tree.simulations) if max_simulations else leaves_per_tree
         if budget <= 0:
             return
         run_round([tree], evaluate, config, leaves_per_tree=leaves_per_tree,
                   budgets=[budget], rng=rng)
-        if time.monotonic() >= deadline and tree.root.expanded:
+        if time.monotonic() >= deadline and tree.root.total >= 1:
             return

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from players.alphazero.puct import (Node, PuctConfig, Tree, _backup, _select, add_dirichlet_noise,
+from players.alphazero.puct import (Node, PuctConfig, Tree, _backup, _select, add_dirichlet_noise, best_edge,
                                     puct_scores, run_round, search_many, visit_policy)
 from players.games.base import Game
 
@@ -53,8 +53,9 @@ class Recorder:
 def expanded_node(game, state, prior, visits, values, net_value=0.0) -> Node:
     node = Node(game, state)
     node.expand(game, np.array(prior + [0.0] * (game.num_actions - len(prior))), net_value)
-    node.N = np.array(visits, dtype=float)
-    node.W = np.array(values, dtype=float)
+    node.N = [float(v) for v in visits]
+    node.W = [float(v) for v in values]
+    node.total = float(sum(visits))
     return node
 
 
@@ -64,6 +65,17 @@ def test_puct_scores_follow_the_formula():
     c = 2.0
     expected = [1.5 / 3 + c * 0.7 * math.sqrt(4) / 4, -1.0 + c * 0.3 * math.sqrt(4) / 2]
     assert np.allclose(puct_scores(node, c, 0.0), expected)
+
+
+def test_best_edge_agrees_with_the_scores():
+    game = Nim()
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        prior = rng.dirichlet([1, 1]).tolist()
+        visits = rng.integers(0, 4, 2).tolist()
+        values = (rng.uniform(-1, 1, 2) * visits).tolist()
+        node = expanded_node(game, (5, 0), prior, visits, values, net_value=rng.uniform(-1, 1))
+        assert best_edge(node, 1.3, 0.2) == int(np.argmax(puct_scores(node, 1.3, 0.2)))
 
 
 def test_unvisited_edges_use_first_play_urgency():
@@ -80,7 +92,7 @@ def test_selection_prefers_the_higher_score_and_charges_virtual_loss():
     path, leaf = _select(tree, PuctConfig(c_puct=1.0, virtual_loss=2.0))
     assert path == [(tree.root, 1)]
     assert leaf.state == (3, 1)
-    assert tree.root.N.tolist() == [0, 2] and tree.root.W.tolist() == [0, -2]
+    assert tree.root.N == [0, 2] and tree.root.W == [0, -2] and tree.root.total == 2
 
 
 def test_backup_alternates_sign_by_player():
@@ -104,15 +116,16 @@ def test_round_removes_virtual_loss():
     def check(node):
         if not node.expanded:
             return
-        assert np.all(node.N == np.round(node.N))           # no leftover virtual visits
+        assert all(n == round(n) for n in node.N)             # no leftover virtual visits
+        assert node.total == pytest.approx(sum(node.N))
         for child, n, w in zip(node.children, node.N, node.W):
             if child is not None and child.expanded and not child.terminal:
-                assert n == pytest.approx(child.N.sum() + 1)
+                assert n == pytest.approx(sum(child.N) + 1)
         for child in node.children:
             if child is not None:
                 check(child)
     check(tree.root)
-    assert tree.root.N.sum() == 30
+    assert sum(tree.root.N) == 30
 
 
 def test_known_answer_nim():
@@ -133,7 +146,7 @@ def test_many_trees_share_one_call_per_round():
     search_many(trees, evaluate, PuctConfig(), num_simulations=10, rng=np.random.default_rng(2))
     assert len(evaluate.batches) == 11          # the root expansions, then one call per round
     assert all(len(batch) == 3 for batch in evaluate.batches)
-    assert all(t.root.N.sum() == 10 for t in trees)
+    assert all(sum(t.root.N) == 10 for t in trees)
 
 
 def test_collisions_end_a_tree_batch_early():
@@ -142,7 +155,7 @@ def test_collisions_end_a_tree_batch_early():
     tree = Tree(game, (2, 0))
     search_many([tree], evaluate, PuctConfig(), num_simulations=20, leaves_per_tree=8,
                 rng=np.random.default_rng(3))
-    assert tree.root.N.sum() == 20
+    assert sum(tree.root.N) == 20
     assert max(len(b) for b in evaluate.batches) <= 2   # the tree has one non-terminal leaf
 
 
@@ -164,10 +177,10 @@ def test_dirichlet_noise_once_per_root():
     node = expanded_node(game, (5, 0), [0.9, 0.1], [0, 0], [0, 0])
     rng = np.random.default_rng(5)
     add_dirichlet_noise(node, 0.3, 0.25, rng)
-    noised = node.prior.copy()
-    assert noised.sum() == pytest.approx(1) and not np.allclose(noised, [0.9, 0.1])
+    noised = list(node.prior)
+    assert sum(noised) == pytest.approx(1) and not np.allclose(noised, [0.9, 0.1])
     add_dirichlet_noise(node, 0.3, 0.25, rng)
-    assert np.array_equal(node.prior, noised)
+    assert node.prior == noised
 
 
 def test_round_respects_budgets():
@@ -178,5 +191,5 @@ def test_round_respects_budgets():
     run_round(trees, evaluate, PuctConfig(), leaves_per_tree=1, budgets=[1, 1], rng=rng)
     done = run_round(trees, evaluate, PuctConfig(), leaves_per_tree=4, budgets=[2, 0], rng=rng)
     assert done == 2                              # virtual loss sent the two leaves apart
-    assert trees[0].root.N.tolist() == [1, 1] and trees[1].root.N.sum() == 0
+    assert trees[0].root.N == [1, 1] and sum(trees[1].root.N) == 0
     assert len(evaluate.batches[-1]) == 2
