@@ -7,14 +7,19 @@ from functools import partial
 
 import numpy as np
 
+from concurrent.futures import ThreadPoolExecutor
+
+from players.games import go_board
 from players.games.go import GoGame, GoState
 from players.go_rollout import GoRolloutEvaluator
+from players.go_uct import FastUct, UctParams
 from players.mcts.allocation import allocation_fn
 from players.mcts.parallel import RootParallel, merge_results, summary
 from players.mcts.search import SearchResult, search
-from players.mcts.selection import uct_score
+from players.mcts.selection import best_by_value, best_by_visits, uct_score
 
 MODES = ("serial", "leaf", "tree", "root")
+ENGINES = ("fast", "generic")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,8 @@ class SearchConfig:
       divisor        -- the allocation divisor
       biased         -- bias the allocation by root visits
       seed           -- random seed
+      engine         -- 'fast' (numba tree with RAVE and priors) or 'generic' (players.mcts)
+      uct            -- UctParams for the fast engine
     """
 
     c: float = 0.7
@@ -48,8 +55,14 @@ class SearchConfig:
     divisor: int = 4
     biased: bool = False
     seed: int = 0
+    engine: str = "generic"
+    uct: UctParams = UctParams()
 
     def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}")
+        if self.engine == "fast" and self.mode in ("leaf", "tree"):
+            raise ValueError("the fast engine runs serial or root-parallel only")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}")
         if self.threads < 1 or self.c < 0:
@@ -132,3 +145,59 @@ def _worker_search(state: GoState, playouts: int, seconds: float | None,
                    seed: int) -> SearchResult:
     _WORKER.rng = np.random.default_rng(seed)
     return summary(_WORKER.search(state, playouts, seconds))
+
+
+class FastSearcher:
+    """The fast engine behind the same interface as GoSearcher; root mode uses threads.
+
+    The numba kernels release the GIL, so root parallelism runs one tree per
+    thread and merges the root edges.
+    """
+
+    def __init__(self, game: GoGame, config: SearchConfig) -> None:
+        self.game = game
+        self.config = config
+        workers = config.threads if config.mode == "root" else 1
+        self.trees = [FastUct(game.size, game.komi, config.uct, seed=config.seed * 31 + i)
+                      for i in range(workers)]
+        self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def search(self, state: GoState, playouts: int,
+               seconds: float | None = None) -> SearchResult:
+        args = (state.board, state.colour, state.ko, state.last, state.passes)
+        if self._pool is None:
+            parts = [self.trees[0].search(*args, playouts, seconds)]
+        else:
+            share = max(1, playouts // len(self.trees))
+            futures = [self._pool.submit(t.search, *args, share, seconds) for t in self.trees]
+            parts = [f.result() for f in futures]
+        size = self.game.size
+        visits = np.zeros(self.game.num_actions)
+        wins = np.zeros(self.game.num_actions)
+        for moves, n, w in parts:
+            actions = np.array([self.game.pass_action if m < 0 else go_board.action_of(size, m)
+                                for m in moves], dtype=np.int64)
+            np.add.at(visits, actions, n)
+            np.add.at(wins, actions, w)
+        q = np.where(visits > 0, 2.0 * wins / np.maximum(visits, 1) - 1.0, 0.0)
+        total = visits.sum()
+        root_value = 2.0 * wins.sum() / total - 1.0 if total else 0.0
+        if total == 0:
+            best = self.game.pass_action
+        elif self.config.final_choice == "visits":
+            best = best_by_visits(visits, q)
+        else:
+            best = best_by_value(visits, q)
+        return SearchResult(visits, q, float(root_value), int(best), int(total), None)
+
+
+def make_searcher(game: GoGame, config: SearchConfig) -> GoSearcher | FastSearcher:
+    """The searcher for config.engine."""
+    if config.engine == "fast":
+        return FastSearcher(game, config)
+    return GoSearcher(game, config)

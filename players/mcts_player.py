@@ -10,7 +10,8 @@ import numpy as np
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from players.go_gtp import RESIGN, add_go_commands
-from players.go_search import MODES, GoSearcher, SearchConfig
+from players.go_search import ENGINES, MODES, SearchConfig, make_searcher
+from players.go_uct import UctParams
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 VERSION = "1.0"
@@ -24,7 +25,16 @@ def build_parser() -> argparse.ArgumentParser:
     add("--playouts", type=int, default=2000,
         help="playouts per move (the most, when --seconds or a clock also limits)")
     add("--seconds", type=float, default=None, help="seconds per move at most")
-    add("--c", type=float, default=0.7, help="UCT exploration constant")
+    add("--engine", choices=ENGINES, default="fast",
+        help="fast: numba tree with RAVE and priors; generic: the game-independent search")
+    add("--c", type=float, default=None,
+        help="UCT exploration constant (default 0.2 fast, 0.7 generic)")
+    add("--rave", type=float, default=3000.0,
+        help="RAVE equivalence parameter, fast engine (0: no RAVE)")
+    add("--expand-after", type=int, default=2, help="visits before a node is made (fast)")
+    add("--prior-even", type=float, default=10.0, help="even prior visits per move (fast)")
+    add("--prior-weight", type=float, default=20.0,
+        help="prior visits per heuristic: capture, escape, pattern, self-atari (fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
     add("--threads", type=int, default=1, help="threads (leaf, tree) or processes (root)")
     add("--leaf-playouts", type=int, default=0,
@@ -56,25 +66,31 @@ class MctsGenerator:
         self.options = options
         seed = options.seed if options.seed is not None else int(
             np.random.SeedSequence().entropy % (1 << 31))
+        heavy = options.policy == "heavy"
+        c = options.c if options.c is not None else (0.2 if options.engine == "fast" else 0.7)
         self.config = SearchConfig(
-            c=options.c, mode=options.mode, threads=options.threads,
+            engine=options.engine,
+            uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
+                          prior_even=options.prior_even, prior_weight=options.prior_weight,
+                          heavy=heavy),
+            c=c, mode=options.mode, threads=options.threads,
             leaf_playouts=options.leaf_playouts, batch=options.batch,
-            virtual_loss=options.virtual_loss, heavy=options.policy == "heavy",
+            virtual_loss=options.virtual_loss, heavy=heavy,
             final_choice=options.final, allocation=options.allocation,
             divisor=options.divisor, biased=options.biased, seed=seed)
-        self._searcher: GoSearcher | None = None
+        self._searcher = None
         self._key: tuple | None = None
 
     def close(self) -> None:
         if self._searcher is not None:
             self._searcher.close()
 
-    def searcher(self, game: GoGame) -> GoSearcher:
+    def searcher(self, game: GoGame):
         key = (game.size, game.komi)
         if key != self._key:
             self.close()
-            self._searcher = GoSearcher(GoGame(game.size, game.komi,
-                                               max_moves=game.max_moves), self.config)
+            self._searcher = make_searcher(GoGame(game.size, game.komi,
+                                                  max_moves=game.max_moves), self.config)
             self._key = key
         return self._searcher
 
@@ -114,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts < 1 or options.threads < 1:
         print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
         return 2
-    engine, generator = make_engine(options)
+    try:
+        engine, generator = make_engine(options)
+    except ValueError as exc:
+        print(f"mcts: {exc}", file=sys.stderr)
+        return 2
     try:
         run_gtp_session(engine)
     finally:

@@ -120,3 +120,22 @@ class GoGame(Game):
     def stone_at(self, state: GoState, action: int) -> int:
         """EMPTY, BLACK or WHITE at an action's point."""
         return int(state.board[go_board.point_of(self.size, action)])
+
+
+def state_from_diagram(diagram: str, colour: str = "b", *, passes: int = 0) -> GoState:
+    """A position from a diagram: one line per row, top row first, 'X' black, 'O' white, '.' empty.
+
+    Stones are placed as drawn, without captures. Raises ValueError if the
+    diagram is not square.
+    """
+    rows = [line.split() for line in diagram.strip().splitlines()]
+    n = len(rows)
+    if any(len(row) != n for row in rows):
+        raise ValueError("diagram must be square")
+    board = go_board.empty_board(n)
+    stones = {"X": go_board.BLACK, "O": go_board.WHITE, ".": go_board.EMPTY}
+    for i, row in enumerate(rows):
+        for col, symbol in enumerate(row):
+            board[go_board.point_of(n, (n - 1 - i) * n + col)] = stones[symbol]
+    to_move = go_board.BLACK if colour == "b" else go_board.WHITE
+    return GoState(board, to_move, passes=passes)

@@ -373,8 +373,8 @@ def new_workspace(n):
 
 
 @njit(cache=True, nogil=True)
-def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                 rng, record):
+def load_board(work, board_in, n):
+    """Set the workspace to the padded board board_in, building its groups."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
     board[:] = board_in
     gid[:] = -1
@@ -384,7 +384,26 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
     epos[:] = -1
     ne[0] = 0
     _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne)
+
+
+@njit(cache=True, nogil=True)
+def play_on(work, n, p, colour):
+    """Play colour at empty point p (not a suicide) in the workspace; returns the new ko point."""
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
+    return _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour)
+
+
+@njit(cache=True, nogil=True)
+def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                     record, start):
+    """Play on from the workspace position until two passes or max_moves moves.
+
+    Moves go into record from index start while it has room. Returns (area
+    score without komi, index after the last move).
+    """
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
     moves = 0
+    index = start
     while passes < 2 and moves < max_moves:
         p = -1
         if heavy and last >= 0:
@@ -401,12 +420,21 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
         else:
             passes = 0
             ko = _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour)
-        if moves < record.shape[0]:
-            record[moves] = p
+        if index < record.shape[0]:
+            record[index] = p
+        index += 1
         last = p
         colour = 3 - colour
         moves += 1
-    return area_score(board, n), moves
+    return area_score(board, n), index
+
+
+@njit(cache=True, nogil=True)
+def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, patterns,
+                 rng, record):
+    load_board(work, board_in, n)
+    return continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns,
+                            rng, record, 0)
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,144 @@
+"""GTP conformance of `python -m players mcts`: every command, and errors for bad arguments."""
+
+import pytest
+
+from players.mcts_player import build_parser, make_engine
+
+REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands",
+            "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
+            "quit", "time_settings", "time_left", "kgs-genmove_cleanup"]
+
+
+@pytest.fixture(params=["fast", "generic"])
+def engine(request):
+    options = build_parser().parse_args(
+        ["--engine", request.param, "--playouts", "60", "--seed", "3", "--resign", "0"])
+    engine, generator = make_engine(options)
+    yield engine
+    generator.close()
+
+
+def ok(engine, line):
+    command, *args = line.split()
+    failed, text, _ = engine.run_command(command, args)
+    assert not failed, f"{line!r} failed: {text}"
+    return text
+
+
+def fails(engine, line):
+    command, *args = line.split()
+    failed, text, _ = engine.run_command(command, args)
+    assert failed, f"{line!r} should fail, got {text!r}"
+    return text
+
+
+def test_administrative_commands(engine):
+    assert ok(engine, "protocol_version") == "2"
+    assert ok(engine, "name") and ok(engine, "version")
+    listed = ok(engine, "list_commands").split("\n")
+    for command in REQUIRED:
+        assert command in listed
+        assert ok(engine, f"known_command {command}") == "true"
+    assert ok(engine, "known_command frobnicate") == "false"
+    fails(engine, "known_command")
+    fails(engine, "frobnicate")
+
+
+@pytest.mark.parametrize("size", [5, 9, 13, 19])
+def test_boardsize_range(engine, size):
+    ok(engine, f"boardsize {size}")
+    ok(engine, "play b A1")
+    letters = "ABCDEFGHJKLMNOPQRST"
+    ok(engine, f"play w {letters[size - 1]}{size}")
+    fails(engine, f"play b {letters[size - 1]}{size + 1}")
+
+
+@pytest.mark.parametrize("bad", ["4", "20", "x", "", "9.5"])
+def test_boardsize_errors(engine, bad):
+    fails(engine, f"boardsize {bad}")
+
+
+def test_komi(engine):
+    ok(engine, "komi 6.5")
+    ok(engine, "komi -3")
+    for bad in ["", "x", "nan", "inf"]:
+        fails(engine, f"komi {bad}")
+
+
+def test_play_errors(engine):
+    ok(engine, "boardsize 9")
+    ok(engine, "play b E5")
+    fails(engine, "play w E5")        # occupied
+    fails(engine, "play x D4")        # colour
+    fails(engine, "play b Z4")        # vertex
+    fails(engine, "play b")           # arguments
+    fails(engine, "play b D4 D5")
+    ok(engine, "play w pass")
+    ok(engine, "play b d4")           # case-insensitive vertex
+
+
+def test_play_accepts_self_capture_and_refuses_ko(engine):
+    ok(engine, "boardsize 5")
+    # White stones around A1: B1, A2; Black playing A1 is self-capture, which the referee allows.
+    ok(engine, "play w B1")
+    ok(engine, "play w A2")
+    ok(engine, "play b A1")
+    board = ok(engine, "showboard")
+    assert board.splitlines()[-2].split()[1] == "."  # A1 is empty again
+    # A ko: Black captures at C2, White may not retake at once.
+    ok(engine, "clear_board")
+    for line in ["play b C1", "play b B2", "play b C3", "play w D1", "play w E2", "play w D3",
+                 "play w C2", "play b D2"]:
+        ok(engine, line)
+    fails(engine, "play w C2")
+    ok(engine, "play w A5")
+    ok(engine, "play b A4")
+    ok(engine, "play w C2")
+
+
+def test_genmove_plays_a_legal_move_and_undo(engine):
+    ok(engine, "boardsize 7")
+    ok(engine, "play b D4")
+    move = ok(engine, "genmove w")
+    assert move != "D4"
+    if move.lower() != "pass":
+        fails(engine, f"play b {move}")
+    ok(engine, "undo")
+    ok(engine, "undo")
+    fails(engine, "undo")
+    fails(engine, "genmove")
+    fails(engine, "genmove purple")
+
+
+def test_final_score(engine):
+    ok(engine, "boardsize 5")
+    ok(engine, "komi 0.5")
+    assert ok(engine, "final_score") == "W+0.5"
+    ok(engine, "play b C3")
+    assert ok(engine, "final_score") == "B+24.5"
+    ok(engine, "komi 25")
+    assert ok(engine, "final_score") == "0"
+
+
+def test_time_commands(engine):
+    ok(engine, "boardsize 9")
+    ok(engine, "time_settings 30 0 0")
+    ok(engine, "time_left b 10 0")
+    ok(engine, "time_left w 5 3")
+    assert ok(engine, "genmove b")
+    for bad in ["time_settings 30 0", "time_settings a b c", "time_settings -1 0 0"]:
+        fails(engine, bad)
+    for bad in ["time_left b 10", "time_left x 10 0", "time_left b -1 0", "time_left b t 0"]:
+        fails(engine, bad)
+
+
+def test_cleanup_genmove(engine):
+    ok(engine, "boardsize 5")
+    move = ok(engine, "kgs-genmove_cleanup b")
+    assert move.lower() != "pass"
+    fails(engine, "kgs-genmove_cleanup")
+
+
+def test_quit_ends_session(engine):
+    failed, _, end = engine.run_command("quit", [])
+    assert not failed and end
