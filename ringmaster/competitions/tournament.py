@@ -60,6 +60,7 @@ class Tournament(Competition):
         self.engine_names: dict[str, str] = {}
         self.engine_descriptions: dict[str, str] = {}
         self.ghost_matchups: dict[str, tuple[str, str]] = {}
+        self.stored_boards: dict[str, list] = {}
         self.scheduler = GroupScheduler()
         self._set_scheduler_groups()
 
@@ -69,9 +70,13 @@ class Tournament(Competition):
     def get_status(self) -> dict[str, Any]:
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
         players.update({mid: [m.player_1, m.player_2] for mid, m in self.matchups.items()})
+        boards = dict(self.stored_boards)
+        boards.update({mid: [m.game_settings.get("game", "go"), m.game_settings["board_size"]]
+                       for mid, m in self.matchups.items()})
         return {
             "results": {mid: [r.to_json() for r in rs] for mid, rs in self.results.items()},
             "matchup_players": players,
+            "matchup_boards": boards,
             "scheduler": self.scheduler.to_json(),
             "engine_names": self.engine_names,
             "engine_descriptions": self.engine_descriptions,
@@ -82,12 +87,15 @@ class Tournament(Competition):
             results = {mid: [GameResult.from_json(r) for r in rs]
                        for mid, rs in status["results"].items()}
             stored_players = status["matchup_players"]
+            stored_boards = status["matchup_boards"]
             scheduler = GroupScheduler.from_json(status["scheduler"])
             engine_names = dict(status["engine_names"])
             engine_descriptions = dict(status["engine_descriptions"])
         except (KeyError, TypeError, ValueError) as exc:
             raise CompetitionError(f"state is malformed: {exc!r}") from None
         self.check_state_matches(stored_players, results)
+        self.check_boards_match(stored_boards, results)
+        self.stored_boards = stored_boards
         self.results = results
         self.ghost_matchups = {}
         for mid, players in stored_players.items():
@@ -113,6 +121,20 @@ class Tournament(Competition):
                     f"existing results for matchup {mid} are inconsistent with control file: "
                     f"result players are {','.join(old)}; control file players are "
                     f"{matchup.player_1},{matchup.player_2}")
+
+    def check_boards_match(self, stored_boards: dict[str, list],
+                           results: dict[str, list[GameResult]]) -> None:
+        """Raise CompetitionError if a matchup with results changed its game or board size."""
+        for mid, matchup in self.matchups.items():
+            old = stored_boards.get(mid)
+            if old is None or not results.get(mid):
+                continue
+            new = [matchup.game_settings.get("game", "go"), matchup.game_settings["board_size"]]
+            if old != new:
+                raise CompetitionError(
+                    f"existing results for matchup {mid} are inconsistent with control file: "
+                    f"they were played on {old[0]} {old[1]}x{old[1]}; control file says "
+                    f"{new[0]} {new[1]}x{new[1]}")
 
     # Games
 

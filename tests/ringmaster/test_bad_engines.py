@@ -141,6 +141,13 @@ matchups = [Matchup('gnugo', 'random', alternating=True, number_of_games=2)]
     report = json.loads(CliRunner().invoke(cli, ["show", ctl, "--json"]).output)
     stats = report["matchups"][0]["stats"]
     assert stats["games"] == 2
-    assert stats["wins_1"] == 2          # GNU Go beats a random player
+    assert stats["wins_2"] == 0          # a random player never beats GNU Go
+    for result in report["matchups"][0]["results"]:
+        # The random player counts its dead stones, so it may dispute GNU Go's score.
+        colour = result["winning_colour"]
+        if colour is None:
+            assert result["detail"] == "players disagreed"
+        else:
+            assert result["player_" + colour] == "gnugo"
     assert report["engine_descriptions"]["gnugo"] == "GNU Go:3.8"
     assert stats["average_cpu_1"] is not None

@@ -115,6 +115,23 @@ def test_changed_players_are_refused_swapped_order_accepted(write_ctl):
     swapped.set_status(status)
 
 
+def test_changed_board_size_is_refused(write_ctl):
+    comp = playoff(write_ctl)
+    respond(comp, comp.get_game())
+    status = comp.get_status()
+    changed = competition(write_ctl, (PLAYOFF % "Matchup('a', 'b', alternating=True, "
+                                      "number_of_games=4),").replace("board_size = 9",
+                                                                     "board_size = 13"))
+    with pytest.raises(CompetitionError) as info:
+        changed.set_status(status)
+    assert str(info.value) == ("existing results for matchup 0 are inconsistent with control "
+                               "file: they were played on go 9x9; control file says go 13x13")
+    more_games = playoff(write_ctl, "Matchup('a', 'b', alternating=True, number_of_games=8),"
+                                    "Matchup('a', 'c', board_size=13),")
+    more_games.set_status(status)
+    assert len(more_games.results["0"]) == 1
+
+
 def test_removed_matchup_becomes_a_ghost_in_reports(write_ctl):
     comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2), "
                               "Matchup('a', 'c', number_of_games=2),")

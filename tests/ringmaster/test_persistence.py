@@ -1,0 +1,86 @@
+"""The state file: atomic versioned JSON, refusal of foreign or corrupt files, and the lock."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+
+import pytest
+
+from ringmaster.errors import RingmasterError, StateFileError
+from ringmaster.persistence import CompetitionLock, read_state, write_state
+from ringmaster.records import remove_stale_temporaries, write_atomically
+
+
+def test_round_trip_and_no_temporaries_left(tmp_path):
+    path = str(tmp_path / "c.status")
+    write_state(path, {"competition": {"x": [1, 2]}, "void_game_count": 3})
+    document = read_state(path)
+    assert document["competition"] == {"x": [1, 2]} and document["void_game_count"] == 3
+    assert document["format"] == "ringmaster-state" and document["version"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.status"]
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"{broken", "state file c.status is corrupt"),
+    (b"\x80\x02}q\x00.", "state file c.status is a Gomill pickle"),
+    (json.dumps({"format": "other"}).encode(), "is not a ringmaster state file"),
+    (json.dumps({"format": "ringmaster-state", "version": 99}).encode(),
+     "has incompatible version 99 (expected 1)"),
+    (b"\xff\xfe", "state file c.status is corrupt"),
+])
+def test_bad_state_files_are_refused_with_one_line(tmp_path, content, message):
+    path = tmp_path / "c.status"
+    path.write_bytes(content)
+    with pytest.raises(StateFileError) as info:
+        read_state(str(path))
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_state_for_another_competition_type_is_refused(write_ctl):
+    from ringmaster.ringmaster import Ringmaster
+    ctl = write_ctl("""
+competition_type = 'allplayall'
+players = {'a': Player('x'), 'b': Player('y')}
+board_size = 9
+komi = 7.5
+competitors = ['a', 'b']
+""")
+    write_state(ctl[:-4] + ".status", {"competition_type": "playoff", "competition_version": 1})
+    with pytest.raises(StateFileError, match="is for a playoff competition, but the control "
+                                             "file says allplayall"):
+        Ringmaster(ctl).load_state()
+
+
+def test_interrupted_atomic_write_leaves_old_file_and_removable_temporary(tmp_path):
+    path = tmp_path / "g.sgf"
+    write_atomically(str(path), b"old")
+    (tmp_path / ".g.sgf.tmp-abc").write_bytes(b"half")   # what a kill mid-write leaves
+    assert path.read_bytes() == b"old"
+    remove_stale_temporaries(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sgf"]
+
+
+def _try_lock(path, queue):
+    lock = CompetitionLock(path)
+    try:
+        lock.acquire()
+        queue.put("acquired")
+    except RingmasterError as exc:
+        queue.put(str(exc))
+
+
+def test_lock_excludes_other_processes_and_is_released(tmp_path):
+    path = str(tmp_path / "c.log")
+    lock = CompetitionLock(path)
+    lock.acquire()
+    queue = multiprocessing.Queue()
+    process = multiprocessing.Process(target=_try_lock, args=(path, queue))
+    process.start()
+    process.join(20)
+    assert queue.get(timeout=5) == "competition is already running"
+    lock.release()
+    process = multiprocessing.Process(target=_try_lock, args=(path, queue))
+    process.start()
+    process.join(20)
+    assert queue.get(timeout=5) == "acquired"
