@@ -1,0 +1,85 @@
+"""Parallel modes search like the serial search: same visit distribution on a tiny position."""
+
+import numpy as np
+import pytest
+
+from players.games.go import GoGame, state_from_diagram
+from players.go_search import SearchConfig, make_searcher
+from players.mcts.parallel import merge_results
+from players.mcts.search import SearchResult
+
+POSITION = """
+. . . . .
+. . X . .
+. . . O .
+. . . . .
+. . . . .
+"""
+GAME = GoGame(5, 0.5)
+STATE = state_from_diagram(POSITION)
+
+
+def mean_visit_share(config, seeds=range(10), playouts=400):
+    searcher = make_searcher(GAME, config)
+    shares = np.zeros(GAME.num_actions)
+    try:
+        for seed in seeds:
+            if hasattr(searcher, "rng"):
+                searcher.rng = np.random.default_rng(seed)
+            result = searcher.search(STATE, playouts)
+            assert GAME.is_legal(STATE, result.best_action)
+            shares += result.visit_counts / result.visit_counts.sum()
+    finally:
+        searcher.close()
+    return shares / len(seeds)
+
+
+def total_variation(p, q):
+    return 0.5 * np.abs(p - q).sum()
+
+
+@pytest.fixture(scope="module")
+def serial_generic():
+    return mean_visit_share(SearchConfig(engine="generic", seed=1))
+
+
+@pytest.mark.parametrize("mode", ["leaf", "tree", "root"])
+def test_generic_parallel_modes_match_serial(serial_generic, mode):
+    shares = mean_visit_share(SearchConfig(engine="generic", mode=mode, threads=2, seed=2))
+    assert total_variation(shares, serial_generic) < 0.2
+    # Both rank the same few points at the top.
+    top = set(np.argsort(-serial_generic)[:4])
+    assert np.argmax(shares) in top
+
+
+def test_tree_mode_with_uniform_allocation_spreads_root_visits():
+    # Allocation replaces UCT at the root: the remainder method shares each
+    # batch evenly, so root visits end up nearly equal rather than UCT-shaped.
+    searcher = make_searcher(GAME, SearchConfig(engine="generic", mode="tree", threads=2,
+                                                batch=24, allocation="remainder", seed=3))
+    result = searcher.search(STATE, 24 * 20 + 1)
+    searcher.close()
+    visits = result.visit_counts[result.visit_counts > 0]
+    assert len(visits) == len(result.root.actions)
+    assert visits.max() - visits.min() <= 0.25 * visits.mean()
+
+
+def test_fast_root_parallel_matches_serial():
+    serial = mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
+    parallel = mean_visit_share(SearchConfig(engine="fast", mode="root", threads=2, seed=2),
+                                playouts=1000)
+    assert total_variation(parallel, serial) < 0.2
+    assert np.argmax(parallel) == np.argmax(serial)
+
+
+def test_merge_results_adds_visits_and_weights_values():
+    a = SearchResult(np.array([3.0, 1.0, 0.0]), np.array([0.5, -1.0, 0.0]), 0.2, 0, 4, None)
+    b = SearchResult(np.array([1.0, 5.0, 0.0]), np.array([-0.5, 0.2, 0.0]), 0.0, 1, 6, None)
+    merged = merge_results([a, b])
+    assert merged.visit_counts.tolist() == [4.0, 6.0, 0.0]
+    assert merged.q_values == pytest.approx([0.25, (-1.0 + 1.0) / 6, 0.0])
+    assert merged.best_action == 1
+    assert merged.simulations == 10
+    assert merged.root_value == pytest.approx(0.08)
+    with pytest.raises(ValueError):
+        merge_results([])
