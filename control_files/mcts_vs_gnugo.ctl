@@ -1,0 +1,28 @@
+competition_type = 'playoff'
+
+description = """
+Our MCTS engine (fast search: UCT with RAVE and priors, heavy playouts,
+at most 4.5 seconds a move, one thread) against GNU Go level 10 on 9x9,
+komi 7.5, alternating colours, area scoring. Needs GNU Go in /usr/games
+(Debian's gnugo package). The goal is 100 games; reports/mcts_vs_gnugo.md
+says how many were played and with which command:
+    ringmaster run control_files/mcts_vs_gnugo.ctl -j 1
+"""
+
+GNUGO = '/usr/games/gnugo'
+
+players = {
+    'mcts': Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast',
+                    '--policy', 'heavy', '--seconds', '4.5', '--playouts', '200000',
+                    '--threads', '1'], timeout=60),
+    'gnugo-l10': Player([GNUGO, '--mode', 'gtp', '--level', '10', '--chinese-rules',
+                         '--capture-all-dead'], timeout=60),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+
+matchups = [
+    Matchup('mcts', 'gnugo-l10', alternating=True, number_of_games=100),
+]
