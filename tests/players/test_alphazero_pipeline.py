@@ -21,6 +21,8 @@ from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator
 from players.nets.model import NetConfig, PolicyValueNet
 
+torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
+
 TINY = dict(channels=8, blocks=1)
 
 
@@ -102,7 +104,6 @@ def test_learning_a_trivial_position_set():
             return data.planes[idx], data.policies[idx], data.values[idx]
 
     torch.manual_seed(0)
-    torch.set_num_threads(1)   # tiny batches: threads only add contention
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=16, blocks=1, value_hidden=32))
     before = evaluate_losses(net, planes, policies, values)
     train_steps(net, make_optimizer(net, TrainConfig(learning_rate=3e-3)), Fixed(), steps=200,
@@ -165,3 +166,16 @@ def test_train_command_line(tmp_path, capsys):
                  "--min-train-steps", "1", "--device", "cpu"]) == 0
     assert "iter    1" in capsys.readouterr().out
     assert main(["--run-dir", str(tmp_path / "x"), "--game", "chess8"]) == 2
+
+
+@pytest.mark.parametrize("game", ["go5", "othello8",
+                                  pytest.param("go9", marks=pytest.mark.slow)])
+def test_pipeline_runs_other_games_unchanged(tmp_path, game):
+    config = RunConfig(game=game, games_per_iteration=2, concurrent_games=2, simulations=2,
+                       eval_every=1, eval_games=2, eval_simulations=2, min_train_steps=1,
+                       batch_size=8, **TINY)
+    pipeline = Pipeline(tmp_path / game, config, device="cpu", log=lambda line: None)
+    row = pipeline.run_iteration()
+    assert row["games"] == 2 and row["positions"] > 0 and "elo" in row
+    model, meta = load_checkpoint(tmp_path / game / "checkpoints" / "iter_0001.pt")
+    assert model.config.game == game and meta["positions"] == row["positions"]

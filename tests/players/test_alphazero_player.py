@@ -13,6 +13,8 @@ from players.nets.checkpoint import save_checkpoint
 from players.nets.model import NetConfig, PolicyValueNet
 from ringmaster.rules.othello import OthelloRules
 
+torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
+
 
 @pytest.fixture(scope="module")
 def model_path(tmp_path_factory):

@@ -14,6 +14,8 @@ from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, masked_softmax
 from players.nets.model import NetConfig, PolicyValueNet, default_config, masked_log_softmax
 
+torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
+
 
 def tiny_net(game, seed: int = 0) -> PolicyValueNet:
     torch.manual_seed(seed)

@@ -17,6 +17,8 @@ from players.nets.inference import LocalPredictor
 from players.nets.model import NetConfig, PolicyValueNet
 from players.nets.server import InferenceServer, RemotePredictor, connect_or_start, server_address
 
+torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
+
 
 def tiny_net() -> PolicyValueNet:
     torch.manual_seed(0)
