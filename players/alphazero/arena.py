@@ -61,9 +61,34 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
 
-def play_match(game, agent_a: Agent, agent_b: Agent, num_games: int) -> MatchResult:
-    """Play num_games at once, A taking black in the even-numbered games."""
-    states = [game.initial_state() for _ in range(num_games)]
+def random_openings(game, count: int, plies: int, rng: np.random.Generator) -> list:
+    """count start positions, each reached by `plies` uniformly random moves (never a finished game)."""
+    openings = []
+    while len(openings) < count:
+        state = game.initial_state()
+        for _ in range(plies):
+            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+            if game.is_terminal(state):
+                break
+        if not game.is_terminal(state):
+            openings.append(state)
+    return openings
+
+
+def play_match(game, agent_a: Agent, agent_b: Agent, num_games: int, *,
+               opening_plies: int = 0, rng: np.random.Generator | None = None) -> MatchResult:
+    """Play num_games at once, A taking black in the even-numbered games.
+
+    With opening_plies > 0 each pair of games (2i, 2i+1) starts from the same
+    random opening, once with each colour, so that deterministic agents still
+    play varied games.
+    """
+    if opening_plies:
+        starts = random_openings(game, (num_games + 1) // 2, opening_plies,
+                                 rng if rng is not None else np.random.default_rng())
+        states = [starts[i // 2] for i in range(num_games)]
+    else:
+        states = [game.initial_state() for _ in range(num_games)]
     a_colour = [i % 2 for i in range(num_games)]           # A plays colour 0 (black) in even games
     result = MatchResult()
     live = list(range(num_games))

@@ -50,6 +50,7 @@ class RunConfig:
     eval_every: int = 5
     eval_games: int = 40
     eval_simulations: int = 32
+    eval_opening_plies: int = 2       # random plies before net-vs-net games (varied games)
     seed: int = 0
 
 
@@ -224,7 +225,8 @@ class Pipeline:
         prev_model, _ = load_checkpoint(self.paths.checkpoint(int(previous.split("_")[1])), self.device)
         prev_agent = SearchAgent(self.game, self.evaluator(prev_model).evaluate, c.eval_simulations,
                                  self.rng, c.c_puct, name=previous)
-        vs_prev = play_match(self.game, agent, prev_agent, c.eval_games)
+        vs_prev = play_match(self.game, agent, prev_agent, c.eval_games,
+                             opening_plies=c.eval_opening_plies, rng=self.rng)
         self.pair_results.append([me, previous, vs_prev.wins + 0.5 * vs_prev.draws, vs_prev.games])
         self.state["evaluated"].append(me)
         ratings = fit_elo([tuple(r) for r in self.pair_results], anchor="random")

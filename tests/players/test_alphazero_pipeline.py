@@ -125,6 +125,23 @@ def test_arena_and_elo():
     agent = SearchAgent(game, StateEvaluator(game, LocalPredictor(tiny_net(game))).evaluate, 4, rng)
     assert play_match(game, agent, RandomAgent(game, rng), 4).games == 4
 
+    class First:
+        name = "first"
+
+        def __init__(self):
+            self.seen = set()
+
+        def select(self, states):
+            self.seen.update((s.own, s.opp) for s in states)
+            return [min(game.legal_actions(s)) for s in states]
+
+    fixed = First()
+    play_match(game, fixed, First(), 8)
+    assert len(fixed.seen) <= 16                     # deterministic: the same game every time
+    varied = First()
+    result = play_match(game, varied, First(), 8, opening_plies=2, rng=rng)
+    assert result.games == 8 and len(varied.seen) > len(fixed.seen)
+
     assert elo_difference(0.75, 400) == pytest.approx(190.85, abs=0.01)
     assert elo_difference(1.0, 10) == pytest.approx(-400 * np.log10(1 / 0.95 - 1))
     ratings = fit_elo([("a", "random", 300, 400), ("b", "a", 200, 400)], anchor="random")
