@@ -23,7 +23,7 @@ class AlphaZeroPlayer:
     """Game state, search tree and move choice behind the GTP commands."""
 
     def __init__(self, game, evaluate, *, playouts: int | None, seconds: float | None,
-                 batch: int, c_puct: float, seed: int | None) -> None:
+                 batch: int, c_puct: float, seed: int | None, sample_plies: int = 0) -> None:
         from players.alphazero.puct import PuctConfig, Tree
         self._tree_class = Tree
         self.game = game
@@ -32,6 +32,7 @@ class AlphaZeroPlayer:
         self.playouts = playouts
         self.seconds = seconds
         self.batch = batch
+        self.sample_plies = sample_plies
         self.config = PuctConfig(c_puct=c_puct)
         self.rng = np.random.default_rng(seed)
         self.komi = 0.0
@@ -86,7 +87,7 @@ class AlphaZeroPlayer:
         self._apply(action)
 
     def genmove(self, player: int) -> str:
-        from players.alphazero.puct import search_many, search_timed
+        from players.alphazero.puct import search_many, search_timed, visit_policy
         if self.game.is_terminal(self.state):
             return "pass"
         self._bring_to_move(player)
@@ -102,7 +103,11 @@ class AlphaZeroPlayer:
                 search_many([self.tree], self.evaluate, self.config,
                             num_simulations=self.playouts or 200,
                             leaves_per_tree=self.batch, rng=self.rng)
-            action = int(np.argmax(self.tree.visit_counts()))
+            visits = self.tree.visit_counts()
+            if len(self.history) - 1 < self.sample_plies:
+                action = int(self.rng.choice(len(visits), p=visit_policy(visits, 1.0)))
+            else:
+                action = int(np.argmax(visits))
         self._apply(action)
         return self.vertex_from_action(action)
 
@@ -186,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--server", choices=("auto", "on", "off"), default="auto",
                         help="share one inference server per model and device "
                              "(auto: on for CUDA, off for the CPU)")
+    parser.add_argument("--sample-plies", type=int, default=0,
+                        help="in the game's first N plies, choose moves in proportion to visits "
+                             "(varied games between deterministic players)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--seed", type=int, default=None)
     return parser
@@ -210,7 +218,8 @@ def build_player(options: argparse.Namespace) -> AlphaZeroPlayer:
     evaluator = StateEvaluator(game, predictor)
     return AlphaZeroPlayer(game, evaluator.evaluate, playouts=options.playouts,
                            seconds=options.seconds, batch=options.batch,
-                           c_puct=options.c_puct, seed=options.seed)
+                           c_puct=options.c_puct, seed=options.seed,
+                           sample_plies=options.sample_plies)
 
 
 def main(argv: list[str]) -> int:

@@ -148,3 +148,11 @@ def test_bad_options(model_path, tmp_path, capsys):
     assert alphazero_player.main(["--model", str(model_path), "--batch", "0"]) == 2
     with pytest.raises(SystemExit):
         alphazero_player.main(["--model", str(model_path), "--playouts", "5", "--seconds", "1"])
+
+
+def test_sample_plies_vary_the_opening(model_path):
+    def opening(*extra: str) -> tuple[str, ...]:
+        engine = engine_for(model_path, "--playouts", "8", *extra)
+        return tuple(ok(engine, "genmove", c) for c in "bwbw")
+    assert len({opening("--seed", str(s)) for s in range(6)}) == 1
+    assert len({opening("--seed", str(s), "--sample-plies", "4") for s in range(6)}) > 1
