@@ -43,6 +43,7 @@ class LocalPredictor:
         self.model = model.to(self.device).eval()
         self.reduced = (self.device.type == "cuda") if reduced_precision is None else reduced_precision
         if self.device.type == "cuda":
+            torch.backends.cudnn.benchmark = True   # fixed shapes per batch size
             self.model = self.model.to(memory_format=torch.channels_last)
 
     @torch.inference_mode()
