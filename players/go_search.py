@@ -20,6 +20,7 @@ from players.mcts.selection import best_by_value, best_by_visits, uct_score
 
 MODES = ("serial", "leaf", "tree", "root")
 ENGINES = ("fast", "generic")
+MAX_EDGES = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,10 @@ class FastSearcher:
         self.game = game
         self.config = config
         workers = config.threads if config.mode == "root" else 1
-        self.trees = [FastUct(game.size, game.komi, config.uct, seed=config.seed * 31 + i)
-                      for i in range(workers)]
+        # About 4 million edges (128 MB) per tree at most, whatever the board size.
+        max_nodes = min(40000, MAX_EDGES // (game.size * game.size + 1))
+        self.trees = [FastUct(game.size, game.komi, config.uct, seed=config.seed * 31 + i,
+                              max_nodes=max_nodes) for i in range(workers)]
         self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
 
     def close(self) -> None:
