@@ -159,6 +159,7 @@ class Bench:
         self.impls = implementations
         self.tmp = tempfile.mkdtemp(prefix="bench_ringmaster_")
         self.counter = 0
+        self.engine_runs: list[tuple[float, float, float]] = []
 
     def fresh_ctl(self, engine: list[str], games: int, board_size: int = 9) -> str:
         self.counter += 1
@@ -184,6 +185,7 @@ class Bench:
         engine = self.fast_engine(self.args.moves)
         games = self.args.games
         for rep in range(self.args.repeat):
+            self.engine_sample()
             for mode in (None, 1, 2):
                 for impl in self.impls:
                     wall, cpu, _ = self.timed(impl, engine, games, mode)
@@ -204,6 +206,7 @@ class Bench:
         samples: dict = {}
         games = self.args.move_games
         for rep in range(self.args.repeat):
+            self.engine_sample()
             for impl in self.impls:
                 w_long, c_long, m_long = self.timed(
                     impl, self.fast_engine(self.args.moves), games, None)
@@ -221,17 +224,30 @@ class Bench:
                               f"{sample[3]:.1f} CPU ms/game")
         return samples
 
+    def engine_sample(self) -> None:
+        """Measure the engines alone once (called inside each repetition, so that the
+        engines' own costs are measured under the same load as the runs around them)."""
+        w_long, c_long, m_long = self._replay(self.args.moves)
+        w_short, c_short, m_short = self._replay(self.args.short_moves)
+        moves = m_long - m_short
+        self.engine_runs.append((1000 * (w_long - w_short) / moves,
+                                 1000 * (c_long - c_short) / moves, 1000 * c_long))
+
     def engine_costs(self) -> tuple[float, float, float]:
         """The engines' own (wall ms/move, CPU ms/move, CPU ms/game), with no ringmaster.
 
         A game's commands are replayed from a file; CPU ms/game is for a whole
-        game of --moves moves, both engines' start-up included.
-
-        Per move of a game, one engine answers genmove and the other play;
-        both are replayed here (genmove for every move into one engine, then
-        play for every move into another), with no ringmaster in between.
+        game of --moves moves, both engines' start-up included.  Per move of a
+        game, one engine answers genmove and the other play; both are replayed
+        (genmove for every move into one engine, then play for every move into
+        another), with no ringmaster in between.  Medians of the samples.
         """
-        def run_script(lines: list[str], moves: int) -> tuple[float, float, str]:
+        while len(self.engine_runs) < 3:
+            self.engine_sample()
+        return medians(self.engine_runs)
+
+    def _replay(self, moves: int) -> tuple[float, float, int]:
+        def run_script(lines: list[str]) -> tuple[float, float, str]:
             script = "\n".join(["boardsize 9", "clear_board", "komi 7.5"] + lines
                                + ["quit"]) + "\n"
             cpu = children_cpu()
@@ -240,27 +256,17 @@ class Bench:
                                  capture_output=True, check=True).stdout
             return time.perf_counter() - start, children_cpu() - cpu, out
 
-        def replay(moves: int) -> tuple[float, float, int]:
-            w1, c1, out = run_script([f"genmove {'bw'[i % 2]}" for i in range(moves + 2)], moves)
-            vertices = [line[1:].strip() for line in out.splitlines() if line.startswith("=")]
-            vertices = vertices[3:3 + moves + 2]
-            w2, c2, _ = run_script([f"play {'bw'[i % 2]} {v}" for i, v in enumerate(vertices)],
-                                   moves)
-            return w1 + w2, c1 + c2, len(vertices)
-
-        samples = []
-        for _ in range(max(5, self.args.repeat)):
-            w_long, c_long, m_long = replay(self.args.moves)
-            w_short, c_short, m_short = replay(self.args.short_moves)
-            moves = m_long - m_short
-            samples.append((1000 * (w_long - w_short) / moves, 1000 * (c_long - c_short) / moves,
-                            1000 * c_long))
-        return medians(samples)
+        w1, c1, out = run_script([f"genmove {'bw'[i % 2]}" for i in range(moves + 2)])
+        vertices = [line[1:].strip() for line in out.splitlines() if line.startswith("=")]
+        vertices = vertices[3:3 + moves + 2]
+        w2, c2, _ = run_script([f"play {'bw'[i % 2]} {v}" for i, v in enumerate(vertices)])
+        return w1 + w2, c1 + c2, len(vertices)
 
     def gnugo(self) -> dict:
         """{label: [(games/s, wall ms per move) per run]} with GNU Go level 0 on both sides."""
         samples: dict = {}
-        engine = [GNUGO, "--mode", "gtp", "--level", "0"]
+        # A fixed seed: GNU Go then plays the same games under both ringmasters.
+        engine = [GNUGO, "--mode", "gtp", "--level", "0", "--seed", "1"]
         games = self.args.gnugo_games
         for rep in range(self.args.repeat):
             for impl in self.impls:
@@ -311,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Gomill 0.8.3 sdist directory (has ringmaster and gomill/); "
                              "default $GOMILL_DIR")
     parser.add_argument("--python2", default=os.environ.get("GOMILL_PYTHON", DEFAULT_PYTHON2),
-                        help="Python 2.7 to run Gomill with (default $GOMILL_PYTHON or %(default)s)")
+                        help="Python 2.7 to run Gomill with "
+                             "(default $GOMILL_PYTHON or %(default)s)")
     parser.add_argument("--engine-python", default=None,
                         help="interpreter for bench/fast_engine.py, run with -S (default: the "
                              "Python 2.7 if there is one, it starts fastest; else this one)")
@@ -323,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-games", type=int, default=10,
                         help="games per run in the ms/move measurement")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
-    parser.add_argument("--gnugo-games", type=int, default=2,
+    parser.add_argument("--gnugo-games", type=int, default=4,
                         help="games per GNU Go level 0 run (0: skip)")
     parser.add_argument("--profile", action="store_true",
                         help="also cProfile one of our in-process runs")
