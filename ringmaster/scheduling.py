@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, Hashable
 
 
@@ -9,27 +10,35 @@ class SimpleScheduler:
     """Issues game numbers 0, 1, 2...; numbers issued but never fixed are issued again first.
 
     Only fixed numbers are part of the state, so a number that was in flight
-    when the ringmaster stopped is issued again after a reload.
+    when the ringmaster stopped is issued again after a reload. issue() and
+    fix() take constant time; rollback() takes time in the numbers issued.
     """
 
     def __init__(self) -> None:
         self.next_new = 0
         self.fixed: set[int] = set()
         self.outstanding: set[int] = set()
+        self._pending: list[int] = []     # to issue again, lowest first
 
     def _reissuable(self) -> list[int]:
-        return [n for n in range(self.next_new)
-                if n not in self.fixed and n not in self.outstanding]
+        return self._pending
 
-    def issue(self) -> int:
-        pending = self._reissuable()
-        if pending:
-            number = pending[0]
-        else:
+    def issue(self, limit: int | None = None) -> int | None:
+        """The next number (below limit, if given), or None if there is none."""
+        if self._pending and (limit is None or self._pending[0] < limit):
+            number = self._pending.pop(0)
+        elif limit is None or self.next_new < limit:
             number = self.next_new
             self.next_new += 1
+        else:
+            return None
         self.outstanding.add(number)
         return number
+
+    def can_issue(self, limit: int | None = None) -> bool:
+        if limit is None:
+            return True
+        return bool(self._pending and self._pending[0] < limit) or self.next_new < limit
 
     def fix(self, number: int) -> None:
         self.outstanding.discard(number)
@@ -39,9 +48,16 @@ class SimpleScheduler:
         """Give up on an issued number for good (it is never issued again)."""
         self.fix(number)
 
+    def retry(self, number: int) -> None:
+        """Make an issued number available to issue again (its game was void)."""
+        if number in self.outstanding:
+            self.outstanding.discard(number)
+            bisect.insort(self._pending, number)
+
     def rollback(self) -> None:
         """Make every issued-but-unfixed number available to issue again."""
         self.outstanding.clear()
+        self._pending = [n for n in range(self.next_new) if n not in self.fixed]
 
     def to_json(self) -> dict[str, Any]:
         return {"next_new": self.next_new, "fixed": sorted(self.fixed)}
@@ -51,6 +67,7 @@ class SimpleScheduler:
         scheduler = cls()
         scheduler.next_new = data["next_new"]
         scheduler.fixed = set(data["fixed"])
+        scheduler.rollback()
         return scheduler
 
 
@@ -79,35 +96,21 @@ class GroupScheduler:
         s = self.schedulers[code]
         return len(s.fixed) + len(s.outstanding)
 
-    def _can_issue(self, code: Hashable) -> bool:
-        s = self.schedulers[code]
-        limit = self.limits[code]
-        if limit is None:
-            return True
-        return any(n < limit for n in s._reissuable()) or s.next_new < limit
-
     def issue(self) -> tuple[Hashable, int] | None:
         """Return the next (group, number), or None if every group is complete."""
-        candidates = [code for code in self.groups if self._can_issue(code)]
+        candidates = [code for code in self.groups
+                      if self.schedulers[code].can_issue(self.limits[code])]
         if not candidates:
             return None
         code = min(candidates, key=self._load)
-        s = self.schedulers[code]
-        pending = [n for n in s._reissuable() if self.limits[code] is None
-                   or n < self.limits[code]]
-        if pending:
-            number = pending[0]
-            s.outstanding.add(number)
-        else:
-            number = s.issue()
-        return code, number
+        return code, self.schedulers[code].issue(self.limits[code])
 
     def fix(self, code: Hashable, number: int) -> None:
         self.schedulers[code].fix(number)
 
     def retry(self, code: Hashable, number: int) -> None:
         """Make an issued number available to issue again (its game was void)."""
-        self.schedulers[code].outstanding.discard(number)
+        self.schedulers[code].retry(number)
 
     def rollback(self) -> None:
         for s in self.schedulers.values():

@@ -184,7 +184,7 @@ class CeTuner(Tuner):
         stop = not self.seen_successful_game or self.count_error(job.game_id) > 0
         if not stop:
             number, _, round_number = job.game_data
-            self.scheduler.schedulers[str(number)].outstanding.discard(round_number)
+            self.scheduler.retry(str(number), round_number)
         return stop, False
 
     def _finish_generation(self) -> None:

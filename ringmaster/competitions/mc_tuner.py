@@ -7,7 +7,7 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.tuning.fast_scheduler import TunerScheduler as SimpleScheduler
+from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting, interpret_bool, interpret_float, interpret_int, interpret_nonnegative_int,
     interpret_optional, interpret_positive_int, interpret_sequence_of, load_settings,

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_handicap
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
-from ringmaster.tuning.fast_scheduler import TunerScheduler as SimpleScheduler
+from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Player, Setting, interpret_callable, interpret_colour, interpret_identifier,
     interpret_optional, interpret_nonnegative_int, load_settings,
@@ -216,7 +216,7 @@ class Tuner(Competition):
         """A void confirmation game is replayed once (by this tuner: it is issued again)."""
         stop = halt or self.count_error(job.game_id) > 0
         if not stop:
-            self.confirm_scheduler.release(job.game_data[1])
+            self.confirm_scheduler.retry(job.game_data[1])
         return stop, False
 
     def process_confirmation_result(self, response: GameJobResult) -> str:

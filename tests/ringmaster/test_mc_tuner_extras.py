@@ -166,37 +166,3 @@ def test_parallel_run_finds_the_answer():
     assert run_simulation(tuner, step, 600, random.Random(4), parallel=8) == 600
     assert tuner.tree.best_path() == (3,)
     assert all(node.in_flight == 0 for node in tuner.tree.walk_nodes(tuner.tree.root))
-
-
-# The tuners' scheduler
-
-def test_tuner_scheduler_issues_what_the_core_scheduler_issues():
-    from ringmaster.scheduling import SimpleScheduler
-    from ringmaster.tuning.fast_scheduler import TunerScheduler
-    rng = random.Random(8)
-    ours, core = TunerScheduler(), SimpleScheduler()
-    for _ in range(400):
-        action = rng.random()
-        if action < 0.5:
-            assert ours.issue() == core.issue()
-        elif action < 0.8 and core.outstanding:
-            number = rng.choice(sorted(core.outstanding))
-            ours.fix(number)
-            core.fix(number)
-        elif action < 0.95:
-            ours.rollback()
-            core.rollback()
-        else:
-            data = json.loads(json.dumps(core.to_json()))
-            assert ours.to_json() == data
-            ours, core = TunerScheduler.from_json(data), SimpleScheduler.from_json(data)
-    assert ours.to_json() == core.to_json()
-
-
-def test_tuner_scheduler_release_reissues_one_number():
-    from ringmaster.tuning.fast_scheduler import TunerScheduler
-    s = TunerScheduler()
-    assert [s.issue() for _ in range(3)] == [0, 1, 2]
-    s.release(1)
-    assert s.issue() == 1
-    assert s.issue() == 3

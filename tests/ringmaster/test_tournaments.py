@@ -12,7 +12,7 @@ from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError
 from ringmaster.game_jobs import GameJobResult
 from ringmaster.game_results import GameResult
-from ringmaster.scheduling import GroupScheduler
+from ringmaster.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.tournament_results import compute_stats
 
 PLAYOFF = """
@@ -87,6 +87,18 @@ def test_group_scheduler_rollback_reissues_in_flight_games_first():
     issued = [restored.issue() for _ in range(8)]
     assert issued == [("my", 0), ("mz", 0), ("my", 1), ("mz", 2), ("my", 2), ("mz", 3),
                       ("my", 3), ("my", 4)]
+
+
+def test_simple_scheduler_retry_and_rollback():
+    scheduler = SimpleScheduler()
+    assert [scheduler.issue() for _ in range(4)] == [0, 1, 2, 3]
+    scheduler.fix(1)
+    scheduler.retry(2)
+    assert scheduler.issue() == 2          # a void game's number comes back first
+    assert scheduler.issue() == 4
+    scheduler.rollback()                   # 0, 2, 3 and 4 were in flight
+    assert [scheduler.issue() for _ in range(5)] == [0, 2, 3, 4, 5]
+    assert scheduler.issue(limit=6) is None and scheduler.issue() == 6
 
 
 def test_results_state_round_trip_replays_games_in_flight(write_ctl):
