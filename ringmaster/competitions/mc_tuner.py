@@ -38,7 +38,7 @@ MC_SETTINGS = [
     Setting("summary_spec", interpret_sequence_of(interpret_int), default=[30]),
     Setting("log_tree_to_history_period", interpret_optional(interpret_positive_int),
             default=None),
-    Setting("number_of_running_simulations_to_show", interpret_int, default=12),
+    Setting("number_of_running_simulations_to_show", interpret_positive_int, default=12),
     # Beyond Gomill
     Setting("count_games_in_flight", interpret_bool, default=True),
     Setting("stop_when_confident", interpret_optional(_interpret_probability), default=None),

@@ -53,12 +53,12 @@ def test_probability_best_is_symmetric_and_sums_to_one():
 def test_probability_best_matches_sampling():
     records = [(30, 50), (24, 50), (10, 20)]
     rng = random.Random(5)
-    draws = 40000
+    draws = 20000
     hits = 0
     for _ in range(draws):
         values = [rng.betavariate(1 + w, 1 + g - w) for w, g in records]
         hits += values[0] == max(values)
-    assert probability_best(records, 0) == pytest.approx(hits / draws, abs=0.01)
+    assert probability_best(records, 0) == pytest.approx(hits / draws, abs=0.015)
 
 
 def test_probability_best_grows_with_evidence():
