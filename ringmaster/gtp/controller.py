@@ -231,6 +231,7 @@ class SubprocessChannel:
                 pass
         deadline = time.monotonic() + timeout
         rusage = None
+        pause = 0.0005
         while True:
             try:
                 pid, status, rusage = os.wait4(self.process.pid, os.WNOHANG)
@@ -243,7 +244,8 @@ class SubprocessChannel:
             if time.monotonic() >= deadline:
                 self.kill()
                 deadline = time.monotonic() + 5.0
-            time.sleep(0.005)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
         self.kill()  # anything the engine left behind in its group
         self._stdout_thread.join(1.0)
         if self._stderr_thread is not None:
