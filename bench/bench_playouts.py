@@ -214,39 +214,48 @@ def pachi(binary: str, playouts: int, light: bool) -> float | None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
     parser.add_argument("--playouts", type=int, default=20000,
                         help="playouts per genmove for the search measurements")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds; each round measures every row once, in turn")
     parser.add_argument("--pachi", default=os.environ.get("PACHI"),
                         help="path to a Pachi binary (or set PACHI)")
     options = parser.parse_args(argv)
-    s = options.seconds
-    rows = []
-    light = ours(False, s)
-    rows.append(("ours, light playout (numba, incremental groups)", light))
-    rows.append(("ours, heavy playout (captures, atari escape, 3x3 patterns)", ours(True, s)))
+    s, k = options.seconds, options.playouts
     board = GoGame(SIZE).initial_state().board
-    rows.append(("naive numba playout (flood fills)",
-                 rate(lambda k: (naive_numba_playouts(board, SIZE, k, 1), k)[1], s)))
     rng = random.Random(1)
-    rows.append(("naive pure-Python playout",
-                 rate(lambda k: sum(1 for _ in range(k) if python_playout(SIZE, rng) or 1), s)))
-    rows.append((f"ours, search light, {options.playouts} playouts (tree + playouts)",
-                 our_search(False, options.playouts)))
-    rows.append((f"ours, search heavy, {options.playouts} playouts (tree + playouts)",
-                 our_search(True, options.playouts)))
+    rows = [
+        ("ours, light playout (numba, incremental groups)", lambda: ours(False, s)),
+        ("ours, heavy playout (captures, atari escape, 3x3 patterns)", lambda: ours(True, s)),
+        ("naive numba playout (flood fills)",
+         lambda: rate(lambda n: (naive_numba_playouts(board, SIZE, n, 1), n)[1], s)),
+        ("naive pure-Python playout",
+         lambda: rate(lambda n: sum(1 for _ in range(n) if python_playout(SIZE, rng) or 1), s)),
+        (f"ours, search light, {k} playouts (tree + playouts)", lambda: our_search(False, k)),
+        (f"ours, search heavy, {k} playouts (tree + playouts)", lambda: our_search(True, k)),
+    ]
     if options.pachi:
-        for is_light in (True, False):
-            value = pachi(options.pachi, options.playouts, is_light)
-            label = (f"Pachi -t ={options.playouts} threads=1"
-                     + (", playout=light" if is_light else " (moggy playouts)"))
-            if value is not None:
-                rows.append((label, value))
+        rows.append((f"Pachi -t ={k} threads=1, playout=light",
+                     lambda: pachi(options.pachi, k, True)))
+        rows.append((f"Pachi -t ={k} threads=1 (moggy playouts)",
+                     lambda: pachi(options.pachi, k, False)))
     else:
         print("(no Pachi binary given: pass --pachi PATH or set PACHI)")
-    print(f"Playouts per second, empty {SIZE}x{SIZE}, one thread, measured in this run:")
-    for label, value in rows:
-        print(f"  {label:68s} {value:10.0f}   {value / light:6.2f} x ours light")
+    results: list[list[float]] = [[] for _ in rows]
+    for _ in range(options.repeats):
+        for i, (_, measure) in enumerate(rows):
+            value = measure()
+            if value is not None:
+                results[i].append(value)
+    medians = [float(np.median(r)) if r else float("nan") for r in results]
+    light = medians[0]
+    print(f"Playouts per second, empty {SIZE}x{SIZE}, one thread, median of "
+          f"{options.repeats} interleaved rounds in this run (load average "
+          f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs):")
+    for (label, _), value, values in zip(rows, medians, results):
+        spread = f"[{min(values):.0f}-{max(values):.0f}]" if values else ""
+        print(f"  {label:60s} {value:8.0f} {spread:>15s}   {value / light:5.2f} x ours light")
     return 0
 
 
