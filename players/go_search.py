@@ -1,13 +1,12 @@
-"""The Go engine's search: UCT with rollouts, serial or in one of the three parallel modes."""
+"""The Go engine's searches: the fast numba tree or the generic core with rollouts, serial or parallel."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
-
-from concurrent.futures import ThreadPoolExecutor
 
 from players.games import go_board
 from players.games.go import GoGame, GoState
@@ -57,7 +56,7 @@ class SearchConfig:
     biased: bool = False
     seed: int = 0
     engine: str = "generic"
-    uct: UctParams = UctParams()
+    uct: UctParams = field(default_factory=UctParams)
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:

@@ -97,9 +97,9 @@ class MctsGenerator:
     def __call__(self, game: GoGame, state: GoState, *, cleanup: bool,
                  seconds: float | None) -> int | str:
         sign = 1.0 if state.colour == go_board.BLACK else -1.0
-        if state.passes >= 1 and not cleanup:
-            if sign * (game.area_score(state) - game.komi) > 0:
-                return game.pass_action
+        opponent_passed = state.passes >= 1 and not cleanup
+        if opponent_passed and sign * (game.area_score(state) - game.komi) > 0:
+            return game.pass_action
         limit = self.options.seconds
         if seconds is not None:
             limit = seconds if limit is None else min(limit, seconds)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

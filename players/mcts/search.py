@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
 from players.games.base import Game
-from players.mcts.selection import (add_dirichlet_noise, best_by_value, best_by_visits,
-                                    sample_outcome, select_edge)
+from players.mcts.selection import (
+    add_dirichlet_noise,
+    best_by_value,
+    best_by_visits,
+    sample_outcome,
+    select_edge,
+)
 from players.mcts.tree import ChanceNode, Node
 
 # evaluate_fn(states) -> [(prior over num_actions or None, value for to_play(state))]

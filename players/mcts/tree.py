@@ -24,8 +24,19 @@ class Node:
       total_value -- their total value, for to_play
     """
 
-    __slots__ = ("state", "to_play", "terminal", "actions", "priors", "visits",
-                 "value_sum", "children", "visit_count", "total_value", "pending")
+    __slots__ = (
+        "actions",
+        "children",
+        "pending",
+        "priors",
+        "state",
+        "terminal",
+        "to_play",
+        "total_value",
+        "value_sum",
+        "visit_count",
+        "visits",
+    )
 
     is_chance = False
 
@@ -82,8 +93,16 @@ class ChanceNode:
       children (dict outcome -> Node or ChanceNode), visit_count, total_value
     """
 
-    __slots__ = ("state", "to_play", "outcomes", "probs", "children", "visit_count",
-                 "total_value", "pending")
+    __slots__ = (
+        "children",
+        "outcomes",
+        "pending",
+        "probs",
+        "state",
+        "to_play",
+        "total_value",
+        "visit_count",
+    )
 
     is_chance = True
     terminal = False

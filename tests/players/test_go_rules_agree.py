@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from sgfmill import boards
 
 from players.games import go_board, go_patterns, go_playout
 from players.games.go import GoGame

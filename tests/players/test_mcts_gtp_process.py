@@ -7,7 +7,7 @@ import sys
 def run_session(text, *args):
     return subprocess.run([sys.executable, "-m", "players", "mcts", "--playouts", "30",
                            "--seed", "1", *args], input=text, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, check=False)
 
 
 def responses(stdout):

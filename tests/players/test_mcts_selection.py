@@ -5,9 +5,16 @@ import math
 import numpy as np
 import pytest
 
-from players.mcts.selection import (add_dirichlet_noise, best_by_value, best_by_visits,
-                                    puct_score, sample_outcome, select_edge, uct_score,
-                                    visit_policy)
+from players.mcts.selection import (
+    add_dirichlet_noise,
+    best_by_value,
+    best_by_visits,
+    puct_score,
+    sample_outcome,
+    select_edge,
+    uct_score,
+    visit_policy,
+)
 
 
 def test_uct_score_matches_formula():
