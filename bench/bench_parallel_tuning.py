@@ -4,7 +4,9 @@ Drives the real McTuner with simulated games (landscapes from bench_tuners.py),
 keeping 1 or 8 games in flight (a random one finishes next), with games in
 flight counted as losses when choosing (count_games_in_flight = True, ours) or
 ignored (False, Gomill's behaviour). Reports median simple regret over seeds
-and how often a game was started on a candidate that already had one in flight.
+how many win-rate points each game played cost on average (the true rate of
+the candidate that played it, below the best: how well games are *spent*), and
+how often a game was started on a candidate that already had one in flight.
 
 Usage: python bench/bench_parallel_tuning.py [--seeds 50] [--jobs 2] [--games 2000]
 """
@@ -30,10 +32,10 @@ MODES = {"parallel 1": (1, True), "parallel 8, Gomill (in flight ignored)": (8, 
          "parallel 8, in flight counted": (8, True)}
 CASES = {"1-D bumpy, depth 1": ("1-D bumpy", 16, 1), "1-D bumpy, depth 2": ("1-D bumpy", 4, 2),
          "2-D smooth, depth 1": ("2-D smooth", 8, 1), "2-D smooth, depth 2": ("2-D smooth", 4, 2)}
-CHECKPOINTS = (500, 2000)
+CHECKPOINTS = (100, 250, 500, 2000)
 
 
-def run_one(task: tuple[str, str, int, int]) -> tuple[str, str, list[float], float]:
+def run_one(task: tuple[str, str, int, int]) -> tuple[str, str, list[float], float, float]:
     case, mode, seed, games = task
     landscape, split, depth = CASES[case]
     parallel, counted = MODES[mode]
@@ -49,10 +51,13 @@ def run_one(task: tuple[str, str, int, int]) -> tuple[str, str, list[float], flo
     in_flight: list = []
     regrets: list[float] = []
     duplicates = started = done = 0
+    spent = 0.0
     while done < games:
         while len(in_flight) < parallel and done + len(in_flight) < games:
             job = tuner.get_game()
-            leaf = tuner.tree.node_for_path(tuple(job.game_data[1]))
+            path = tuple(job.game_data[1])
+            leaf = tuner.tree.node_for_path(path)
+            spent += best - rate(landscape, tuner.tree.parameters_for_path(path))
             duplicates += leaf.in_flight > 1
             started += 1
             in_flight.append(job)
@@ -62,7 +67,7 @@ def run_one(task: tuple[str, str, int, int]) -> tuple[str, str, list[float], flo
         if done in CHECKPOINTS:
             regrets.append(best - rate(landscape, tuner.tree.parameters_for_path(
                 tuner.tree.best_path())))
-    return case, mode, regrets, duplicates / started
+    return case, mode, regrets, duplicates / started, spent / started
 
 
 def main() -> None:
@@ -76,34 +81,33 @@ def main() -> None:
     tasks = [(case, mode, seed, args.games) for case in CASES for mode in MODES
              for seed in range(args.seeds)]
     started = time.time()
-    results: dict[tuple[str, str], list[tuple[list[float], float]]] = {}
+    results: dict[tuple[str, str], list[tuple[list[float], float, float]]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for case, mode, regrets, duplicate_share in pool.map(run_one, tasks, chunksize=4):
-            results.setdefault((case, mode), []).append((regrets, duplicate_share))
+        for case, mode, regrets, dup, spent in pool.map(run_one, tasks, chunksize=4):
+            results.setdefault((case, mode), []).append((regrets, dup, spent))
     elapsed = time.time() - started
-    lines = [f"Median simple regret over {args.seeds} seeds; 'dup' = share of games started on "
-             "a candidate that already had a game in flight.",
+    lines = [f"Simple regret (median over {args.seeds} seeds, and mean +- standard error at "
+             f"{checkpoints[-1]}); 'cost/game' = mean true regret of the candidates that "
+             "played, over all games; 'dup' = share of games started on a candidate that "
+             "already had a game in flight.",
              f"Command: python bench/bench_parallel_tuning.py --seeds {args.seeds} "
              f"--games {args.games}",
              f"Wall time {elapsed:.0f} s with {args.jobs} worker processes.", "",
-             "| case | mode | " + " | ".join(f"regret @{c}" for c in checkpoints)
-             + " | regret ratio to parallel 1 @" + str(checkpoints[-1]) + " | dup |",
-             "|" + "---|" * (len(checkpoints) + 4)]
+             "| case | mode | " + " | ".join(f"median @{c}" for c in checkpoints)
+             + f" | mean @{checkpoints[-1]} | cost/game | dup |",
+             "|" + "---|" * (len(checkpoints) + 5)]
     for case in CASES:
-        base = None
         for mode in MODES:
             runs = results[(case, mode)]
-            medians = [statistics.median(r[i] for r, _ in runs) for i in range(len(checkpoints))]
-            mean_regret = statistics.mean(r[-1] for r, _ in runs)
-            if base is None:
-                base = mean_regret
-            dup = statistics.mean(d for _, d in runs)
-            ratio = mean_regret / base if base > 0 else float("nan")
+            medians = [statistics.median(r[i] for r, _, _ in runs)
+                       for i in range(len(checkpoints))]
+            finals = [r[-1] for r, _, _ in runs]
+            sem = statistics.stdev(finals) / len(finals) ** 0.5 if len(finals) > 1 else 0.0
+            dup = statistics.mean(d for _, d, _ in runs)
+            cost = statistics.mean(c for _, _, c in runs)
             lines.append(f"| {case} | {mode} | " + " | ".join(f"{m:.4f}" for m in medians)
-                         + f" | {ratio:.2f} | {dup:.2f} |")
-    lines.append("")
-    lines.append("The ratio compares mean (not median) regret at the last checkpoint with "
-                 "parallel 1's, so that ties at the grid's best cell don't hide differences.")
+                         + f" | {statistics.mean(finals):.4f} +- {sem:.4f} | {cost:.4f} "
+                         f"| {dup:.2f} |")
     text = "\n".join(lines)
     print(text)
     if args.out:
