@@ -24,9 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_tuners import LANDSCAPES, best_rate, mc_config, rate  # noqa: E402
-from ringmaster.competitions.mc_tuner import McTuner  # noqa: E402
-from ringmaster.tuning.simulate import play_simulated  # noqa: E402
+from bench_tuners import LANDSCAPES, best_rate, mc_config, rate
+
+from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.tuning.simulate import play_simulated
 
 MODES = {"parallel 1": (1, True), "parallel 8, Gomill (in flight ignored)": (8, False),
          "parallel 8, in flight counted": (8, True)}
@@ -86,12 +87,12 @@ def main() -> None:
         for case, mode, regrets, dup, spent in pool.map(run_one, tasks, chunksize=4):
             results.setdefault((case, mode), []).append((regrets, dup, spent))
     elapsed = time.time() - started
-    lines = [f"Simple regret (median over {args.seeds} seeds, and mean +- standard error at "
-             f"{checkpoints[-1]}); 'cost/game' = mean true regret of the candidates that "
-             "played, over all games; 'dup' = share of games started on a candidate that "
-             "already had a game in flight.",
-             f"Command: python bench/bench_parallel_tuning.py --seeds {args.seeds} "
-             f"--games {args.games}",
+    lines = [(f"Simple regret (median over {args.seeds} seeds, and mean +- standard error at "
+              f"{checkpoints[-1]}); 'cost/game' = mean true regret of the candidates that "
+              "played, over all games; 'dup' = share of games started on a candidate that "
+              "already had a game in flight."),
+             (f"Command: python bench/bench_parallel_tuning.py --seeds {args.seeds} "
+              f"--games {args.games}"),
              f"Wall time {elapsed:.0f} s with {args.jobs} worker processes.", "",
              "| case | mode | " + " | ".join(f"median @{c}" for c in checkpoints)
              + f" | mean @{checkpoints[-1]} | cost/game | dup |",

@@ -17,20 +17,21 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ringmaster.competitions.ce_tuner import CeTuner  # noqa: E402
-from ringmaster.competitions.mc_tuner import McTuner  # noqa: E402
-from ringmaster.settings import Player  # noqa: E402
-from ringmaster.tuning.parameters import CeParameter, McParameter  # noqa: E402
-from ringmaster.tuning.scales import LINEAR  # noqa: E402
-from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation  # noqa: E402
+from ringmaster.competitions.ce_tuner import CeTuner
+from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.settings import Player
+from ringmaster.tuning.parameters import CeParameter, McParameter
+from ringmaster.tuning.scales import LINEAR
+from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation
 
 CHECKPOINTS = (250, 500, 1000, 1500, 2000, 2500, 3000, 5000, 10000)
 SHOWN = (500, 2000, 10000)
@@ -60,7 +61,7 @@ LANDSCAPES: dict[str, tuple[int, Callable]] = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def best_rate(name: str) -> float:
     dims, f = LANDSCAPES[name]
     if dims == 1:

@@ -9,13 +9,26 @@ from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_results import format_float
 from ringmaster.scheduling import GroupScheduler
-from ringmaster.settings import Setting, interpret_float, interpret_positive_int, load_settings
+from ringmaster.settings import (
+    Setting,
+    interpret_float,
+    interpret_positive_int,
+    load_settings,
+)
 from ringmaster.stats import format_elo
 from ringmaster.tuning.cross_entropy import (
-    Distribution, elite_count, format_distribution, rank_candidates, sample, update_distribution,
+    Distribution,
+    elite_count,
+    format_distribution,
+    rank_candidates,
+    sample,
+    update_distribution,
 )
 from ringmaster.tuning.parameters import (
-    CE_PARAMETER_SETTINGS, CeParameter, ce_parameter_spec, load_parameters,
+    CE_PARAMETER_SETTINGS,
+    CeParameter,
+    ce_parameter_spec,
+    load_parameters,
 )
 from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 

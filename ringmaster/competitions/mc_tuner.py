@@ -9,13 +9,23 @@ from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
-    Setting, interpret_bool, interpret_float, interpret_int, interpret_nonnegative_int,
-    interpret_optional, interpret_positive_int, interpret_sequence_of, load_settings,
+    Setting,
+    interpret_bool,
+    interpret_float,
+    interpret_int,
+    interpret_nonnegative_int,
+    interpret_optional,
+    interpret_positive_int,
+    interpret_sequence_of,
+    load_settings,
 )
 from ringmaster.stats import format_elo, wilson_interval
 from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (
-    MC_PARAMETER_SETTINGS, McParameter, load_parameters, mc_parameter_spec,
+    MC_PARAMETER_SETTINGS,
+    McParameter,
+    load_parameters,
+    mc_parameter_spec,
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import Node, Path, Tree
@@ -273,8 +283,8 @@ class McTuner(Tuner):
             out.write(f"most visited at depth {depth}\n")
             generation = self.tree.generations(depth)
             shown = sorted(generation, key=lambda item: (-item[1].visits, item[0]))[:max(count, 0)]
-            for path, node in sorted(shown, key=lambda item: item[0]):
-                out.write(self._node_line(path, node, summary=True) + "\n")
+            out.writelines(self._node_line(path, node, summary=True) + "\n"
+                           for path, node in sorted(shown, key=lambda item: item[0]))
             out.write("\n")
 
     def _write_main_report(self, out: TextIO) -> None:
@@ -314,8 +324,7 @@ class McTuner(Tuner):
         if self.outstanding:
             out.write("In progress:\n")
             shown = sorted(self.outstanding.items())[:self.number_of_running_simulations_to_show]
-            for number, path in shown:
-                out.write(f"game {number}: {self.describe_path(path)}\n")
+            out.writelines(f"game {number}: {self.describe_path(path)}\n" for number, path in shown)
 
     def write_short_report(self, out: TextIO) -> None:
         self.write_static_description(out)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ringmaster.errors import ControlFileError
 from ringmaster.settings import (
-    ControlFileObject, Setting, interpret_callable, interpret_float, interpret_identifier,
-    interpret_positive_int, interpret_sequence, interpret_str, load_settings,
+    ControlFileObject,
+    Setting,
+    interpret_callable,
+    interpret_float,
+    interpret_identifier,
+    interpret_positive_int,
+    interpret_sequence,
+    interpret_str,
+    load_settings,
 )
 from ringmaster.tuning.scales import interpret_scale
 
@@ -67,7 +75,7 @@ def _check_format(code: str, fmt: str | None, sample: Any) -> str:
     fmt = f"{code}: %s" if fmt is None else fmt
     try:
         fmt % (sample,)
-    except Exception:
+    except Exception:  # noqa: BLE001 (user code may raise anything)
         raise ValueError("'format': invalid format string") from None
     return fmt
 
@@ -75,7 +83,7 @@ def _check_format(code: str, fmt: str | None, sample: Any) -> str:
 def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
     try:
         return fn(value)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 (user code may raise anything)
         raise ValueError(f"error from {what} (applied to {value}): "
                          f"{type(exc).__name__}: {exc}") from None
 
@@ -134,7 +142,7 @@ def convert_parameters(specs: list[ParameterSpec], optimiser_parameters: list[fl
     for spec, value in zip(specs, optimiser_parameters):
         try:
             result.append(spec.convert(value))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (user code may raise anything)
             raise ValueError(f"error from scale for {spec.code} (applied to {value}): "
                              f"{type(exc).__name__}: {exc}") from None
     return tuple(result)
@@ -146,6 +154,6 @@ def format_engine_parameters(specs: list[ParameterSpec], engine_parameters: tupl
     for spec, value in zip(specs, engine_parameters):
         try:
             words.append(spec.format % (value,))
-        except Exception:
+        except Exception:  # noqa: BLE001 (user code may raise anything)
             words.append(f"[{spec.code}?{value}]")
     return "; ".join(words)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def round_half_up(x: float) -> int:
@@ -51,7 +52,7 @@ class Scale:
 
 def _bound(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name} is not a number")
+        raise ValueError(f"{name} is not a number")  # noqa: TRY004 (interpreters raise ValueError)
     if not math.isfinite(value):
         raise ValueError(f"{name} is not finite")
     return float(value)
@@ -120,7 +121,7 @@ def interpret_scale(value: Any) -> Callable[[float], Any]:
             raise ValueError(value.error)
         return value
     if not callable(value):
-        raise ValueError("invalid callable")
+        raise ValueError("invalid callable")  # noqa: TRY004 (interpreters raise ValueError)
     return value
 
 

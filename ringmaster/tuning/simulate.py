@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, Competition
 from ringmaster.game_jobs import GameJob, GameJobResult

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 Path = tuple[int, ...]
 
@@ -25,7 +26,7 @@ class Node:
     prior_wins: int
     games: int = 0
     won: int = 0
-    children: list["Node"] | None = None
+    children: list[Node] | None = None
     in_flight: int = field(default=0, compare=False)
 
     @property
@@ -50,7 +51,7 @@ class Node:
         return [self.prior_visits, self.prior_wins, self.games, self.won, children]
 
     @classmethod
-    def from_json(cls, data: list[Any]) -> "Node":
+    def from_json(cls, data: list[Any]) -> Node:
         prior_visits, prior_wins, games, won, children = data
         node = cls(int(prior_visits), int(prior_wins), int(games), int(won))
         if children is not None:

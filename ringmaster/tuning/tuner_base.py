@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_handicap
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
-    Player, Setting, interpret_callable, interpret_colour, interpret_identifier,
-    interpret_optional, interpret_nonnegative_int, load_settings,
+    Player,
+    Setting,
+    interpret_callable,
+    interpret_colour,
+    interpret_identifier,
+    interpret_nonnegative_int,
+    interpret_optional,
+    load_settings,
 )
 from ringmaster.stats import format_elo, wilson_interval
-from ringmaster.tuning.parameters import ParameterSpec, convert_parameters, format_engine_parameters
+from ringmaster.tuning.parameters import (
+    convert_parameters,
+    format_engine_parameters,
+)
 
 CONFIRM_PREFIX = "c"
 CONFIRM_PLAYER_CODE = "best"
@@ -118,7 +128,7 @@ class Tuner(Competition):
         """The candidate player for these engine parameters. Raises CompetitionError."""
         try:
             player = self.candidate_maker(*engine_parameters)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (user code may raise anything)
             raise CompetitionError(
                 f"error from make_candidate(): {type(exc).__name__}: {exc}") from None
         if not isinstance(player, Player):

@@ -11,10 +11,17 @@ from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.cross_entropy import (
-    elite_count, format_distribution, rank_candidates, update_distribution,
+    elite_count,
+    format_distribution,
+    rank_candidates,
+    update_distribution,
 )
 from ringmaster.tuning.parameters import CeParameter as Parameter
-from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+from ringmaster.tuning.simulate import (
+    make_result,
+    make_simulated_candidate,
+    run_simulation,
+)
 
 
 def clip_axisb(f):

@@ -13,7 +13,7 @@ from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
 from ringmaster.tuning.simulate import make_result
-from ringmaster.tuning.tree import Node, Tree, cube_coordinates, parameters_for_path
+from ringmaster.tuning.tree import Tree, cube_coordinates, parameters_for_path
 
 
 def simple_make_candidate(*args):

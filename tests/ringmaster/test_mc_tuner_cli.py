@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from click.testing import CliRunner
 from fake_commands import fake_engine_command
@@ -69,20 +70,20 @@ def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
     base = ctl[:-4]
     result = invoke("run", ctl, "-q", "-g", "2")
     assert result.exit_code == 0, result.output
-    state = json.load(open(base + ".status"))
+    state = json.loads(Path(base + ".status").read_text())
     assert "tree" in json.dumps(state)
     # Resume: the remaining tuning game and then the confirmation games, two at a time.
     result = invoke("run", ctl, "-q", "-j", "2")
     assert result.exit_code == 0, result.output
     assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
-    sgf = open(base + ".games/0.sgf").read()
+    sgf = Path(base + ".games/0.sgf").read_text()
     assert "Candidate parameters: n: cand-" in sgf
-    history = open(base + ".hist").read().splitlines()
+    history = Path(base + ".hist").read_text().splitlines()
     assert sum(line.endswith((" won", " lost")) and line.startswith("n: ")
                for line in history) == 3
     assert "Win rate" in "\n".join(history)
     assert sum(line.startswith("confirm n: cand-") for line in history) == 2
-    report = open(base + ".report").read()
+    report = Path(base + ".report").read_text()
     assert report.startswith("MCTS tuning event: comp\ntiny tuning event\n")
     assert "3/3 games played" in report
     assert "Best parameters: n: cand-" in report
@@ -97,8 +98,8 @@ def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
 def test_changed_control_file_is_refused_on_resume(write_ctl):
     ctl = write(write_ctl, MC_TUNER, games=1)
     assert invoke("run", ctl, "-q", "-g", "1").exit_code == 0
-    text = open(ctl).read().replace("split=3", "split=2")
-    open(ctl, "w").write(text)
+    text = Path(ctl).read_text().replace("split=3", "split=2")
+    Path(ctl).write_text(text)
     result = CliRunner().invoke(cli, ["run", ctl, "-q"])
     assert result.exit_code != 0
     assert "status file is inconsistent with control file" in result.output
@@ -111,10 +112,10 @@ def test_ce_tuner_event_runs(write_ctl):
     base = ctl[:-4]
     assert sorted(os.listdir(base + ".games")) == ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf",
                                                    "g1#1r0.sgf"]
-    report = open(base + ".report").read()
+    report = Path(base + ".report").read_text()
     assert report.startswith("CEM tuning event: comp\n")
     assert "final distribution:" in report
-    assert "Generation 1" in open(base + ".hist").read()
+    assert "Generation 1" in Path(base + ".hist").read_text()
 
 
 def test_example_tuning_control_files_load(tmp_path):

@@ -12,7 +12,11 @@ from ringmaster.settings import Player
 from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import LINEAR
-from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+from ringmaster.tuning.simulate import (
+    make_result,
+    make_simulated_candidate,
+    run_simulation,
+)
 
 
 def config(**changes):

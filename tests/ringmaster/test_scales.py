@@ -4,7 +4,13 @@ import math
 
 import pytest
 
-from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG, interpret_scale, round_half_up
+from ringmaster.tuning.scales import (
+    EXPLICIT,
+    LINEAR,
+    LOG,
+    interpret_scale,
+    round_half_up,
+)
 from ringmaster.tuning.tree import parameters_for_path
 
 
