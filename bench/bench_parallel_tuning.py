@@ -2,8 +2,9 @@
 
 Drives the real McTuner with simulated games (landscapes from bench_tuners.py),
 keeping 1 or 8 games in flight (a random one finishes next), with games in
-flight counted as losses when choosing (count_games_in_flight = True, ours) or
-ignored (False, Gomill's behaviour). Reports median simple regret over seeds
+flight ignored when choosing (count_games_in_flight = False, Gomill's
+behaviour), counted as losses ('loss', virtual losses) or counted as visits at
+the candidate's current win rate ('mean', virtual visits). Reports median simple regret over seeds
 how many win-rate points each game played cost on average (the true rate of
 the candidate that played it, below the best: how well games are *spent*), and
 how often a game was started on a candidate that already had one in flight.
@@ -29,8 +30,10 @@ from bench_tuners import LANDSCAPES, best_rate, mc_config, rate
 from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.tuning.simulate import play_simulated
 
-MODES = {"parallel 1": (1, True), "parallel 8, Gomill (in flight ignored)": (8, False),
-         "parallel 8, in flight counted": (8, True)}
+MODES = {"parallel 1": (1, "loss"),
+         "parallel 8, Gomill (in flight ignored)": (8, "ignore"),
+         "parallel 8, in flight as losses": (8, "loss"),
+         "parallel 8, in flight at the mean": (8, "mean")}
 CASES = {"1-D bumpy, depth 1": ("1-D bumpy", 16, 1), "1-D bumpy, depth 2": ("1-D bumpy", 4, 2),
          "2-D smooth, depth 1": ("2-D smooth", 8, 1), "2-D smooth, depth 2": ("2-D smooth", 4, 2)}
 CHECKPOINTS = (100, 250, 500, 2000)
@@ -105,9 +108,12 @@ def main() -> None:
             finals = [r[-1] for r, _, _ in runs]
             sem = statistics.stdev(finals) / len(finals) ** 0.5 if len(finals) > 1 else 0.0
             dup = statistics.mean(d for _, d, _ in runs)
-            cost = statistics.mean(c for _, _, c in runs)
+            costs = [c for _, _, c in runs]
+            cost = statistics.mean(costs)
+            cost_sem = statistics.stdev(costs) / len(costs) ** 0.5 if len(costs) > 1 else 0.0
             lines.append(f"| {case} | {mode} | " + " | ".join(f"{m:.4f}" for m in medians)
-                         + f" | {statistics.mean(finals):.4f} +- {sem:.4f} | {cost:.4f} "
+                         + f" | {statistics.mean(finals):.4f} +- {sem:.4f} "
+                         f"| {cost:.4f} +- {cost_sem:.4f} "
                          f"| {dup:.2f} |")
     text = "\n".join(lines)
     print(text)

@@ -10,7 +10,6 @@ from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,
-    interpret_bool,
     interpret_float,
     interpret_int,
     interpret_nonnegative_int,
@@ -28,7 +27,7 @@ from ringmaster.tuning.parameters import (
     mc_parameter_spec,
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
-from ringmaster.tuning.tree import Node, Path, Tree
+from ringmaster.tuning.tree import Node, Path, Tree, in_flight_rule
 from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 
 
@@ -36,6 +35,13 @@ def _interpret_probability(value: Any) -> float:
     value = interpret_float(value)
     if not 0.0 < value < 1.0:
         raise ValueError("must be between 0.0 and 1.0 (exclusive)")
+    return value
+
+
+def _interpret_in_flight(value: Any) -> bool | str:
+    if isinstance(value, bool):
+        return value
+    in_flight_rule(value)
     return value
 
 
@@ -50,7 +56,7 @@ MC_SETTINGS = [
             default=None),
     Setting("number_of_running_simulations_to_show", interpret_positive_int, default=12),
     # Beyond Gomill
-    Setting("count_games_in_flight", interpret_bool, default=True),
+    Setting("count_games_in_flight", _interpret_in_flight, default=True),
     Setting("stop_when_confident", interpret_optional(_interpret_probability), default=None),
 ]
 

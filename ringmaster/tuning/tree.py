@@ -92,24 +92,44 @@ def describe_choice(coordinates: tuple[int, ...]) -> str:
     return "(" + ",".join(str(c) for c in coordinates) + ("," if len(coordinates) == 1 else "") + ")"
 
 
+IN_FLIGHT_RULES = ("ignore", "loss", "mean")
+DEFAULT_IN_FLIGHT_RULE = "loss"
+
+
+def in_flight_rule(setting: bool | str) -> str:
+    """The rule for a count_in_flight value: True is the default rule, False is 'ignore'."""
+    if setting is True:
+        return DEFAULT_IN_FLIGHT_RULE
+    if setting is False:
+        return "ignore"
+    if setting not in IN_FLIGHT_RULES:
+        raise ValueError(f"unknown rule for games in flight: {setting!r}")
+    return setting
+
+
 class Tree:
     """A tree of candidates; the root's children are the first generation.
 
-    count_in_flight -- if True, games in flight count as losses when choosing
-                       (virtual losses), and a node already chosen once is
-                       expanded when chosen again even if its game hasn't
-                       finished. If False, this is Gomill's behaviour.
+    count_in_flight -- how games started but not finished count when choosing:
+      'loss' (or True): each as a lost game (virtual loss): more visits, same wins
+      'mean': each as a visit at the candidate's current win rate (virtual
+              visits: only the exploration term shrinks)
+      'ignore' (or False): not at all; this is Gomill's behaviour.
+      When counted, a node already chosen once is expanded when chosen again
+      even if its game hasn't finished (the manual's rule).
     """
 
     def __init__(self, splits: list[int], max_depth: int, exploration_coefficient: float,
-                 initial_visits: int, initial_wins: int, count_in_flight: bool = True) -> None:
+                 initial_visits: int, initial_wins: int,
+                 count_in_flight: bool | str = True) -> None:
         self.splits = list(splits)
         self.branching_factor = math.prod(splits)
         self.max_depth = max_depth
         self.exploration_coefficient = exploration_coefficient
         self.initial_visits = initial_visits
         self.initial_wins = initial_wins
-        self.count_in_flight = count_in_flight
+        self.in_flight_rule = in_flight_rule(count_in_flight)
+        self.count_in_flight = self.in_flight_rule != "ignore"
         self.coordinates = cube_coordinates(self.splits)
         self.root = self.new_node()
         self.expand(self.root)
@@ -156,24 +176,29 @@ class Tree:
         return node.visits + (node.in_flight if self.count_in_flight else 0)
 
     def urgency(self, parent: Node, child: Node) -> float:
-        """wins/visits + E * sqrt(log(parent visits)) / sqrt(visits), games in flight counted as losses."""
+        """wins/visits + E * sqrt(log(parent visits)) / sqrt(visits), with games in flight
+        counted by the tree's rule."""
         numerator = self.exploration_coefficient * math.sqrt(
             math.log(self._effective_visits(parent)))
-        child_visits = self._effective_visits(child)
-        return child.wins / child_visits + numerator / math.sqrt(child_visits)
+        visits = self._effective_visits(child)
+        rate = child.wins / (visits if self.in_flight_rule == "loss" else child.visits)
+        return rate + numerator / math.sqrt(visits)
 
     def choose_child(self, node: Node, rng: random.Random) -> int:
         """The index of the most urgent child (as urgency() computes it); ties broken at random."""
         assert node.children is not None
-        in_flight = self.count_in_flight
+        counted = self.count_in_flight
+        as_loss = self.in_flight_rule == "loss"
         numerator = self.exploration_coefficient * math.sqrt(
             math.log(self._effective_visits(node)))
         sqrt = math.sqrt
         best = -math.inf
         tied: list[int] = []
         for i, child in enumerate(node.children):
-            visits = child.prior_visits + child.games + (child.in_flight if in_flight else 0)
-            value = (child.prior_wins + child.won) / visits + numerator / sqrt(visits)
+            played = child.prior_visits + child.games
+            visits = played + (child.in_flight if counted else 0)
+            value = ((child.prior_wins + child.won) / (visits if as_loss else played)
+                     + numerator / sqrt(visits))
             if value > best:
                 best = value
                 tied = [i]

@@ -135,6 +135,8 @@ def test_parameter_constructor_checks_its_arguments():
      "'make_candidate': make_candidate() returned 'not a player', not Player"),
     ({"stop_when_confident": 1.0}, "'stop_when_confident': must be between"),
     ({"max_depth": 0}, "'max_depth': must be positive"),
+    ({"count_games_in_flight": "sometimes"},
+     "'count_games_in_flight': unknown rule for games in flight: 'sometimes'"),
 ])
 def test_bad_settings_are_refused(changes, message):
     with pytest.raises(ControlFileError) as info:
@@ -263,6 +265,31 @@ def test_games_in_flight_count_as_losses_when_choosing():
     gomill.start_game((0,))
     gomill.start_game((0,))
     assert gomill.select(random.Random(0)) == (0,)
+
+
+def test_games_in_flight_at_the_mean_only_shrink_exploration():
+    import math
+    tree = Tree([2], 1, 0.5, 10, 5, count_in_flight="mean")
+    root, child = tree.root, tree.root.children[0]
+    child.games, child.won = 10, 8
+    root.games, root.won = 10, 8
+    tree.start_game((0,))
+    tree.start_game((0,))
+    # The win rate stays 13/20; the visits in the exploration term include the 2 in flight.
+    assert tree.urgency(root, child) == pytest.approx(
+        13 / 20 + 0.5 * math.sqrt(math.log(22)) / math.sqrt(22))
+    loss = Tree([2], 1, 0.5, 10, 5, count_in_flight="loss")
+    loss.root.children[0].games, loss.root.children[0].won = 10, 8
+    loss.root.games, loss.root.won = 10, 8
+    loss.start_game((0,))
+    loss.start_game((0,))
+    assert loss.urgency(loss.root, loss.root.children[0]) == pytest.approx(
+        13 / 22 + 0.5 * math.sqrt(math.log(22)) / math.sqrt(22))
+    # choose_child ranks children exactly as urgency() does.
+    for t in (tree, loss):
+        other = t.root.children[1]
+        expected = 0 if t.urgency(t.root, t.root.children[0]) > t.urgency(t.root, other) else 1
+        assert t.choose_child(t.root, random.Random(0)) == expected
 
 
 def test_update_counts_every_node_on_the_path_and_the_root():
