@@ -13,7 +13,7 @@ def az(model):
 
 players = {
     'iter05': az('players/models/othello6_iter0005.pt'),
-    'iter20': az('players/models/othello6_iter0020.pt'),
+    'iter30': az('players/models/othello6_iter0030.pt'),
     'final': az('players/models/othello6.pt'),
     'random': Player([PYTHON, '-m', 'players.random_othello']),
 }
@@ -23,5 +23,5 @@ board_size = 6
 komi = 0
 scorer = 'internal'
 
-competitors = ['final', 'iter20', 'iter05', 'random']
+competitors = ['final', 'iter30', 'iter05', 'random']
 rounds = 20
