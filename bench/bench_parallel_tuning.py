@@ -30,7 +30,7 @@ from bench_tuners import LANDSCAPES, best_rate, mc_config, rate
 from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.tuning.simulate import play_simulated
 
-MODES = {"parallel 1": (1, "loss"),
+MODES = {"parallel 1": (1, True),
          "parallel 8, Gomill (in flight ignored)": (8, "ignore"),
          "parallel 8, in flight as losses": (8, "loss"),
          "parallel 8, in flight at the mean": (8, "mean")}

@@ -93,7 +93,7 @@ def describe_choice(coordinates: tuple[int, ...]) -> str:
 
 
 IN_FLIGHT_RULES = ("ignore", "loss", "mean")
-DEFAULT_IN_FLIGHT_RULE = "loss"
+DEFAULT_IN_FLIGHT_RULE = "mean"   # the most even in bench/bench_parallel_tuning.py
 
 
 def in_flight_rule(setting: bool | str) -> str:
@@ -111,9 +111,9 @@ class Tree:
     """A tree of candidates; the root's children are the first generation.
 
     count_in_flight -- how games started but not finished count when choosing:
-      'loss' (or True): each as a lost game (virtual loss): more visits, same wins
-      'mean': each as a visit at the candidate's current win rate (virtual
-              visits: only the exploration term shrinks)
+      'mean' (or True): each as a visit at the candidate's current win rate
+              (virtual visits: only the exploration term shrinks)
+      'loss': each as a lost game (virtual loss): more visits, same wins
       'ignore' (or False): not at all; this is Gomill's behaviour.
       When counted, a node already chosen once is expanded when chosen again
       even if its game hasn't finished (the manual's rule).

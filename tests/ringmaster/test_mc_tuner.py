@@ -255,7 +255,7 @@ def test_ties_are_broken_at_random():
 
 
 def test_games_in_flight_count_as_losses_when_choosing():
-    tree = hand_tree([(4, 3), (4, 2)])
+    tree = hand_tree([(4, 3), (4, 2)], count_in_flight="loss")
     assert tree.select(random.Random(0)) == (0,)
     tree.start_game((0,))
     tree.start_game((0,))

@@ -158,11 +158,13 @@ def test_games_in_flight_spread_over_candidates():
         tuner.tree.root.games, tuner.tree.root.won = 6, 4
         return [tuple(tuner.get_game().game_data[1]) for _ in range(8)]
 
-    counted = leader_first(make_tuner(exploration_coefficient=0.1))
-    gomill = leader_first(make_tuner(exploration_coefficient=0.1, count_games_in_flight=False))
+    gomill = leader_first(make_tuner(exploration_coefficient=0.2, count_games_in_flight=False))
     assert set(gomill) == {(2,)}
-    assert len(set(counted)) > 1
-    assert counted[0] == (2,)
+    for rule in (True, "mean", "loss"):
+        counted = leader_first(make_tuner(exploration_coefficient=0.2,
+                                          count_games_in_flight=rule))
+        assert counted[0] == (2,)
+        assert len(set(counted)) > 1
 
 
 def test_parallel_run_finds_the_answer():
