@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from sgfmill import common
+
 Colour = str  # 'b' or 'w'
 Move = "tuple[int, int] | None"  # (row, col) with row 0 at the bottom, as sgfmill; None is a pass
 
@@ -30,20 +32,20 @@ class Rules(ABC):
     def __init__(self, board_size: int) -> None:
         self.board_size = board_size
 
-    @abstractmethod
     def first_player(self) -> Colour:
         """The colour to move first (after any handicap placement)."""
+        return "b"
 
-    @abstractmethod
     def parse_move(self, vertex: str):
         """Turn a GTP vertex into a move (None for pass).
 
         Raises ValueError if the text isn't a vertex on this board.
         """
+        return common.move_from_vertex(vertex, self.board_size)
 
-    @abstractmethod
     def format_move(self, move) -> str:
         """Turn a move into a GTP vertex ('pass' for None)."""
+        return common.format_vertex(move)
 
     @abstractmethod
     def check_move(self, colour: Colour, move) -> str | None:

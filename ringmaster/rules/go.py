@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sgfmill import boards, common
+from sgfmill import boards
 
 from ringmaster.rules.base import Colour, Rules
 
@@ -24,15 +24,6 @@ class GoRules(Rules):
         self.board = boards.Board(board_size)
         self.ko_point: tuple[int, int] | None = None
         self.consecutive_passes = 0
-
-    def first_player(self) -> Colour:
-        return "b"
-
-    def parse_move(self, vertex: str):
-        return common.move_from_vertex(vertex, self.board_size)
-
-    def format_move(self, move) -> str:
-        return common.format_vertex(move)
 
     def set_handicap(self, points: list[tuple[int, int]]) -> None:
         """Place black handicap stones (validated by the caller)."""

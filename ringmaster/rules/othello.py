@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from sgfmill import common
 
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
@@ -30,15 +29,6 @@ class OthelloRules(Rules):
         self.board: list[list[Colour | None]] = [[None] * board_size for _ in range(board_size)]
         self.board[m - 1][m - 1] = self.board[m][m] = "w"
         self.board[m - 1][m] = self.board[m][m - 1] = "b"
-
-    def first_player(self) -> Colour:
-        return "b"
-
-    def parse_move(self, vertex: str):
-        return common.move_from_vertex(vertex, self.board_size)
-
-    def format_move(self, move) -> str:
-        return common.format_vertex(move)
 
     def flips(self, colour: Colour, move: tuple[int, int]) -> list[tuple[int, int]]:
         """The discs a placement by colour at move would turn over (empty if none)."""
