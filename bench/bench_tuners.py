@@ -6,6 +6,7 @@ win probability of a candidate, as a function of its engine parameters in
 minus the true win rate of the candidate the tuner would return now.
 
 Usage: python bench/bench_tuners.py [--seeds 50] [--jobs 2] [--games 10000] [--out FILE]
+       python bench/bench_tuners.py --stop-check   (how stop_when_confident = 0.95 behaves)
 """
 
 from __future__ import annotations
@@ -153,13 +154,53 @@ def games_to_reach(checkpoints: list[int], regrets: list[float], target: float) 
     return reach
 
 
+def stop_check_one(task: tuple[str, int, int]) -> tuple[str, int, bool]:
+    """(landscape, games played, returned a worse cell than the grid's best) for one seed."""
+    name, split, seed = task
+    dims, f = LANDSCAPES[name]
+    config = {**mc_config(dims, split, 1, 0.45), "number_of_games": 5000,
+              "stop_when_confident": 0.95}
+    tuner = McTuner("stop")
+    tuner.rng = random.Random(seed)
+    tuner.initialise_from_control_file(config)
+    tuner.set_clean_status()
+    cells = [tuner.tree.parameters_for_path((i,)) for i in range(tuner.tree.branching_factor)]
+    best_cell = max(rate(name, c) for c in cells)
+    played = run_simulation(tuner, lambda p: float(f(p)), 5000, random.Random(seed + 1))
+    chosen = rate(name, tuner.tree.parameters_for_path(tuner.tree.best_path()))
+    return name, played, chosen < best_cell - 1e-12
+
+
+def stop_check(jobs: int) -> None:
+    """stop_when_confident = 0.95 on 4-cell (1-D) and 4x4 (2-D) grids, up to 5000 games."""
+    cases = {"1-D smooth": (4, 100), "1-D bumpy": (4, 100), "2-D smooth": (4, 30)}
+    tasks = [(name, split, seed) for name, (split, seeds) in cases.items()
+             for seed in range(seeds)]
+    outcomes: dict[str, list[tuple[int, bool]]] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for name, played, wrong in pool.map(stop_check_one, tasks, chunksize=4):
+            outcomes.setdefault(name, []).append((played, wrong))
+    print("| landscape (grid) | seeds | stopped early | median games when stopped "
+          "| wrong cell when stopped |")
+    print("|---|---|---|---|---|")
+    for name, runs in outcomes.items():
+        early = [(n, w) for n, w in runs if n < 5000]
+        median = statistics.median(n for n, _ in early) if early else "-"
+        print(f"| {name} ({'4' if name.startswith('1') else '4x4'}) | {len(runs)} | {len(early)} "
+              f"| {median} | {sum(w for _, w in early)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--out", type=str, default=None)
+    parser.add_argument("--stop-check", action="store_true")
     args = parser.parse_args()
+    if args.stop_check:
+        stop_check(args.jobs)
+        return
     checkpoints = [c for c in CHECKPOINTS if c <= args.games]
     tuners = list(tuner_configs(1, args.games))
     tasks = [(t, name, seed, args.games) for name in LANDSCAPES for t in tuners
