@@ -244,6 +244,11 @@ class Ringmaster:
             self.warn(f"ignoring unknown command in {os.path.basename(self.paths.command)}: "
                       f"{command[:40]}")
 
+    def _flush_competition_log(self) -> None:
+        for line in self.competition.pending_log:
+            self.log(line)
+        self.competition.pending_log = []
+
     def halt(self, reason: str) -> None:
         if self.halt_reason is None:
             self.halt_reason = reason
@@ -268,6 +273,7 @@ class Ringmaster:
             with open(self.paths.history, "a", encoding="utf-8") as f:
                 f.write(text)
         self.log(f"response from game {response.game_id}")
+        self._flush_competition_log()
         for warning in response.warnings:
             self.warn(warning)
         if self.presenter is not None:
@@ -278,8 +284,11 @@ class Ringmaster:
         self.games_in_progress.pop(job.game_id, None)
         self.warn(f"game {job.game_id} -- {message}")
         self.void_game_count += 1
-        stop, _retry = self.competition.process_game_error(job, self.void_game_count - 1)
+        stop, retry = self.competition.process_game_error(job, self.void_game_count - 1)
         self.save_state()
+        self.log(f"game {job.game_id} will be replayed" if retry else
+                 f"game {job.game_id} will not be replayed")
+        self._flush_competition_log()
         if self.presenter is not None:
             self.presenter.refresh()
         if stop and not self.stopping_for_voids:

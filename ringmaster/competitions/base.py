@@ -124,6 +124,7 @@ class Competition(ABC):
       competition_code -- the control file's name without .ctl
       base_directory   -- the control file's directory (relative paths start there)
       pending_history  -- lines for the history file, taken by the ringmaster
+      pending_log      -- lines for the event log, taken by the ringmaster
     """
 
     competition_type: str = ""
@@ -133,6 +134,7 @@ class Competition(ABC):
         self.competition_code = competition_code
         self.base_directory = base_directory
         self.pending_history: list[str] = []
+        self.pending_log: list[str] = []
         self.description: str | None = None
 
     # Control file
@@ -272,14 +274,25 @@ class Competition(ABC):
 
     @abstractmethod
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
-        """Deal with a void game. Returns (stop_competition, retry_game)."""
+        """Deal with a void game. Returns (stop_competition, retry_game).
+
+        previous_error_count is the number of void games earlier in this
+        competition (all runs). The competition replays a game itself, by
+        making its number available to its scheduler again (retry()); the
+        ringmaster records retry_game in the log only.
+        """
 
     def is_complete(self) -> bool:
         """True when every game the competition wants has been played."""
         return False
 
     def log_history(self, text: str) -> None:
+        """Add a line to the history file (written with the next saved state)."""
         self.pending_history.append(text)
+
+    def log_event(self, text: str) -> None:
+        """Add a line to the event log."""
+        self.pending_log.append(text)
 
     # Reports
 

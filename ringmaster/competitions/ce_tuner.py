@@ -217,6 +217,7 @@ class CeTuner(Tuner):
         self.distribution = update_distribution(self.distribution, elites, self.step_size)
         self.generation += 1
         if not self.tuning_over():
+            self.log_event(f"starting generation {self.generation}")
             self._new_generation()
 
     # Reports

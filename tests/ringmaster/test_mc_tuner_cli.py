@@ -116,6 +116,8 @@ def test_ce_tuner_event_runs(write_ctl):
     assert report.startswith("CEM tuning event: comp\n")
     assert "final distribution:" in report
     assert "Generation 1" in Path(base + ".hist").read_text()
+    log = Path(base + ".log").read_text()
+    assert log.count("starting generation 1") == 1 and "starting generation 2" not in log
 
 
 def test_example_tuning_control_files_load(tmp_path):
