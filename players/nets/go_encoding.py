@@ -8,9 +8,25 @@ import numpy as np
 
 
 def make_go_game(size: int, komi: float = 7.5):
-    """The search-side Go game the pipeline trains on (area scoring, simple ko)."""
+    """The search-side Go game the pipeline and the network engine use (area scoring, simple ko).
+
+    It is players.games.go.GoGame except that our own search may not pass in
+    the first half of the game (moves < size * size / 2) unless the opponent
+    has just passed or nothing else is legal. Without that, early self-play
+    collapses: a barely trained net passes, the game ends at once, and komi
+    decides it. apply() still accepts any pass, so opponents may pass freely.
+    """
     from players.games.go import GoGame
-    return GoGame(size, komi)
+
+    class GoNoEarlyPass(GoGame):
+        def legal_actions(self, state):
+            actions = super().legal_actions(state)
+            if (len(actions) > 1 and state.passes == 0
+                    and state.moves < self.size * self.size // 2):
+                actions = [a for a in actions if a != self.pass_action]
+            return actions
+
+    return GoNoEarlyPass(size, komi)
 
 
 class GoEncoder:
@@ -40,5 +56,5 @@ class GoEncoder:
         mask = np.zeros((len(states), self.num_actions), dtype=bool)
         for i, s in enumerate(states):
             if not self.game.is_terminal(s):
-                mask[i] = self.game.legal_mask(s)
+                mask[i, self.game.legal_actions(s)] = True
         return mask

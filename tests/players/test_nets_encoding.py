@@ -99,4 +99,8 @@ def test_go_encoder():
     assert planes[0, 1, 3, 3] == 1 and planes[0, 0].sum() == 0
     assert planes[0, 2, 3, 3] == 0 and planes[0, 3].sum() == 0
     mask = encoder.legal_mask([state])
-    assert mask.shape == (1, 50) and mask[0, 24] == False and mask[0, -1]  # noqa: E712
+    assert mask.shape == (1, 50) and not mask[0, 24] and mask[0, :49].sum() == 48
+    assert not mask[0, -1]                    # our search doesn't pass early...
+    after_pass = game.apply(state, game.pass_action)
+    assert encoder.legal_mask([after_pass])[0, -1]   # ...unless the opponent just passed
+    assert game.apply(game.initial_state(), game.pass_action).moves == 1   # opponents may pass
