@@ -104,3 +104,14 @@ def test_go_encoder():
     after_pass = game.apply(state, game.pass_action)
     assert encoder.legal_mask([after_pass])[0, -1]   # ...unless the opponent just passed
     assert game.apply(game.initial_state(), game.pass_action).moves == 1   # opponents may pass
+
+
+def test_go_search_never_fills_its_own_eye():
+    from players.alphazero.games import make_game
+    game = make_game("go5")
+    state = game.initial_state()
+    for black, white in ((1, 24), (5, 23)):        # black B1 and A2 make an eye at A1
+        state = game.apply(game.apply(state, black), white)
+    assert game.to_play(state) == 0
+    assert 0 not in game.legal_actions(state)
+    assert game.is_legal(state, 0)                 # the rules still allow it
