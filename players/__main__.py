@@ -11,12 +11,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mcts": ("players.mcts_player", "GTP engine: UCT search with random rollouts"),
     "alphazero": ("players.alphazero_player", "GTP engine: PUCT search with a policy/value network"),
     "train": ("players.alphazero.pipeline", "self-play training pipeline for the network engine"),
+    "random-othello": ("players.random_othello", "GTP engine playing random legal Othello moves"),
+    "othello-mcts": ("players.othello_mcts", "GTP Othello engine: UCT with random rollouts"),
 }
 
 
 def usage() -> str:
     lines = ["usage: python -m players NAME [options]", "", "names:"]
-    lines += [f"  {name:10} {desc}" for name, (_, desc) in COMMANDS.items()]
+    lines += [f"  {name:15} {desc}" for name, (_, desc) in COMMANDS.items()]
     return "\n".join(lines)
 
 
