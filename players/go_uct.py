@@ -24,10 +24,18 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.games import go_board, go_patterns, go_playout
-from players.games.go_playout import (_is_bad_self_atari, _pattern_code, _playable,
-                                      continue_playout, in_atari, load_board, new_workspace,
-                                      play_on, rand_below)
+from players.games import go_patterns, go_playout
+from players.games.go_playout import (
+    _is_bad_self_atari,
+    _pattern_code,
+    _playable,
+    continue_playout,
+    in_atari,
+    load_board,
+    new_workspace,
+    play_on,
+    rand_below,
+)
 
 NODE_FIRST, NODE_COUNT = 0, 1
 
