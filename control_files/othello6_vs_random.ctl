@@ -2,12 +2,17 @@ competition_type = 'playoff'
 
 description = """
 Othello 6x6: the committed AlphaZero network (players/models/othello6.pt) against
-uniformly random play. Run from the repository root:
+uniformly random play.
     ringmaster run control_files/othello6_vs_random.ctl --parallel 2
 """
 
+import os
+
+# The committed networks, wherever the ringmaster is run from.
+MODELS = os.path.join(os.path.dirname(__file__), '..', 'players', 'models')
+
 players = {
-    'az': Player([PYTHON, '-m', 'players', 'alphazero', '--model', 'players/models/othello6.pt',
+    'az': Player([PYTHON, '-m', 'players', 'alphazero', '--model', MODELS + '/othello6.pt',
                   '--device', 'cpu', '--playouts', '64', '--batch', '8']),
     'random': Player([PYTHON, '-m', 'players.random_othello']),
 }
