@@ -8,6 +8,7 @@ from players.games.base import Game
 
 _FACTORIES: dict[str, str] = {
     "go": "players.games.go:GoGame",
+    "othello": "players.games.othello:Othello",
 }
 
 
