@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import random
 import sys
 
 import numpy as np
