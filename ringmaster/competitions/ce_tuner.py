@@ -272,9 +272,6 @@ class CeTuner(Tuner):
         self.write_opponent_line(out)
         out.write("\n")
 
-    def write_full_report(self, out: TextIO) -> None:
-        self.write_short_report(out)
-
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         means = [mean for mean, _ in self.distribution]
