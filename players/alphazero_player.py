@@ -8,15 +8,7 @@ import sys
 import numpy as np
 from sgfmill import common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
-
-
-def colour_arg(word: str) -> int:
-    """GTP colour -> player index (0 black, 1 white)."""
-    player = {"b": 0, "black": 0, "w": 1, "white": 1}.get(word.lower())
-    if player is None:
-        raise GtpError("invalid color")
-    return player
+from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
 
 
 class AlphaZeroPlayer:
@@ -141,37 +133,19 @@ class AlphaZeroPlayer:
 def make_engine(player: AlphaZeroPlayer) -> GtpEngine:
     engine = GtpEngine("alphazero", "1.0")
 
-    def boardsize(args: list[str]) -> None:
-        try:
-            size = int(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("boardsize needs an integer") from None
+    def set_size(size: int) -> None:
         if size != player.size:
             raise GtpError(f"unacceptable size (this network plays {player.size}x{player.size})")
         player.clear()
 
-    def komi(args: list[str]) -> None:
-        try:
-            player.komi = float(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("komi needs a number") from None
+    def set_komi(komi: float) -> None:
+        player.komi = komi
 
-    def play(args: list[str]) -> None:
-        if len(args) != 2:
-            raise GtpError("play needs a colour and a vertex")
-        player.play(colour_arg(args[0]), args[1])
-
-    def genmove(args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpError("genmove needs a colour")
-        return player.genmove(colour_arg(args[0]))
-
+    engine.add_commands(board_game_commands(
+        set_size=set_size, clear=player.clear, set_komi=set_komi,
+        play=lambda colour, vertex: player.play("bw".index(colour), vertex),
+        genmove=lambda colour: player.genmove("bw".index(colour))))
     engine.add_commands({
-        "boardsize": boardsize,
-        "clear_board": lambda args: player.clear(),
-        "komi": komi,
-        "play": play,
-        "genmove": genmove,
         "undo": lambda args: player.undo(),
         "final_score": lambda args: player.final_score(),
         "showboard": lambda args: player.showboard(),

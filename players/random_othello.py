@@ -9,7 +9,7 @@ import sys
 from sgfmill import common
 
 from players.games.othello import Othello
-from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
 
 
 class RandomOthello:
@@ -69,44 +69,18 @@ def make_engine(seed: int | None = None, player: RandomOthello | None = None,
     player = player or RandomOthello(seed)
     engine = GtpEngine(name, "1.0")
 
-    def colour(word: str) -> int:
-        value = {"b": 0, "black": 0, "w": 1, "white": 1}.get(word.lower())
-        if value is None:
-            raise GtpError("invalid color")
-        return value
-
-    def boardsize(args: list[str]) -> None:
-        try:
-            size = int(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("boardsize needs an integer") from None
-        try:
-            player.resize(size)
-        except ValueError:
-            raise GtpError("unacceptable size") from None
-
-    def komi(args: list[str]) -> None:
-        try:
-            player.komi = float(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("komi needs a number") from None
-
-    def play(args: list[str]) -> None:
-        if len(args) != 2:
-            raise GtpError("play needs a colour and a vertex")
-        player.play(colour(args[0]), args[1])
-
-    def genmove(args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpError("genmove needs a colour")
-        return player.genmove(colour(args[0]))
+    def set_komi(komi: float) -> None:
+        player.komi = komi
 
     def final_score(args: list[str]) -> str:
         score = player.game.disc_difference(player.state) - player.komi
         return "0" if score == 0 else f"B+{score:g}" if score > 0 else f"W+{-score:g}"
 
-    engine.add_commands({"boardsize": boardsize, "clear_board": lambda args: player.clear(),
-                         "komi": komi, "play": play, "genmove": genmove, "final_score": final_score})
+    engine.add_commands(board_game_commands(
+        set_size=player.resize, clear=player.clear, set_komi=set_komi,
+        play=lambda colour, vertex: player.play("bw".index(colour), vertex),
+        genmove=lambda colour: player.genmove("bw".index(colour))))
+    engine.add_command("final_score", final_score)
     return engine
 
 

@@ -13,7 +13,7 @@ import random
 
 from sgfmill import boards, common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
 
 
 class RandomGo:
@@ -66,47 +66,27 @@ class RandomGo:
         return None
 
 
-def colour_arg(word: str) -> str:
-    colour = {"b": "b", "black": "b", "w": "w", "white": "w"}.get(word.lower())
-    if colour is None:
-        raise GtpError("invalid color")
-    return colour
-
-
 def make_engine(seed: int | None = None) -> GtpEngine:
     state = RandomGo(seed)
     engine = GtpEngine("random", "1.0")
 
-    def boardsize(args: list[str]) -> None:
-        try:
-            size = int(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("boardsize needs an integer") from None
+    def set_size(size: int) -> None:
         if not 2 <= size <= 25:
-            raise GtpError("unacceptable size")
+            raise ValueError(size)
         state.size = size
         state.clear()
 
-    def komi(args: list[str]) -> None:
-        try:
-            state.komi = float(args[0])
-        except (IndexError, ValueError):
-            raise GtpError("komi needs a number") from None
+    def set_komi(komi: float) -> None:
+        state.komi = komi
 
-    def play(args: list[str]) -> None:
-        if len(args) != 2:
-            raise GtpError("play needs a colour and a vertex")
-        colour = colour_arg(args[0])
+    def play(colour: str, vertex: str) -> None:
         try:
-            move = common.move_from_vertex(args[1], state.size)
+            move = common.move_from_vertex(vertex, state.size)
         except ValueError:
             raise GtpError("invalid vertex") from None
         state.play(colour, move)
 
-    def genmove(args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpError("genmove needs a colour")
-        colour = colour_arg(args[0])
+    def genmove(colour: str) -> str:
         move = state.choose(colour)
         state.play(colour, move)
         return common.format_vertex(move)
@@ -117,14 +97,9 @@ def make_engine(seed: int | None = None) -> GtpEngine:
             return "0"
         return f"B+{score:g}" if score > 0 else f"W+{-score:g}"
 
-    engine.add_commands({
-        "boardsize": boardsize,
-        "clear_board": lambda args: state.clear(),
-        "komi": komi,
-        "play": play,
-        "genmove": genmove,
-        "final_score": final_score,
-    })
+    engine.add_commands(board_game_commands(set_size=set_size, clear=state.clear,
+                                            set_komi=set_komi, play=play, genmove=genmove))
+    engine.add_command("final_score", final_score)
     return engine
 
 

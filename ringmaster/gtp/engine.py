@@ -82,6 +82,55 @@ class GtpEngine:
         return False, "" if response is None else str(response), False
 
 
+def parse_colour(word: str) -> str:
+    """A GTP colour argument as 'b' or 'w'. Raises GtpError if it isn't one."""
+    colour = {"b": "b", "black": "b", "w": "w", "white": "w"}.get(word.lower())
+    if colour is None:
+        raise GtpError("invalid color")
+    return colour
+
+
+def board_game_commands(*, set_size: Callable[[int], None], clear: Callable[[], None],
+                        set_komi: Callable[[float], None],
+                        play: Callable[[str, str], None],
+                        genmove: Callable[[str], str]) -> dict[str, Handler]:
+    """Handlers for boardsize, clear_board, komi, play and genmove, with GTP's argument checks.
+
+    The callbacks get clean values: a size, a komi, a colour ('b' or 'w') and a
+    vertex string. set_size may raise ValueError for a size it can't play (the
+    response is 'unacceptable size'); any callback may raise GtpError.
+    """
+    def boardsize(args: list[str]) -> None:
+        try:
+            size = int(args[0])
+        except (IndexError, ValueError):
+            raise GtpError("boardsize needs an integer") from None
+        try:
+            set_size(size)
+        except ValueError:
+            raise GtpError("unacceptable size") from None
+
+    def komi(args: list[str]) -> None:
+        try:
+            value = float(args[0])
+        except (IndexError, ValueError):
+            raise GtpError("komi needs a number") from None
+        set_komi(value)
+
+    def play_command(args: list[str]) -> None:
+        if len(args) != 2:
+            raise GtpError("play needs a colour and a vertex")
+        play(parse_colour(args[0]), args[1])
+
+    def genmove_command(args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpError("genmove needs a colour")
+        return genmove(parse_colour(args[0]))
+
+    return {"boardsize": boardsize, "clear_board": lambda args: clear(), "komi": komi,
+            "play": play_command, "genmove": genmove_command}
+
+
 def parse_command_line(line: str) -> tuple[str | None, str, list[str]] | None:
     """Split a raw GTP command line into (id, command, args).
 

@@ -1,0 +1,80 @@
+"""The engine side of GTP: line parsing, response format, and the shared board-game commands."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from players.random_player import make_engine
+from ringmaster.gtp.engine import (
+    GtpEngine, board_game_commands, format_response, parse_command_line, run_gtp_session,
+)
+
+
+def test_parse_command_line():
+    assert parse_command_line("12 genmove\tb # a comment\n") == ("12", "genmove", ["b"])
+    assert parse_command_line("  # only a comment") is None
+    assert parse_command_line("play b\x07 C3") == (None, "play", ["b", "C3"])
+
+
+def test_format_response():
+    assert format_response("3", False, "C3") == "=3 C3\n\n"
+    assert format_response(None, True, "") == "?\n\n"
+
+
+def test_session_answers_until_quit():
+    engine = GtpEngine("e", "1")
+    out = io.StringIO()
+    run_gtp_session(engine, io.StringIO("1 name\nfoo\nquit\nname\n"), out)
+    assert out.getvalue() == "=1 e\n\n? unknown command\n\n=\n\n"
+
+
+def make_recording_engine():
+    calls = []
+
+    def set_size(size):
+        if size > 19:
+            raise ValueError(size)
+        calls.append(("size", size))
+    engine = GtpEngine("e", "1")
+    engine.add_commands(board_game_commands(
+        set_size=set_size, clear=lambda: calls.append(("clear",)),
+        set_komi=lambda k: calls.append(("komi", k)),
+        play=lambda c, v: calls.append(("play", c, v)),
+        genmove=lambda c: calls.append(("genmove", c)) or "pass"))
+    return engine, calls
+
+
+@pytest.mark.parametrize("command, args, message", [
+    ("boardsize", [], "boardsize needs an integer"),
+    ("boardsize", ["x"], "boardsize needs an integer"),
+    ("boardsize", ["21"], "unacceptable size"),
+    ("komi", ["seven"], "komi needs a number"),
+    ("play", ["b"], "play needs a colour and a vertex"),
+    ("play", ["red", "C3"], "invalid color"),
+    ("genmove", [], "genmove needs a colour"),
+])
+def test_board_game_commands_check_arguments(command, args, message):
+    engine, calls = make_recording_engine()
+    assert engine.run_command(command, args) == (True, message, False)
+    assert calls == []
+
+
+def test_board_game_commands_pass_clean_values():
+    engine, calls = make_recording_engine()
+    for command, args in (("boardsize", ["9"]), ("clear_board", []), ("komi", ["6.5"]),
+                          ("play", ["White", "C3"]), ("genmove", ["B"])):
+        assert engine.run_command(command, args)[0] is False
+    assert calls == [("size", 9), ("clear",), ("komi", 6.5), ("play", "w", "C3"),
+                     ("genmove", "b")]
+
+
+def test_random_player_plays_legal_moves_and_refuses_occupied_points():
+    engine = make_engine(seed=3)
+    assert engine.run_command("boardsize", ["5"])[0] is False
+    assert engine.run_command("play", ["b", "C3"])[0] is False
+    assert engine.run_command("play", ["w", "C3"]) == (True, "illegal move", False)
+    assert engine.run_command("play", ["w", "Z9"]) == (True, "invalid vertex", False)
+    failed, move, _ = engine.run_command("genmove", ["w"])
+    assert not failed and move not in ("C3", "pass")
