@@ -24,6 +24,17 @@ class Encoder(Protocol):
         """Bool [B, A]: True where the action is legal."""
 
 
+class BoardEncoder:
+    """Base of the encoders: the game and its board and action sizes."""
+
+    num_planes = 0
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.size = game.size
+        self.num_actions = game.num_actions
+
+
 def _unpack(bitboards: Sequence[int], num_points: int) -> np.ndarray:
     """Bitboards (python ints of <= 64 bits) -> uint8 [B, num_points]."""
     words = np.array(bitboards, dtype=np.uint64).reshape(-1, 1)
@@ -31,15 +42,10 @@ def _unpack(bitboards: Sequence[int], num_points: int) -> np.ndarray:
     return bits[:, :num_points]
 
 
-class OthelloEncoder:
+class OthelloEncoder(BoardEncoder):
     """Planes: the mover's discs, the opponent's discs, the mover's legal placements."""
 
     num_planes = 3
-
-    def __init__(self, game) -> None:
-        self.game = game
-        self.size = game.size
-        self.num_actions = game.num_actions
 
     def encode(self, states: Sequence) -> np.ndarray:
         n = self.size
@@ -57,13 +63,11 @@ class OthelloEncoder:
         return mask
 
 
-class GenericBoardEncoder:
+class GenericBoardEncoder(BoardEncoder):
     """For games exposing board_planes(state) -> [C, H, W] and legal_actions (e.g. Go)."""
 
     def __init__(self, game) -> None:
-        self.game = game
-        self.size = game.size
-        self.num_actions = game.num_actions
+        super().__init__(game)
         self.num_planes = game.num_planes
 
     def encode(self, states: Sequence) -> np.ndarray:

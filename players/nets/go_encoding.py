@@ -6,6 +6,8 @@ from typing import Sequence
 
 import numpy as np
 
+from players.nets.encoding import BoardEncoder
+
 
 def make_go_game(size: int, komi: float = 7.5):
     """The search-side Go game the pipeline and the network engine use (area scoring, simple ko).
@@ -41,15 +43,10 @@ def make_go_game(size: int, komi: float = 7.5):
     return GoSensible(size, komi)
 
 
-class GoEncoder:
+class GoEncoder(BoardEncoder):
     """[B, 4, n, n] planes; the colour plane lets the net see which side the komi favours."""
 
     num_planes = 4
-
-    def __init__(self, game) -> None:
-        self.game = game
-        self.size = game.size
-        self.num_actions = game.num_actions
 
     def encode(self, states: Sequence) -> np.ndarray:
         n = self.size
