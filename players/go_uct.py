@@ -26,6 +26,7 @@ from numba import njit
 
 from players.games import go_patterns, go_playout
 from players.games.go_playout import (
+    _KERNEL,
     _is_bad_self_atari,
     _pattern_code,
     _playable,
@@ -72,7 +73,7 @@ def new_tree(n: int, max_nodes: int):
             np.zeros(max_edges, f32), np.zeros(max_edges, f32), np.zeros(2, np.int64))
 
 
-@njit(cache=True, nogil=True)
+@njit(**_KERNEL)
 def _near_stones(board, n, p, radius):
     width = n + 2
     row, col = p // width, p % width
@@ -84,10 +85,10 @@ def _near_stones(board, n, p, radius):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(**_KERNEL)
 def _prior(work, n, p, colour, patterns, even, weight):
     """(virtual visits, virtual wins) for colour playing p."""
-    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
     width = n + 2
     visits = even
     wins = 0.5 * even
@@ -118,12 +119,12 @@ def _prior(work, n, p, colour, patterns, even, weight):
     return visits, wins
 
 
-@njit(cache=True, nogil=True)
+@njit(**_KERNEL)
 def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng):
     """Give node one edge per sensible move of colour, and pass; returns False if full."""
     (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw,
      meta) = tree
-    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne = work
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
     width = n + 2
     first = meta[1]
     if first + ne[0] + 1 > e_move.shape[0]:
@@ -156,7 +157,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(**_KERNEL)
 def _select(tree, node, c, rave_equiv):
     (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw,
      meta) = tree
