@@ -11,7 +11,8 @@ from sgfmill import common
 
 from players.games import go_board
 from players.games.go import GoGame, GoState
-from ringmaster.gtp.engine import GtpEngine, GtpError
+from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands
+from ringmaster.gtp.engine import parse_colour as parse_gtp_colour
 
 MIN_SIZE, MAX_SIZE = 5, 19
 RESIGN = "resign"
@@ -87,12 +88,12 @@ class GoGtpState:
         return GoState(state.board, colour, -1, state.passes, -1, state.moves)
 
 
+_COLOURS = {"b": go_board.BLACK, "w": go_board.WHITE}
+
+
 def parse_colour(word: str) -> int:
-    colour = {"b": go_board.BLACK, "black": go_board.BLACK,
-              "w": go_board.WHITE, "white": go_board.WHITE}.get(word.lower())
-    if colour is None:
-        raise GtpError("invalid color")
-    return colour
+    """A GTP colour argument as BLACK or WHITE. Raises GtpError if it isn't one."""
+    return _COLOURS[parse_gtp_colour(word)]
 
 
 def parse_vertex(word: str, size: int):
@@ -120,44 +121,39 @@ def add_go_commands(engine: GtpEngine, generate: MoveGenerator,
     """
     board = board or GoGtpState()
 
-    def boardsize(args: list[str]) -> None:
-        size = _number(args, 0, int, "boardsize")
+    def set_size(size: int) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
-            raise GtpError("unacceptable size")
+            raise ValueError(size)
         board.size = size
         board.reset()
 
-    def clear_board(args: list[str]) -> None:
-        board.reset()
+    def set_komi(value: float) -> None:
+        board.komi = value
+        board.game.komi = value
 
-    def komi(args: list[str]) -> None:
-        board.komi = _number(args, 0, float, "komi")
-        board.game.komi = board.komi
-
-    def play(args: list[str]) -> None:
-        if len(args) != 2:
-            raise GtpError("play needs a colour and a vertex")
-        colour = parse_colour(args[0])
-        move = parse_vertex(args[1], board.size)
+    def play(colour: str, vertex: str) -> None:
+        move = parse_vertex(vertex, board.size)
         game = board.game
-        state = board.state_for(colour)
+        state = board.state_for(_COLOURS[colour])
         action = game.move_to_action(move)
         if not game.is_legal(state, action):
             raise GtpError("illegal move")
         board.history.append(game.apply(state, action))
 
-    def genmove(args: list[str], cleanup: bool = False) -> str:
-        if len(args) != 1:
-            raise GtpError("genmove needs a colour")
-        colour = parse_colour(args[0])
-        state = board.state_for(colour)
+    def genmove(colour: str, cleanup: bool = False) -> str:
+        state = board.state_for(_COLOURS[colour])
         empty = int((state.board == go_board.EMPTY).sum())
-        seconds = board.clocks.get(colour, Clock()).budget(empty)
+        seconds = board.clocks.get(_COLOURS[colour], Clock()).budget(empty)
         choice = generate(board.game, state, cleanup=cleanup, seconds=seconds)
         if choice == RESIGN:
             return RESIGN
         board.history.append(board.game.apply(state, choice))
         return common.format_vertex(board.game.action_to_move(choice))
+
+    def genmove_cleanup(args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpError("kgs-genmove_cleanup needs a colour")
+        return genmove(parse_gtp_colour(args[0]), cleanup=True)
 
     def undo(args: list[str]) -> None:
         if len(board.history) <= 1:
@@ -204,13 +200,10 @@ def add_go_commands(engine: GtpEngine, generate: MoveGenerator,
         rows.append("   " + " ".join(letters))
         return "\n" + "\n".join(rows)
 
+    engine.add_commands(board_game_commands(set_size=set_size, clear=board.reset,
+                                            set_komi=set_komi, play=play, genmove=genmove))
     engine.add_commands({
-        "boardsize": boardsize,
-        "clear_board": clear_board,
-        "komi": komi,
-        "play": play,
-        "genmove": genmove,
-        "kgs-genmove_cleanup": lambda args: genmove(args, cleanup=True),
+        "kgs-genmove_cleanup": genmove_cleanup,
         "undo": undo,
         "final_score": final_score,
         "time_settings": time_settings,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import re
 import sys
 from typing import Callable, Iterable, TextIO
@@ -115,6 +117,8 @@ def board_game_commands(*, set_size: Callable[[int], None], clear: Callable[[], 
             value = float(args[0])
         except (IndexError, ValueError):
             raise GtpError("komi needs a number") from None
+        if not math.isfinite(value):
+            raise GtpError("komi needs a finite number")
         set_komi(value)
 
     def play_command(args: list[str]) -> None:

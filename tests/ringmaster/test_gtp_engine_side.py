@@ -51,6 +51,8 @@ def make_recording_engine():
     ("boardsize", ["x"], "boardsize needs an integer"),
     ("boardsize", ["21"], "unacceptable size"),
     ("komi", ["seven"], "komi needs a number"),
+    ("komi", ["nan"], "komi needs a finite number"),
+    ("komi", ["-inf"], "komi needs a finite number"),
     ("play", ["b"], "play needs a colour and a vertex"),
     ("play", ["red", "C3"], "invalid color"),
     ("genmove", [], "genmove needs a colour"),
