@@ -61,8 +61,8 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine {self.engine!r}")
-        if self.engine == "fast" and self.mode in ("leaf", "tree"):
-            raise ValueError("the fast engine runs serial or root-parallel only")
+        if self.engine == "fast" and self.mode == "leaf":
+            raise ValueError("the fast engine runs serial, tree- or root-parallel")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}")
         if self.threads < 1 or self.c < 0:
@@ -148,23 +148,28 @@ def _worker_search(state: GoState, playouts: int, seconds: float | None,
 
 
 class FastSearcher:
-    """The fast engine behind the same interface as GoSearcher; root mode uses threads.
+    """The fast engine behind the same interface as GoSearcher; its parallel modes use threads.
 
     The numba kernels release the GIL, so root parallelism runs one tree per
-    thread and merges the root edges.
+    thread and merges the root edges, and tree parallelism runs all the
+    threads on one tree with virtual loss (see players.go_uct).
     """
 
     def __init__(self, game: GoGame, config: SearchConfig) -> None:
         self.game = game
         self.config = config
-        workers = config.threads if config.mode == "root" else 1
+        roots = config.threads if config.mode == "root" else 1
+        shared = config.threads if config.mode == "tree" else 1
         # About 4 million edges (128 MB) per tree at most, whatever the board size.
         max_nodes = min(40000, MAX_EDGES // (game.size * game.size + 1))
         self.trees = [FastUct(game.size, game.komi, config.uct, seed=config.seed * 31 + i,
-                              max_nodes=max_nodes) for i in range(workers)]
-        self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
+                              max_nodes=max_nodes, threads=shared,
+                              virtual_loss=config.virtual_loss) for i in range(roots)]
+        self._pool = ThreadPoolExecutor(roots) if roots > 1 else None
 
     def close(self) -> None:
+        for tree in self.trees:
+            tree.close()
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None

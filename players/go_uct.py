@@ -12,6 +12,12 @@ Edge value, for the player choosing it: with n, w the visits and wins plus
 the prior's virtual visits and wins, and an, aw the AMAF ones,
   beta = an / (an + n + an * n / rave_equiv)
   value = (1 - beta) * w / n + beta * aw / an + c * sqrt(ln(N + 1) / n)
+Tree parallelism: several threads run simulations on one tree at once,
+without locks (the kernels release the GIL). Each thread makes nodes and
+edges only in its own slice of the arrays, so allocation needs no lock; a
+virtual loss (visits without wins, taken back at backup) steers the threads
+apart; lost updates of the statistics by a rare race are accepted, as in
+lock-free parallel MCTS (Enzenberger and Mueller, 2009).
 This module is Go-specific; the game-independent search is players.mcts.
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,14 +70,34 @@ class UctParams:
 
 
 def new_tree(n: int, max_nodes: int):
-    """Empty tree arrays for an n x n board with room for max_nodes nodes."""
+    """Empty tree arrays for an n x n board with room for max_nodes nodes.
+
+    (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw,
+    e_pn, e_pw): per node its first edge, edge count and visits; per edge its
+    move, child node, visits, wins, AMAF visits and wins, prior visits and wins.
+    """
     max_edges = max_nodes * (n * n + 1)
     f32 = np.float32
     return (np.zeros(max_nodes, np.int32), np.zeros(max_nodes, np.int32),
             np.zeros(max_nodes, np.float64), np.zeros(max_edges, np.int32),
             np.full(max_edges, -1, np.int32), np.zeros(max_edges, f32),
             np.zeros(max_edges, f32), np.zeros(max_edges, f32), np.zeros(max_edges, f32),
-            np.zeros(max_edges, f32), np.zeros(max_edges, f32), np.zeros(2, np.int64))
+            np.zeros(max_edges, f32), np.zeros(max_edges, f32))
+
+
+def allocation_slices(max_nodes: int, max_edges: int, root_edges: int, workers: int):
+    """Per worker, [next node, end node, next edge, end edge] of its own slice of the tree.
+
+    Node 0 (the root) and its root_edges edges come first, in worker 0's slice.
+    """
+    slices = []
+    for i in range(workers):
+        node_lo, node_hi = max_nodes * i // workers, max_nodes * (i + 1) // workers
+        edge_lo, edge_hi = max_edges * i // workers, max_edges * (i + 1) // workers
+        if i == 0:
+            node_lo, edge_lo = 1, root_edges
+        slices.append(np.array([node_lo, node_hi, edge_lo, edge_hi], np.int64))
+    return slices
 
 
 @njit(**_KERNEL)
@@ -120,14 +147,16 @@ def _prior(work, n, p, colour, patterns, even, weight):
 
 
 @njit(**_KERNEL)
-def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng):
-    """Give node one edge per sensible move of colour, and pass; returns False if full."""
-    (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw,
-     meta) = tree
+def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc):
+    """Give node one edge per sensible move of colour, and pass; returns False if full.
+
+    The edges come from alloc's slice ([next node, end node, next edge, end edge]).
+    """
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
     width = n + 2
-    first = meta[1]
-    if first + ne[0] + 1 > e_move.shape[0]:
+    first = alloc[2]
+    if first + ne[0] + 1 > alloc[3]:
         return False
     k = first
     for i in range(ne[0]):
@@ -151,16 +180,15 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng):
         e_an[e] = 0.0
         e_aw[e] = 0.0
     node_first[node] = first
-    node_count[node] = k - first
     node_n[node] = 0.0
-    meta[1] = k
+    node_count[node] = k - first  # last: another thread treats a node with no edges as a leaf
+    alloc[2] = k
     return True
 
 
 @njit(**_KERNEL)
 def _select(tree, node, c, rave_equiv):
-    (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw,
-     meta) = tree
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
     log_n = math.log(node_n[node] + 1.0)
     best = -1
     best_score = -1e300
@@ -181,10 +209,15 @@ def _select(tree, node, c, rave_equiv):
 @njit(cache=True, nogil=True)
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
-                    max_moves, rng, record, path_nodes, path_edges, first_colour):
-    """Run count simulations from the root (node 0, already expanded); returns playouts run."""
-    (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw,
-     meta) = tree
+                    max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
+                    vloss):
+    """Run count simulations from the root (node 0, already expanded); returns playouts run.
+
+    New nodes and edges come from alloc's slice; vloss is the virtual loss
+    each edge on the path carries until its simulation is backed up (0 when
+    one thread searches).
+    """
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
     max_depth = path_nodes.shape[0]
     for _ in range(count):
         load_board(work, root_board, n)
@@ -196,6 +229,9 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
         depth = 0
         while depth < max_depth:
             e = _select(tree, node, c, rave_equiv)
+            if vloss > 0:
+                e_n[e] += vloss
+                node_n[node] += vloss
             path_nodes[depth] = node
             path_edges[depth] = e
             move = e_move[e]
@@ -213,25 +249,28 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
                 break
             child = e_child[e]
             if child < 0:
-                if e_n[e] + 1 >= expand_after and meta[0] < node_first.shape[0]:
-                    child = meta[0]
-                    if _expand(tree, work, n, child, colour, ko, patterns, even, weight, rng):
-                        meta[0] += 1
+                if e_n[e] + 1 - vloss >= expand_after and alloc[0] < alloc[1]:
+                    child = alloc[0]
+                    if _expand(tree, work, n, child, colour, ko, patterns, even, weight, rng,
+                               alloc):
+                        alloc[0] += 1
                         e_child[e] = child
                 break
+            if node_count[child] == 0:
+                break  # another thread is still making it
             node = child
         score, end = continue_playout(work, n, colour, ko, last, passes, max_moves, heavy,
                                       patterns, rng, record, depth)
         end = min(end, record.shape[0])
         black_result = 1.0 if score > komi else 0.0 if score < komi else 0.5
-        # Back up wins along the path, then AMAF wins on the siblings.
+        # Back up wins along the path (taking the virtual loss back), then AMAF wins.
         for i in range(depth):
             mover = root_colour if i % 2 == 0 else 3 - root_colour
             win = black_result if mover == 1 else 1.0 - black_result
             e = path_edges[i]
-            e_n[e] += 1.0
+            e_n[e] += 1.0 - vloss
             e_w[e] += win
-            node_n[path_nodes[i]] += 1.0
+            node_n[path_nodes[i]] += 1.0 - vloss
         if rave_equiv > 0:
             first_colour[:] = 0
             for j in range(end - 1, -1, -1):
@@ -250,29 +289,46 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     return count
 
 
+class _Worker:
+    """One searching thread's own arrays: playout workspace, path, record and random state."""
+
+    def __init__(self, n: int, max_moves: int, seed: int) -> None:
+        self.work = new_workspace(n)
+        self.rng = go_playout.new_rng_state(seed)
+        self.record = np.zeros(max_moves + 400, np.int32)
+        self.path_nodes = np.zeros(300, np.int32)
+        self.path_edges = np.zeros(300, np.int32)
+        self.first_colour = np.zeros((n + 2) * (n + 2), np.int8)
+
+
 class FastUct:
     """Searches Go positions with the numba tree; one instance per board size and komi.
 
+    With threads > 1 the threads share the tree (tree parallelism) and each
+    simulation carries a virtual loss of virtual_loss visits.
+
     Public attributes:
-      n, komi, params, max_moves
+      n, komi, params, max_moves, threads, virtual_loss
     """
 
     def __init__(self, n: int, komi: float, params: UctParams, seed: int = 0,
-                 max_nodes: int = 40000) -> None:
+                 max_nodes: int = 40000, threads: int = 1, virtual_loss: float = 1.0) -> None:
         self.n = n
         self.komi = komi
         self.params = params
         self.max_moves = 3 * n * n
         self.max_nodes = max_nodes
+        self.threads = threads
+        self.virtual_loss = virtual_loss if threads > 1 else 0.0
         self.patterns = go_patterns.default_table()
-        self.rng = go_playout.new_rng_state(seed)
-        self.work = new_workspace(n)
+        self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         self.tree = None
-        size = (n + 2) * (n + 2)
-        self.record = np.zeros(self.max_moves + 400, np.int32)
-        self.path_nodes = np.zeros(300, np.int32)
-        self.path_edges = np.zeros(300, np.int32)
-        self.first_colour = np.zeros(size, np.int8)
+        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def search(self, board: np.ndarray, colour: int, ko: int, last: int, passes: int,
                playouts: int, seconds: float | None = None, chunk: int = 250):
@@ -281,27 +337,40 @@ class FastUct:
         moves are padded points, -1 for pass; wins are for colour.
         """
         p = self.params
-        nodes = min(self.max_nodes, playouts // max(1, p.expand_after) + 2)
+        nodes = min(self.max_nodes, playouts // max(1, p.expand_after) + 2 * self.threads)
         if self.tree is None or self.tree[0].shape[0] < nodes:
             self.tree = new_tree(self.n, nodes)
         tree = self.tree
-        tree[11][:] = 0
-        load_board(self.work, board, self.n)
-        _expand(tree, self.work, self.n, 0, colour, ko, self.patterns, p.prior_even,
-                p.prior_weight, self.rng)
-        tree[11][0] = 1
+        tree[1][:] = 0  # no node has edges until it is expanded again
+        root = self.workers[0]
+        load_board(root.work, board, self.n)
+        whole = np.array([1, tree[0].shape[0], 0, tree[3].shape[0]], np.int64)
+        _expand(tree, root.work, self.n, 0, colour, ko, self.patterns, p.prior_even,
+                p.prior_weight, root.rng, whole)
+        slices = allocation_slices(tree[0].shape[0], tree[3].shape[0], int(whole[2]),
+                                   self.threads)
         deadline = None if seconds is None else time.monotonic() + seconds
-        done = 0
-        while done < playouts:
-            step = min(chunk, playouts - done)
-            run_simulations(tree, self.work, board, self.n, colour, ko, last, passes,
-                            self.komi, step, p.c, p.rave_equiv, p.expand_after,
-                            p.prior_even, p.prior_weight, p.heavy, self.patterns,
-                            self.max_moves, self.rng, self.record, self.path_nodes,
-                            self.path_edges, self.first_colour)
-            done += step
-            if deadline is not None and time.monotonic() >= deadline:
-                break
+        share = max(1, playouts // self.threads)
+
+        def run(worker: _Worker, alloc: np.ndarray) -> None:
+            done = 0
+            while done < share:
+                step = min(chunk, share - done)
+                run_simulations(tree, worker.work, board, self.n, colour, ko, last, passes,
+                                self.komi, step, p.c, p.rave_equiv, p.expand_after,
+                                p.prior_even, p.prior_weight, p.heavy, self.patterns,
+                                self.max_moves, worker.rng, worker.record, worker.path_nodes,
+                                worker.path_edges, worker.first_colour, alloc,
+                                self.virtual_loss)
+                done += step
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+
+        if self._pool is None:
+            run(root, slices[0])
+        else:
+            for future in [self._pool.submit(run, w, a) for w, a in zip(self.workers, slices)]:
+                future.result()
         first, count = tree[0][0], tree[1][0]
         block = slice(first, first + count)
         return (tree[3][block].copy(), tree[5][block].astype(np.float64),

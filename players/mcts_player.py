@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--prior-weight", type=float, default=20.0,
         help="prior visits per heuristic: capture, escape, pattern, self-atari (fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
-    add("--threads", type=int, default=1, help="threads (leaf, tree) or processes (root)")
+    add("--threads", type=int, default=1,
+        help="search threads; the generic engine's root mode uses processes")
     add("--leaf-playouts", type=int, default=0,
         help="playouts per leaf in leaf mode (default: threads)")
     add("--batch", type=int, default=0, help="leaves per batch in tree mode (default 4*threads)")

@@ -6,7 +6,7 @@ import pytest
 from players.games import go_board, go_patterns, go_playout
 from players.games.go import GoGame, state_from_diagram
 from players.go_gtp import Clock
-from players.go_uct import FastUct, UctParams
+from players.go_uct import FastUct, UctParams, allocation_slices
 
 POSITION = """
 . . . . . . .
@@ -39,6 +39,17 @@ def test_search_is_reproducible_with_a_seed():
     runs = [FastUct(7, 7.5, UctParams(), seed=9).search(state.board, state.colour, -1, -1, 0,
                                                          300) for _ in range(2)]
     assert np.array_equal(runs[0][1], runs[1][1])
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_allocation_slices_are_disjoint_and_leave_the_root_alone(workers):
+    slices = allocation_slices(100, 2600, 26, workers)
+    assert slices[0][0] == 1 and slices[0][2] == 26
+    nodes = [set(range(a[0], a[1])) for a in slices]
+    edges = [set(range(a[2], a[3])) for a in slices]
+    assert set().union(*nodes) == set(range(1, 100))
+    assert set().union(*edges) == set(range(26, 2600))
+    assert sum(map(len, nodes)) == 99 and sum(map(len, edges)) == 2600 - 26
 
 
 def test_patterns_match_in_every_orientation_and_colour():

@@ -72,6 +72,31 @@ def test_fast_root_parallel_matches_serial():
     assert np.argmax(parallel) == np.argmax(serial)
 
 
+def test_fast_tree_parallel_matches_serial():
+    serial = mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
+    parallel = mean_visit_share(SearchConfig(engine="fast", mode="tree", threads=2, seed=2),
+                                playouts=1000)
+    assert total_variation(parallel, serial) < 0.2
+    assert np.argmax(parallel) == np.argmax(serial)
+
+
+def test_fast_tree_parallel_takes_every_virtual_loss_back():
+    searcher = make_searcher(GAME, SearchConfig(engine="fast", mode="tree", threads=2,
+                                                virtual_loss=3.0, seed=5))
+    try:
+        result = searcher.search(STATE, 2000)
+    finally:
+        searcher.close()
+    # Two threads of 1000 simulations; a rare lost update may shift a count slightly.
+    assert abs(result.visit_counts.sum() - 2000) <= 20
+    assert result.visit_counts.min() >= 0
+
+
+def test_fast_leaf_mode_is_refused():
+    with pytest.raises(ValueError, match="fast engine"):
+        SearchConfig(engine="fast", mode="leaf", threads=2)
+
+
 def test_merge_results_adds_visits_and_weights_values():
     a = SearchResult(np.array([3.0, 1.0, 0.0]), np.array([0.5, -1.0, 0.0]), 0.2, 0, 4, None)
     b = SearchResult(np.array([1.0, 5.0, 0.0]), np.array([-0.5, 0.2, 0.0]), 0.0, 1, 6, None)
