@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.games import go_patterns, go_playout
+from players.games import go_board, go_patterns, go_playout
 from players.games.go_playout import (
     _KERNEL,
     _is_bad_self_atari,
@@ -59,6 +59,7 @@ class UctParams:
       prior_even   -- virtual visits (at 50%) every move starts with
       prior_weight -- virtual visits that each heuristic adds (good: wins, bad: losses)
       heavy        -- heavy playouts
+      reuse        -- start from the subtree kept from the last search, when it applies
     """
 
     c: float = 0.2
@@ -67,6 +68,7 @@ class UctParams:
     prior_even: float = 10.0
     prior_weight: float = 20.0
     heavy: bool = True
+    reuse: bool = True
 
 
 def new_tree(n: int, max_nodes: int):
@@ -85,19 +87,61 @@ def new_tree(n: int, max_nodes: int):
             np.zeros(max_edges, f32), np.zeros(max_edges, f32))
 
 
-def allocation_slices(max_nodes: int, max_edges: int, root_edges: int, workers: int):
+def allocation_slices(max_nodes: int, max_edges: int, used_nodes: int, used_edges: int,
+                      workers: int):
     """Per worker, [next node, end node, next edge, end edge] of its own slice of the tree.
 
-    Node 0 (the root) and its root_edges edges come first, in worker 0's slice.
+    The first used_nodes nodes and used_edges edges (the root, and any subtree
+    kept from the last search) are taken; the rest is shared out evenly.
     """
     slices = []
     for i in range(workers):
-        node_lo, node_hi = max_nodes * i // workers, max_nodes * (i + 1) // workers
-        edge_lo, edge_hi = max_edges * i // workers, max_edges * (i + 1) // workers
-        if i == 0:
-            node_lo, edge_lo = 1, root_edges
+        node_lo = used_nodes + (max_nodes - used_nodes) * i // workers
+        node_hi = used_nodes + (max_nodes - used_nodes) * (i + 1) // workers
+        edge_lo = used_edges + (max_edges - used_edges) * i // workers
+        edge_hi = used_edges + (max_edges - used_edges) * (i + 1) // workers
         slices.append(np.array([node_lo, node_hi, edge_lo, edge_hi], np.int64))
     return slices
+
+
+@njit(**_KERNEL)
+def copy_subtree(src, dst, root, order):
+    """Copy src's subtree under node root into dst, root first as node 0; returns (nodes, edges).
+
+    Nodes are numbered breadth first; order (scratch, one entry per dst node)
+    maps them back to src. Children that don't fit in dst are dropped.
+    """
+    s_first, s_count, s_n, s_move, s_child, s_en, s_ew, s_an, s_aw, s_pn, s_pw = src
+    d_first, d_count, d_n, d_move, d_child, d_en, d_ew, d_an, d_aw, d_pn, d_pw = dst
+    capacity = min(order.shape[0], d_first.shape[0])
+    order[0] = root
+    nodes = 1
+    edges = 0
+    head = 0
+    while head < nodes:
+        s = order[head]
+        first = edges
+        for e in range(s_first[s], s_first[s] + s_count[s]):
+            d_move[edges] = s_move[e]
+            d_en[edges] = s_en[e]
+            d_ew[edges] = s_ew[e]
+            d_an[edges] = s_an[e]
+            d_aw[edges] = s_aw[e]
+            d_pn[edges] = s_pn[e]
+            d_pw[edges] = s_pw[e]
+            child = s_child[e]
+            if child >= 0 and s_count[child] > 0 and nodes < capacity:
+                order[nodes] = child
+                d_child[edges] = nodes
+                nodes += 1
+            else:
+                d_child[edges] = -1
+            edges += 1
+        d_first[head] = first
+        d_n[head] = s_n[s]
+        d_count[head] = edges - first
+        head += 1
+    return nodes, edges
 
 
 @njit(**_KERNEL)
@@ -305,10 +349,13 @@ class FastUct:
     """Searches Go positions with the numba tree; one instance per board size and komi.
 
     With threads > 1 the threads share the tree (tree parallelism) and each
-    simulation carries a virtual loss of virtual_loss visits.
+    simulation carries a virtual loss of virtual_loss visits. With params.reuse, a
+    search of the position two moves (ours and the reply) after the last
+    search's root starts from the subtree the last search grew there.
 
     Public attributes:
       n, komi, params, max_moves, threads, virtual_loss
+      reused -- root visits the last search started with (0 when nothing was kept)
     """
 
     def __init__(self, n: int, komi: float, params: UctParams, seed: int = 0,
@@ -320,15 +367,48 @@ class FastUct:
         self.max_nodes = max_nodes
         self.threads = threads
         self.virtual_loss = virtual_loss if threads > 1 else 0.0
+        self.reused = 0.0
         self.patterns = go_patterns.default_table()
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         self.tree = None
+        self._spare = None
+        self._root: tuple | None = None  # (board, colour, ko, passes) of the last root
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+    def _kept_node(self, board: np.ndarray, colour: int, ko: int, last: int,
+                   passes: int) -> int:
+        """The last tree's node for this position two moves on, or -1."""
+        if self._root is None or self.tree is None:
+            return -1
+        old_board, old_colour, old_ko, old_passes = self._root
+        if colour != old_colour:
+            return -1
+        node_first, node_count, _, e_move, e_child = self.tree[:5]
+        for e1 in range(node_first[0], node_first[0] + node_count[0]):
+            c1 = e_child[e1]
+            if c1 < 0 or node_count[c1] == 0:
+                continue
+            for e2 in range(node_first[c1], node_first[c1] + node_count[c1]):
+                c2 = e_child[e2]
+                if e_move[e2] != last or c2 < 0 or node_count[c2] == 0:
+                    continue
+                trial = old_board.copy()
+                reached_ko, reached_passes = -1, old_passes
+                for move, mover in ((e_move[e1], old_colour), (last, 3 - old_colour)):
+                    if move < 0:
+                        reached_ko, reached_passes = -1, reached_passes + 1
+                    else:
+                        reached_ko, reached_passes = go_board.play_point(
+                            trial, self.n, move, mover), 0
+                if (reached_ko == ko and reached_passes == passes
+                        and np.array_equal(trial, board)):
+                    return int(c2)
+        return -1
 
     def search(self, board: np.ndarray, colour: int, ko: int, last: int, passes: int,
                playouts: int, seconds: float | None = None, chunk: int = 250):
@@ -338,17 +418,33 @@ class FastUct:
         """
         p = self.params
         nodes = min(self.max_nodes, playouts // max(1, p.expand_after) + 2 * self.threads)
-        if self.tree is None or self.tree[0].shape[0] < nodes:
-            self.tree = new_tree(self.n, nodes)
-        tree = self.tree
-        tree[1][:] = 0  # no node has edges until it is expanded again
-        root = self.workers[0]
-        load_board(root.work, board, self.n)
-        whole = np.array([1, tree[0].shape[0], 0, tree[3].shape[0]], np.int64)
-        _expand(tree, root.work, self.n, 0, colour, ko, self.patterns, p.prior_even,
-                p.prior_weight, root.rng, whole)
-        slices = allocation_slices(tree[0].shape[0], tree[3].shape[0], int(whole[2]),
-                                   self.threads)
+        kept = self._kept_node(board, colour, ko, last, passes) if p.reuse else -1
+        if kept > 0:
+            size = max(nodes, self.tree[0].shape[0])
+            if self._spare is None or self._spare[0].shape[0] < size:
+                self._spare = new_tree(self.n, size)
+            spare = self._spare
+            spare[1][:] = 0
+            used_nodes, used_edges = copy_subtree(self.tree, spare, kept,
+                                                  np.empty(spare[0].shape[0], np.int32))
+            self.tree, self._spare = spare, self.tree
+            tree = self.tree
+            self.reused = float(tree[2][0])
+        else:
+            if self.tree is None or self.tree[0].shape[0] < nodes:
+                self.tree = new_tree(self.n, nodes)
+            tree = self.tree
+            tree[1][:] = 0  # no node has edges until it is expanded again
+            root = self.workers[0]
+            load_board(root.work, board, self.n)
+            whole = np.array([1, tree[0].shape[0], 0, tree[3].shape[0]], np.int64)
+            _expand(tree, root.work, self.n, 0, colour, ko, self.patterns, p.prior_even,
+                    p.prior_weight, root.rng, whole)
+            used_nodes, used_edges = 1, int(whole[2])
+            self.reused = 0.0
+        self._root = (board.copy(), colour, ko, passes)
+        slices = allocation_slices(tree[0].shape[0], tree[3].shape[0], used_nodes,
+                                   used_edges, self.threads)
         deadline = None if seconds is None else time.monotonic() + seconds
         share = max(1, playouts // self.threads)
 
@@ -367,7 +463,7 @@ class FastUct:
                     break
 
         if self._pool is None:
-            run(root, slices[0])
+            run(self.workers[0], slices[0])
         else:
             for future in [self._pool.submit(run, w, a) for w, a in zip(self.workers, slices)]:
                 future.result()

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--prior-even", type=float, default=10.0, help="even prior visits per move (fast)")
     add("--prior-weight", type=float, default=20.0,
         help="prior visits per heuristic: capture, escape, pattern, self-atari (fast)")
+    add("--reuse", action=argparse.BooleanOptionalAction, default=True,
+        help="keep the subtree of the position reached from the last search (fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
     add("--threads", type=int, default=1,
         help="search threads; the generic engine's root mode uses processes")
@@ -73,7 +75,7 @@ class MctsGenerator:
             engine=options.engine,
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
-                          heavy=heavy),
+                          heavy=heavy, reuse=options.reuse),
             c=c, mode=options.mode, threads=options.threads,
             leaf_playouts=options.leaf_playouts, batch=options.batch,
             virtual_loss=options.virtual_loss, heavy=heavy,

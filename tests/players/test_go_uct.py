@@ -6,7 +6,7 @@ import pytest
 from players.games import go_board, go_patterns, go_playout
 from players.games.go import GoGame, state_from_diagram
 from players.go_gtp import Clock
-from players.go_uct import FastUct, UctParams, allocation_slices
+from players.go_uct import FastUct, UctParams, allocation_slices, copy_subtree, new_tree
 
 POSITION = """
 . . . . . . .
@@ -41,9 +41,92 @@ def test_search_is_reproducible_with_a_seed():
     assert np.array_equal(runs[0][1], runs[1][1])
 
 
+def most_visited_grandchild(tree):
+    """(our move, reply, grandchild node) along the most visited expanded edges from the root."""
+    node_first, node_count, node_n, e_move, e_child, e_n = tree[:6]
+
+    def best_edge(node):
+        edges = [e for e in range(node_first[node], node_first[node] + node_count[node])
+                 if e_child[e] >= 0 and node_count[e_child[e]] > 0]
+        return max(edges, key=lambda e: e_n[e])
+    e1 = best_edge(0)
+    e2 = best_edge(e_child[e1])
+    return int(e_move[e1]), int(e_move[e2]), int(e_child[e2])
+
+
+def position_after(state, moves):
+    board = state.board.copy()
+    colour, ko = state.colour, state.ko
+    for move in moves:
+        ko = go_board.play_point(board, 7, move, colour) if move >= 0 else -1
+        colour = 3 - colour
+    return board, colour, ko
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_search_two_moves_on_starts_from_the_kept_subtree(threads):
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(), seed=3, threads=threads)
+    uct.search(state.board, state.colour, state.ko, state.last, state.passes, 3000)
+    ours, reply, node = most_visited_grandchild(uct.tree)
+    kept_visits = uct.tree[2][node]
+    kept_moves = {int(uct.tree[3][e]) for e in range(uct.tree[0][node],
+                                                      uct.tree[0][node] + uct.tree[1][node])}
+    board, colour, ko = position_after(state, [ours, reply])
+    moves, visits, _ = uct.search(board, colour, ko, reply, 0, 500)
+    uct.close()
+    assert kept_visits > 0 and uct.reused == kept_visits
+    assert set(moves.tolist()) == kept_moves
+    assert abs(visits.sum() - (kept_visits + 500)) <= 5  # a lost update or two with threads
+
+
+def test_no_reuse_for_other_positions_or_when_turned_off():
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(), seed=3)
+    off = FastUct(7, 0.5, UctParams(reuse=False), seed=3)
+    for searcher in (uct, off):
+        searcher.search(state.board, state.colour, state.ko, state.last, state.passes, 2000)
+    ours, reply, _ = most_visited_grandchild(uct.tree)
+    board, colour, ko = position_after(state, [ours, reply])
+    _, visits, _ = off.search(board, colour, ko, reply, 0, 400)
+    assert off.reused == 0 and visits.sum() == 400
+    # The same position again, or the right board reached by a different last move, is new.
+    _, visits, _ = uct.search(state.board, state.colour, state.ko, state.last, state.passes, 400)
+    assert uct.reused == 0 and visits.sum() == 400
+    uct.search(state.board, state.colour, state.ko, state.last, state.passes, 2000)
+    ours, reply, _ = most_visited_grandchild(uct.tree)
+    board, colour, ko = position_after(state, [ours, reply])
+    other = next(m for m in uct.tree[3][:uct.tree[1][0]] if m >= 0 and m not in (ours, reply))
+    _, visits, _ = uct.search(board, colour, ko, int(other), 0, 400)
+    assert uct.reused == 0 and visits.sum() == 400
+
+
+def test_copy_subtree_renumbers_breadth_first_and_keeps_statistics():
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(), seed=8)
+    uct.search(state.board, state.colour, state.ko, state.last, state.passes, 1500)
+    src = uct.tree
+    _, _, node = most_visited_grandchild(src)
+    dst = new_tree(7, src[0].shape[0])
+    nodes, edges = copy_subtree(src, dst, node, np.empty(dst[0].shape[0], np.int32))
+
+    def walk(tree, root):
+        """Visits and (move, visits, wins) of every edge, depth first in move order."""
+        first, count, node_n, move, child, e_n, e_w = tree[:7]
+        out = [float(node_n[root])]
+        for e in sorted(range(first[root], first[root] + count[root]), key=lambda e: move[e]):
+            out.append((int(move[e]), float(e_n[e]), float(e_w[e])))
+            if child[e] >= 0 and count[child[e]] > 0:
+                out.append(walk(tree, child[e]))
+        return out
+    assert walk(dst, 0) == walk(src, node)
+    assert edges == dst[1][:nodes].sum()
+    assert nodes > 1 and (dst[4][:edges] < nodes).all()
+
+
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_allocation_slices_are_disjoint_and_leave_the_root_alone(workers):
-    slices = allocation_slices(100, 2600, 26, workers)
+    slices = allocation_slices(100, 2600, 1, 26, workers)
     assert slices[0][0] == 1 and slices[0][2] == 26
     nodes = [set(range(a[0], a[1])) for a in slices]
     edges = [set(range(a[2], a[3])) for a in slices]
