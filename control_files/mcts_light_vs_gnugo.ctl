@@ -1,0 +1,28 @@
+competition_type = 'playoff'
+
+description = """
+Playout quality: our MCTS engine with LIGHT playouts (random moves that
+never fill their own eyes; no captures, atari escapes or patterns), otherwise
+as in mcts_vs_gnugo.ctl (fast search, 4.5 seconds a move, one thread),
+against GNU Go level 10 on 9x9, komi 7.5, alternating colours. Compare with
+mcts_vs_gnugo.ctl, which uses heavy playouts. Needs GNU Go in /usr/games.
+    ringmaster run control_files/mcts_light_vs_gnugo.ctl -j 2
+"""
+
+GNUGO = '/usr/games/gnugo'
+
+players = {
+    'mcts-light': Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast',
+                          '--policy', 'light', '--seconds', '4.5', '--playouts', '400000',
+                          '--threads', '1'], timeout=60),
+    'gnugo-l10': Player([GNUGO, '--mode', 'gtp', '--level', '10', '--chinese-rules',
+                         '--capture-all-dead'], timeout=60),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+
+matchups = [
+    Matchup('mcts-light', 'gnugo-l10', alternating=True, number_of_games=20),
+]
