@@ -160,7 +160,8 @@ class FastSearcher:
         self.config = config
         roots = config.threads if config.mode == "root" else 1
         shared = config.threads if config.mode == "tree" else 1
-        # About 4 million edges (128 MB) per tree at most, whatever the board size.
+        # About 4 million edges (128 MB) per tree at most, whatever the board size; tree
+        # reuse keeps a second tree of the same size to copy the kept subtree into.
         max_nodes = min(40000, MAX_EDGES // (game.size * game.size + 1))
         self.trees = [FastUct(game.size, game.komi, config.uct, seed=config.seed * 31 + i,
                               max_nodes=max_nodes, threads=shared,
@@ -200,7 +201,8 @@ class FastSearcher:
             best = best_by_visits(visits, q)
         else:
             best = best_by_value(visits, q)
-        return SearchResult(visits, q, float(root_value), int(best), int(total), None)
+        run = total - sum(tree.reused for tree in self.trees)  # kept visits weren't run now
+        return SearchResult(visits, q, float(root_value), int(best), int(run), None)
 
 
 def make_searcher(game: GoGame, config: SearchConfig) -> GoSearcher | FastSearcher:

@@ -17,7 +17,9 @@ without locks (the kernels release the GIL). Each thread makes nodes and
 edges only in its own slice of the arrays, so allocation needs no lock; a
 virtual loss (visits without wins, taken back at backup) steers the threads
 apart; lost updates of the statistics by a rare race are accepted, as in
-lock-free parallel MCTS (Enzenberger and Mueller, 2009).
+lock-free parallel MCTS (Enzenberger and Mueller, 2009). A node is published
+by storing its edge count before the parent edge's child link, which x86's
+store order makes visible in that order to other threads.
 This module is Go-specific; the game-independent search is players.mcts.
 """
 
@@ -232,12 +234,19 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
 
 @njit(**_KERNEL)
 def _select(tree, node, c, rave_equiv):
+    """The edge of node to follow; -1 only if node has no edges.
+
+    An edge with no visits, real or prior, comes first. Counts are clamped at
+    zero: a race between threads can lose an update of the virtual loss.
+    """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
-    log_n = math.log(node_n[node] + 1.0)
+    log_n = math.log(max(node_n[node], 0.0) + 1.0)
     best = -1
     best_score = -1e300
     for e in range(node_first[node], node_first[node] + node_count[node]):
         visits = e_n[e] + e_pn[e]
+        if visits <= 0.0:
+            return e
         value = (e_w[e] + e_pw[e]) / visits
         if rave_equiv > 0 and e_an[e] > 0:
             an = e_an[e]
@@ -273,6 +282,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
         depth = 0
         while depth < max_depth:
             e = _select(tree, node, c, rave_equiv)
+            if e < 0:
+                break
             if vloss > 0:
                 e_n[e] += vloss
                 node_n[node] += vloss
@@ -425,8 +436,10 @@ class FastUct:
                 self._spare = new_tree(self.n, size)
             spare = self._spare
             spare[1][:] = 0
+            # Keep at most half the tree, or what the new playouts leave free.
+            room = max(size - nodes, size // 2)
             used_nodes, used_edges = copy_subtree(self.tree, spare, kept,
-                                                  np.empty(spare[0].shape[0], np.int32))
+                                                  np.empty(room, np.int32))
             self.tree, self._spare = spare, self.tree
             tree = self.tree
             self.reused = float(tree[2][0])

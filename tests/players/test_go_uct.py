@@ -6,6 +6,7 @@ import pytest
 from players.games import go_board, go_patterns, go_playout
 from players.games.go import GoGame, state_from_diagram
 from players.go_gtp import Clock
+from players.go_search import SearchConfig, make_searcher
 from players.go_uct import FastUct, UctParams, allocation_slices, copy_subtree, new_tree
 
 POSITION = """
@@ -99,6 +100,40 @@ def test_no_reuse_for_other_positions_or_when_turned_off():
     other = next(m for m in uct.tree[3][:uct.tree[1][0]] if m >= 0 and m not in (ours, reply))
     _, visits, _ = uct.search(board, colour, ko, int(other), 0, 400)
     assert uct.reused == 0 and visits.sum() == 400
+
+
+def test_searcher_counts_only_the_simulations_it_ran():
+    game = GoGame(7, 0.5)
+    state = state_from_diagram(POSITION)
+    searcher = make_searcher(game, SearchConfig(engine="fast", seed=2))
+    first = searcher.search(state, 2000)
+    ours, reply, node = most_visited_grandchild(searcher.trees[0].tree)
+    kept = searcher.trees[0].tree[2][node]
+    for point in (ours, reply):
+        state = game.apply(state, go_board.action_of(7, point))
+    second = searcher.search(state, 300)
+    searcher.close()
+    assert first.simulations == 2000
+    assert second.simulations == 300 and second.visit_counts.sum() == 300 + kept
+
+
+def test_edges_without_prior_visits_are_tried_first():
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(prior_even=0.0, prior_weight=0.0, rave_equiv=0.0), seed=1)
+    moves, visits, _ = uct.search(state.board, state.colour, state.ko, state.last,
+                                  state.passes, 300)
+    assert visits.sum() == 300 and (visits >= 1).all()
+
+
+def test_copy_subtree_stops_at_the_room_it_is_given():
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(), seed=8)
+    uct.search(state.board, state.colour, state.ko, state.last, state.passes, 1500)
+    dst = new_tree(7, uct.tree[0].shape[0])
+    nodes, edges = copy_subtree(uct.tree, dst, 0, np.empty(3, np.int32))
+    assert nodes == 3
+    assert sorted(dst[4][:edges][dst[4][:edges] >= 0].tolist()) == [1, 2]
+    assert dst[1][0] == uct.tree[1][0]
 
 
 def test_copy_subtree_renumbers_breadth_first_and_keeps_statistics():
