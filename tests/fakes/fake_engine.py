@@ -22,6 +22,7 @@ eyes), so without options its games end normally. Options:
   --cpu-time SECONDS       support gomill-cpu_time with this answer
   --record FILE            append each command received to FILE
   --env-to-stderr          write RINGMASTER_GAME_ID and RINGMASTER_SLOT to stderr
+  --move-delay SECONDS     think this long before answering each genmove
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def parse(argv):
     p.add_argument("--cpu-time", default=None)
     p.add_argument("--record", default=None)
     p.add_argument("--env-to-stderr", action="store_true")
+    p.add_argument("--move-delay", type=float, default=0.0)
     return p.parse_args(argv)
 
 
@@ -141,6 +143,8 @@ def main(argv):
         state.play(args[0].lower()[0], common.move_from_vertex(args[1], state.size))
 
     def genmove(args):
+        if options.move_delay:
+            time.sleep(options.move_delay)
         colour = args[0].lower()[0]
         state.genmoves += 1
         n = state.genmoves

@@ -44,7 +44,7 @@ def test_odd_input_gets_answers_and_eof_ends_session():
 
 
 def test_bad_options_exit_with_usage_error():
-    result = run_session("quit\n", "--mode", "tree", "--engine", "fast")
+    result = run_session("quit\n", "--mode", "leaf", "--engine", "fast")
     assert result.returncode == 2
     assert "fast engine" in result.stderr
     result = run_session("quit\n", "--playouts", "0")

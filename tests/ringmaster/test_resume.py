@@ -67,7 +67,10 @@ def test_kill_9_of_the_whole_group_at_random_moments(write_ctl, parallel):
 
 
 def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command(), games=30))
+    # Engines that think 20 ms a move, so that games are still in progress at the interrupt.
+    slow = ("--move-delay", "0.02")
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+                               games=30))
     proc = start_run(ctl, "-j", "2")
     time.sleep(1.5)
     os.killpg(proc.pid, signal.SIGINT)
