@@ -28,7 +28,7 @@ move_limit = 250
 
 opponent = 'mcts-c0.2'
 candidate_colour = 'random'
-number_of_games = 1000
+number_of_games = 500
 
 parameters = [
     Parameter('c', scale=LOG(0.01, 2.0), split=8, format='c: %.3f'),
