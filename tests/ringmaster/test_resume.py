@@ -28,10 +28,16 @@ matchups = [Matchup('p', 'q', alternating=True, number_of_games={games})]
 """
 
 
+def _default_sigint() -> None:
+    # A shell without job control starts background commands with SIGINT ignored,
+    # and Python then never raises KeyboardInterrupt: give the run a terminal's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_run(ctl: str, *options: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q", *options],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
 
 
 def check_consistent(ctl: str, games: int) -> None:
