@@ -64,20 +64,17 @@ def test_tree_mode_with_uniform_allocation_spreads_root_visits():
     assert visits.max() - visits.min() <= 0.25 * visits.mean()
 
 
-def test_fast_root_parallel_matches_serial():
-    serial = mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
-    parallel = mean_visit_share(SearchConfig(engine="fast", mode="root", threads=2, seed=2),
-                                playouts=1000)
-    assert total_variation(parallel, serial) < 0.2
-    assert np.argmax(parallel) == np.argmax(serial)
+@pytest.fixture(scope="module")
+def serial_fast():
+    return mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
 
 
-def test_fast_tree_parallel_matches_serial():
-    serial = mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
-    parallel = mean_visit_share(SearchConfig(engine="fast", mode="tree", threads=2, seed=2),
+@pytest.mark.parametrize("mode", ["root", "tree"])
+def test_fast_parallel_modes_match_serial(serial_fast, mode):
+    parallel = mean_visit_share(SearchConfig(engine="fast", mode=mode, threads=2, seed=2),
                                 playouts=1000)
-    assert total_variation(parallel, serial) < 0.2
-    assert np.argmax(parallel) == np.argmax(serial)
+    assert total_variation(parallel, serial_fast) < 0.2
+    assert np.argmax(parallel) == np.argmax(serial_fast)
 
 
 def test_fast_tree_parallel_takes_every_virtual_loss_back():
