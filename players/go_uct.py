@@ -15,8 +15,9 @@ the prior's virtual visits and wins, and an, aw the AMAF ones,
 Tree parallelism: several threads run simulations on one tree at once,
 without locks (the kernels release the GIL). Each thread makes nodes and
 edges only in its own slice of the arrays, so allocation needs no lock; a
-virtual loss (visits without wins, taken back at backup) steers the threads
-apart; lost updates of the statistics by a rare race are accepted, as in
+virtual loss (visits without wins, kept apart from the real visits and taken
+back at backup) steers the threads apart; lost updates of the statistics by a
+rare race are accepted, as in
 lock-free parallel MCTS (Enzenberger and Mueller, 2009). A node is published
 by storing its edge count before the parent edge's child link, which x86's
 store order makes visible in that order to other threads.
@@ -77,8 +78,9 @@ def new_tree(n: int, max_nodes: int):
     """Empty tree arrays for an n x n board with room for max_nodes nodes.
 
     (node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw,
-    e_pn, e_pw): per node its first edge, edge count and visits; per edge its
-    move, child node, visits, wins, AMAF visits and wins, prior visits and wins.
+    e_pn, e_pw, e_vl): per node its first edge, edge count and visits; per edge
+    its move, child node, visits, wins, AMAF visits and wins, prior visits and
+    wins, and the virtual loss of the simulations now passing through it.
     """
     max_edges = max_nodes * (n * n + 1)
     f32 = np.float32
@@ -86,7 +88,7 @@ def new_tree(n: int, max_nodes: int):
             np.zeros(max_nodes, np.float64), np.zeros(max_edges, np.int32),
             np.full(max_edges, -1, np.int32), np.zeros(max_edges, f32),
             np.zeros(max_edges, f32), np.zeros(max_edges, f32), np.zeros(max_edges, f32),
-            np.zeros(max_edges, f32), np.zeros(max_edges, f32))
+            np.zeros(max_edges, f32), np.zeros(max_edges, f32), np.zeros(max_edges, f32))
 
 
 def allocation_slices(max_nodes: int, max_edges: int, used_nodes: int, used_edges: int,
@@ -113,8 +115,8 @@ def copy_subtree(src, dst, root, order):
     Nodes are numbered breadth first; order (scratch, one entry per dst node)
     maps them back to src. Children that don't fit in dst are dropped.
     """
-    s_first, s_count, s_n, s_move, s_child, s_en, s_ew, s_an, s_aw, s_pn, s_pw = src
-    d_first, d_count, d_n, d_move, d_child, d_en, d_ew, d_an, d_aw, d_pn, d_pw = dst
+    s_first, s_count, s_n, s_move, s_child, s_en, s_ew, s_an, s_aw, s_pn, s_pw, _ = src
+    d_first, d_count, d_n, d_move, d_child, d_en, d_ew, d_an, d_aw, d_pn, d_pw, d_vl = dst
     capacity = min(order.shape[0], d_first.shape[0])
     order[0] = root
     nodes = 1
@@ -131,6 +133,7 @@ def copy_subtree(src, dst, root, order):
             d_aw[edges] = s_aw[e]
             d_pn[edges] = s_pn[e]
             d_pw[edges] = s_pw[e]
+            d_vl[edges] = 0.0
             child = s_child[e]
             if child >= 0 and s_count[child] > 0 and nodes < capacity:
                 order[nodes] = child
@@ -198,7 +201,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
 
     The edges come from alloc's slice ([next node, end node, next edge, end edge]).
     """
-    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
     width = n + 2
     first = alloc[2]
@@ -225,6 +228,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
         e_w[e] = 0.0
         e_an[e] = 0.0
         e_aw[e] = 0.0
+        e_vl[e] = 0.0
     node_first[node] = first
     node_n[node] = 0.0
     node_count[node] = k - first  # last: another thread treats a node with no edges as a leaf
@@ -236,15 +240,16 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
 def _select(tree, node, c, rave_equiv):
     """The edge of node to follow; -1 only if node has no edges.
 
-    An edge with no visits, real or prior, comes first. Counts are clamped at
-    zero: a race between threads can lose an update of the virtual loss.
+    An edge with no visits, real or prior, comes first. The virtual loss
+    counts as visits without wins; it is clamped at zero, since a race between
+    threads can lose an update of it.
     """
-    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     log_n = math.log(max(node_n[node], 0.0) + 1.0)
     best = -1
     best_score = -1e300
     for e in range(node_first[node], node_first[node] + node_count[node]):
-        visits = e_n[e] + e_pn[e]
+        visits = e_n[e] + e_pn[e] + max(e_vl[e], 0.0)
         if visits <= 0.0:
             return e
         value = (e_w[e] + e_pw[e]) / visits
@@ -270,7 +275,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     each edge on the path carries until its simulation is backed up (0 when
     one thread searches).
     """
-    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw = tree
+    node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
     for _ in range(count):
         load_board(work, root_board, n)
@@ -285,8 +290,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             if e < 0:
                 break
             if vloss > 0:
-                e_n[e] += vloss
-                node_n[node] += vloss
+                e_vl[e] += vloss
             path_nodes[depth] = node
             path_edges[depth] = e
             move = e_move[e]
@@ -304,7 +308,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
                 break
             child = e_child[e]
             if child < 0:
-                if e_n[e] + 1 - vloss >= expand_after and alloc[0] < alloc[1]:
+                if e_n[e] + 1 >= expand_after and alloc[0] < alloc[1]:
                     child = alloc[0]
                     if _expand(tree, work, n, child, colour, ko, patterns, even, weight, rng,
                                alloc):
@@ -323,9 +327,11 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             mover = root_colour if i % 2 == 0 else 3 - root_colour
             win = black_result if mover == 1 else 1.0 - black_result
             e = path_edges[i]
-            e_n[e] += 1.0 - vloss
+            e_n[e] += 1.0
+            if vloss > 0:
+                e_vl[e] -= vloss
             e_w[e] += win
-            node_n[path_nodes[i]] += 1.0 - vloss
+            node_n[path_nodes[i]] += 1.0
         if rave_equiv > 0:
             first_colour[:] = 0
             for j in range(end - 1, -1, -1):
