@@ -141,9 +141,10 @@ def add_go_commands(engine: GtpEngine, generate: MoveGenerator,
         board.history.append(game.apply(state, action))
 
     def genmove(colour: str, cleanup: bool = False) -> str:
-        state = board.state_for(_COLOURS[colour])
+        mover = _COLOURS[colour]
+        state = board.state_for(mover)
         empty = int((state.board == go_board.EMPTY).sum())
-        seconds = board.clocks.get(_COLOURS[colour], Clock()).budget(empty)
+        seconds = board.clocks.get(mover, Clock()).budget(empty)
         choice = generate(board.game, state, cleanup=cleanup, seconds=seconds)
         if choice == RESIGN:
             return RESIGN

@@ -245,7 +245,7 @@ def _select(tree, node, c, rave_equiv):
     threads can lose an update of it.
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
-    log_n = math.log(max(node_n[node], 0.0) + 1.0)
+    log_n = math.log(node_n[node] + 1.0)
     best = -1
     best_score = -1e300
     for e in range(node_first[node], node_first[node] + node_count[node]):
@@ -389,7 +389,7 @@ class FastUct:
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         self.tree = None
         self._spare = None
-        self._root: tuple | None = None  # (board, colour, ko, passes) of the last root
+        self._root: tuple | None = None  # (board, colour, passes) of the last root
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def close(self) -> None:
@@ -402,7 +402,7 @@ class FastUct:
         """The last tree's node for this position two moves on, or -1."""
         if self._root is None or self.tree is None:
             return -1
-        old_board, old_colour, old_ko, old_passes = self._root
+        old_board, old_colour, old_passes = self._root
         if colour != old_colour:
             return -1
         node_first, node_count, _, e_move, e_child = self.tree[:5]
@@ -461,7 +461,7 @@ class FastUct:
                     p.prior_weight, root.rng, whole)
             used_nodes, used_edges = 1, int(whole[2])
             self.reused = 0.0
-        self._root = (board.copy(), colour, ko, passes)
+        self._root = (board.copy(), colour, passes)
         slices = allocation_slices(tree[0].shape[0], tree[3].shape[0], used_nodes,
                                    used_edges, self.threads)
         deadline = None if seconds is None else time.monotonic() + seconds
