@@ -19,8 +19,8 @@ import os
 import sys
 import time
 
+from players.engines.go_uct.search import SearchConfig, make_searcher
 from players.games.go import GoGame
-from players.go_search import SearchConfig, make_searcher
 
 SIZE, KOMI = 9, 7.5
 

@@ -22,10 +22,11 @@ import time
 import numpy as np
 from numba import njit
 
-from players.games import go_board, go_patterns, go_playout
+from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.search import SearchConfig, make_searcher
+from players.engines.go_uct.uct import UctParams
+from players.games import go_board
 from players.games.go import GoGame
-from players.go_search import SearchConfig, make_searcher
-from players.go_uct import UctParams
 
 SIZE = 9
 KOMI = 7.5
@@ -151,12 +152,12 @@ def rate(run, seconds: float) -> float:
 
 def ours(heavy: bool, seconds: float) -> float:
     board = GoGame(SIZE).initial_state().board
-    patterns = go_patterns.default_table()
-    rng = go_playout.new_rng_state(1)
+    table = patterns.default_table()
+    rng = playout.new_rng_state(1)
 
     def run(k):
-        go_playout.playout_many(board, SIZE, go_board.BLACK, -1, -1, 0, 3 * SIZE * SIZE,
-                                heavy, patterns, rng, k, KOMI)
+        playout.playout_many(board, SIZE, go_board.BLACK, -1, -1, 0, 3 * SIZE * SIZE,
+                             heavy, table, rng, k, KOMI)
         return k
     return rate(run, seconds)
 

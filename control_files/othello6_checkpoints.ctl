@@ -20,7 +20,7 @@ players = {
     'iter05': az(MODELS + '/othello6_iter0005.pt'),
     'iter30': az(MODELS + '/othello6_iter0030.pt'),
     'final': az(MODELS + '/othello6.pt'),
-    'random': Player([PYTHON, '-m', 'players.random_othello']),
+    'random': Player([PYTHON, '-m', 'players', 'random-othello']),
 }
 
 game = 'othello'

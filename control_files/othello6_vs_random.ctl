@@ -14,7 +14,7 @@ MODELS = os.path.join(os.path.dirname(__file__), '..', 'players', 'models')
 players = {
     'az': Player([PYTHON, '-m', 'players', 'alphazero', '--model', MODELS + '/othello6.pt',
                   '--device', 'cpu', '--playouts', '64', '--batch', '8']),
-    'random': Player([PYTHON, '-m', 'players.random_othello']),
+    'random': Player([PYTHON, '-m', 'players', 'random-othello']),
 }
 
 game = 'othello'

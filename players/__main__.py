@@ -7,12 +7,12 @@ import sys
 
 # name -> (module, one-line description). Each module has main(argv) -> int | None.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "random": ("players.random_player", "GTP engine playing uniformly random legal moves"),
-    "mcts": ("players.mcts_player", "GTP engine: UCT search with random rollouts"),
-    "alphazero": ("players.alphazero_player", "GTP engine: PUCT search with a policy/value network"),
+    "random": ("players.engines.random_go", "GTP engine playing uniformly random legal moves"),
+    "mcts": ("players.engines.go_uct.engine", "GTP engine: UCT search with random rollouts"),
+    "alphazero": ("players.engines.alphazero", "GTP engine: PUCT search with a policy/value network"),
     "train": ("players.alphazero.pipeline", "self-play training pipeline for the network engine"),
-    "random-othello": ("players.random_othello", "GTP engine playing random legal Othello moves"),
-    "othello-mcts": ("players.othello_mcts", "GTP Othello engine: UCT with random rollouts"),
+    "random-othello": ("players.engines.random_othello", "GTP engine playing random legal Othello moves"),
+    "othello-mcts": ("players.engines.othello_mcts", "GTP Othello engine: UCT with random rollouts"),
 }
 
 

@@ -8,7 +8,8 @@ import sys
 import pytest
 import torch
 
-from players import alphazero_player, random_othello
+from players.engines import alphazero as alphazero_player
+from players.engines import random_othello
 from players.nets.checkpoint import save_checkpoint
 from players.nets.model import NetConfig, PolicyValueNet
 from ringmaster.rules.othello import OthelloRules
@@ -133,7 +134,7 @@ def test_engine_through_the_ringmaster(model_path, tmp_path):
     from ringmaster.game_play import play_game_job
     az = PlayerSpec("az", (sys.executable, "-m", "players", "alphazero", "--model", str(model_path),
                            "--device", "cpu", "--playouts", "8"))
-    rnd = PlayerSpec("rnd", (sys.executable, "-m", "players.random_othello", "--seed", "4"))
+    rnd = PlayerSpec("rnd", (sys.executable, "-m", "players", "random-othello", "--seed", "4"))
     job = GameJob(game_id="g0", player_b=az, player_w=rnd, board_size=6, komi=0, game="othello",
                   sgf_dirname=str(tmp_path))
     result = play_game_job(job)

@@ -3,7 +3,7 @@
 import pytest
 from sgfmill import common
 
-from players.mcts_player import build_parser, make_engine
+from players.engines.go_uct.engine import build_parser, make_engine
 from ringmaster.rules.go import GoRules
 
 

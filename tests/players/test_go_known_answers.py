@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from sgfmill import common
 
+from players.engines.go_uct.engine import MctsGenerator, build_parser
+from players.engines.go_uct.search import SearchConfig, make_searcher
 from players.games.go import GoGame, state_from_diagram
-from players.go_search import SearchConfig, make_searcher
-from players.mcts_player import MctsGenerator, build_parser
 
 # Every white stone has the single liberty C3: capturing there takes the board.
 CAPTURE = """

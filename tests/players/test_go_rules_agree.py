@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from players.games import go_board, go_patterns, go_playout
+from players.engines.go_uct import patterns, playout
+from players.games import go_board
 from players.games.go import GoGame
 from ringmaster.rules.go import GoRules
 
@@ -58,14 +59,14 @@ def test_random_games_agree_with_referee(size, seed):
 @pytest.mark.parametrize("heavy", [False, True])
 @pytest.mark.parametrize("size", [5, 9, 13])
 def test_playouts_play_legal_moves_and_score_like_referee(heavy, size):
-    patterns = go_patterns.default_table()
-    rng_state = go_playout.new_rng_state(size + heavy)
+    table = patterns.default_table()
+    rng_state = playout.new_rng_state(size + heavy)
     game = GoGame(size)
     start = game.initial_state()
     for _ in range(10):
         record = np.zeros(4 * size * size, dtype=np.int32)
-        score, moves = go_playout.playout_recorded(
-            start.board, size, go_board.BLACK, -1, -1, 0, len(record), heavy, patterns,
+        score, moves = playout.playout_recorded(
+            start.board, size, go_board.BLACK, -1, -1, 0, len(record), heavy, table,
             rng_state, record)
         assert moves < len(record)  # ended by two passes
         rules = GoRules(size)
@@ -100,11 +101,11 @@ def test_playouts_never_fill_own_eyes():
     state = type(state)(state.board, go_board.BLACK)
     record = np.zeros(200, dtype=np.int32)
     eyes = {go_board.point_of(size, 0), go_board.point_of(size, 2 * size)}
-    rng_state = go_playout.new_rng_state(7)
+    rng_state = playout.new_rng_state(7)
     for heavy in (False, True):
         for _ in range(20):
-            _, moves = go_playout.playout_recorded(
+            _, moves = playout.playout_recorded(
                 state.board, size, go_board.BLACK, -1, -1, 0, len(record), heavy,
-                go_patterns.default_table(), rng_state, record)
+                patterns.default_table(), rng_state, record)
             blacks = set(record[:moves:2].tolist())
             assert not blacks & eyes

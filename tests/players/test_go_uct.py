@@ -3,11 +3,18 @@
 import numpy as np
 import pytest
 
-from players.games import go_board, go_patterns, go_playout
+from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.search import SearchConfig, make_searcher
+from players.engines.go_uct.uct import (
+    FastUct,
+    UctParams,
+    allocation_slices,
+    copy_subtree,
+    new_tree,
+)
+from players.engines.gtp_adapter import Clock
+from players.games import go_board
 from players.games.go import GoGame, state_from_diagram
-from players.go_gtp import Clock
-from players.go_search import SearchConfig, make_searcher
-from players.go_uct import FastUct, UctParams, allocation_slices, copy_subtree, new_tree
 
 POSITION = """
 . . . . . . .
@@ -171,13 +178,13 @@ def test_allocation_slices_are_disjoint_and_leave_the_root_alone(workers):
 
 
 def test_patterns_match_in_every_orientation_and_colour():
-    table = go_patterns.compile_patterns((("XOX", "...", "???"),))
+    table = patterns.compile_patterns((("XOX", "...", "???"),))
 
     def code_after(stones, colour=go_board.BLACK):
         board = go_board.empty_board(5)
         for (row, col), stone in stones.items():
             board[go_board.point_of(5, row * 5 + col)] = stone
-        return go_playout._pattern_code(board, 7, go_board.point_of(5, 2 * 5 + 2), colour)
+        return playout.pattern_code(board, 7, go_board.point_of(5, 2 * 5 + 2), colour)
 
     b, w = go_board.BLACK, go_board.WHITE
     above = {(3, 1): b, (3, 2): w, (3, 3): b}       # the pattern's top row, as drawn
@@ -187,12 +194,12 @@ def test_patterns_match_in_every_orientation_and_colour():
     assert table[code_after({(3, 1): w, (3, 2): b, (3, 3): w})]  # colours swapped
     assert not table[code_after({(3, 1): b, (3, 2): b, (3, 3): b})]
     with pytest.raises(ValueError):
-        go_patterns.compile_patterns((("...", ".X.", "..."),))
+        patterns.compile_patterns((("...", ".X.", "..."),))
 
 
 def test_rand_below_is_uniform():
-    rng = go_playout.new_rng_state(5)
-    draws = np.bincount([go_playout.rand_below(rng, 6) for _ in range(6000)], minlength=6)
+    rng = playout.new_rng_state(5)
+    draws = np.bincount([playout.rand_below(rng, 6) for _ in range(6000)], minlength=6)
     assert draws.min() > 880 and draws.max() < 1120
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from players.mcts_player import build_parser, make_engine
+from players.engines.go_uct.engine import build_parser, make_engine
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from players.engines.othello_mcts import RolloutOthello
+from players.engines.random_othello import make_engine
 from players.games.othello import Othello
-from players.othello_mcts import RolloutOthello
-from players.random_othello import make_engine
 from ringmaster.rules.othello import OthelloRules
 
 

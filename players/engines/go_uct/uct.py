@@ -3,7 +3,7 @@
 The tree lives in flat arrays: a node owns a contiguous block of edges, one
 per sensible move (legal, not self-capture, not filling the mover's own eye)
 and pass. A simulation replays the tree moves on a playout workspace (see
-go_playout.load_board), expands the child reached when its edge has enough
+playout.load_board), expands the child reached when its edge has enough
 visits, plays the rest of the game with the playout policy, and backs up the
 result: wins on the path, and all-moves-as-first (AMAF) wins on every
 sibling edge whose move the same colour played later in the simulation.
@@ -34,19 +34,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.games import go_board, go_patterns, go_playout
-from players.games.go_playout import (
-    _KERNEL,
-    _is_bad_self_atari,
-    _pattern_code,
-    _playable,
+from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.playout import (
+    KERNEL,
     continue_playout,
     in_atari,
+    is_bad_self_atari,
     load_board,
     new_workspace,
+    pattern_code,
     play_on,
+    playable,
     rand_below,
 )
+from players.games import go_board
 
 NODE_FIRST, NODE_COUNT = 0, 1
 
@@ -108,7 +109,7 @@ def allocation_slices(max_nodes: int, max_edges: int, used_nodes: int, used_edge
     return slices
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def copy_subtree(src, dst, root, order):
     """Copy src's subtree under node root into dst, root first as node 0; returns (nodes, edges).
 
@@ -149,7 +150,7 @@ def copy_subtree(src, dst, root, order):
     return nodes, edges
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _near_stones(board, n, p, radius):
     width = n + 2
     row, col = p // width, p % width
@@ -161,7 +162,7 @@ def _near_stones(board, n, p, radius):
     return False
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _prior(work, n, p, colour, patterns, even, weight):
     """(virtual visits, virtual wins) for colour playing p."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
@@ -182,9 +183,9 @@ def _prior(work, n, p, colour, patterns, even, weight):
                     empty += 1
             if empty >= 2:
                 good += 1.0  # escape from atari
-    if _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+    if is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
         bad += 1.0
-    if patterns[_pattern_code(board, width, p, colour)]:
+    if patterns[pattern_code(board, width, p, colour)]:
         good += 0.5
     row, col = p // width, p % width
     line = min(row, col, n + 1 - row, n + 1 - col)
@@ -195,7 +196,7 @@ def _prior(work, n, p, colour, patterns, even, weight):
     return visits, wins
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc):
     """Give node one edge per sensible move of colour, and pass; returns False if full.
 
@@ -210,7 +211,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
     k = first
     for i in range(ne[0]):
         p = empties[i]
-        if not _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
+        if not playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
             continue
         pv, pw = _prior(work, n, p, colour, patterns, even, weight)
         jitter = rand_below(rng, 1000) * 1e-5
@@ -236,7 +237,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
     return True
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _select(tree, node, c, rave_equiv):
     """The edge of node to follow; -1 only if node has no edges.
 
@@ -355,7 +356,7 @@ class _Worker:
 
     def __init__(self, n: int, max_moves: int, seed: int) -> None:
         self.work = new_workspace(n)
-        self.rng = go_playout.new_rng_state(seed)
+        self.rng = playout.new_rng_state(seed)
         self.record = np.zeros(max_moves + 400, np.int32)
         self.path_nodes = np.zeros(300, np.int32)
         self.path_edges = np.zeros(300, np.int32)
@@ -385,7 +386,7 @@ class FastUct:
         self.threads = threads
         self.virtual_loss = virtual_loss if threads > 1 else 0.0
         self.reused = 0.0
-        self.patterns = go_patterns.default_table()
+        self.patterns = patterns.default_table()
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         self.tree = None
         self._spare = None

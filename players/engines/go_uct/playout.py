@@ -6,7 +6,7 @@ sum of squares of its pseudo-liberties, which find ataris in O(1) (a group is
 in atari when all its pseudo-liberties are the same point). Playouts never
 fill a player's own eye and never self-capture, so they end by two passes.
 
-Kernels called once a move or more often are compiled with _KERNEL, without
+Kernels called once a move or more often are compiled with KERNEL, without
 numba's reference counting (NRT). With it, numba atomically increments and
 decrements a count for every array argument of every call: perf put 42% of a
 light playout's time in NRT_incref/NRT_decref, and light playouts ran 1.7 to
@@ -22,10 +22,10 @@ from numba import njit
 from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, area_score
 
 _MUL = np.uint64(2685821657736338717)
-_KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+KERNEL = {"cache": True, "nogil": True, "_nrt": False}
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def rand_below(rng, k):
     """A pseudo-random integer in [0, k) from the xorshift64* state rng[0]."""
     x = rng[0]
@@ -42,14 +42,14 @@ def new_rng_state(seed: int) -> np.ndarray:
     return np.array([value or 1], dtype=np.uint64)
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _add_empty(empties, epos, ne, p):
     empties[ne[0]] = p
     epos[p] = ne[0]
     ne[0] += 1
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _remove_empty(empties, epos, ne, p):
     i = epos[p]
     ne[0] -= 1
@@ -59,27 +59,27 @@ def _remove_empty(empties, epos, ne, p):
     epos[p] = -1
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _add_lib(libs, lsum, lsq, g, p):
     libs[g] += 1
     lsum[g] += p
     lsq[g] += p * p
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _remove_lib(libs, lsum, lsq, g, p):
     libs[g] -= 1
     lsum[g] -= p
     lsq[g] -= p * p
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def in_atari(libs, lsum, lsq, g):
     """True if group g has exactly one (real) liberty."""
     return libs[g] > 0 and libs[g] * lsq[g] == lsum[g] * lsum[g]
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack):
     width = n + 2
     for row in range(n):
@@ -111,7 +111,7 @@ def _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, 
                             top += 1
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _merge(gid, nxt, gsize, libs, lsum, lsq, a, b):
     if gsize[a] < gsize[b]:
         a, b = b, a
@@ -131,7 +131,7 @@ def _merge(gid, nxt, gsize, libs, lsum, lsq, a, b):
     return a
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _remove_group(board, width, gid, nxt, libs, lsum, lsq, empties, epos, ne, g):
     s = g
     count = 0
@@ -155,7 +155,7 @@ def _remove_group(board, width, gid, nxt, libs, lsum, lsq, empties, epos, ne, g)
     return count
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour):
     """Play colour at empty p (never a suicide here); returns the new ko point or -1."""
     width = n + 2
@@ -193,7 +193,7 @@ def _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, col
     return -1
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _is_eye(board, width, p, colour):
     at_edge = 0
     for d in (1, -1, width, -width):
@@ -210,8 +210,8 @@ def _is_eye(board, width, p, colour):
     return bad + at_edge < 2
 
 
-@njit(**_KERNEL)
-def _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
+@njit(**KERNEL)
+def playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
     """Legal, not suicide and not filling colour's own eye."""
     if p == ko or board[p] != EMPTY:
         return False
@@ -230,8 +230,8 @@ def _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
     return False
 
 
-@njit(**_KERNEL)
-def _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+@njit(**KERNEL)
+def is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
     """True if playing p joins stones into a group with one liberty, capturing nothing."""
     first = -1
     joined = False
@@ -270,8 +270,8 @@ def _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
     return True
 
 
-@njit(**_KERNEL)
-def _pattern_code(board, width, p, colour):
+@njit(**KERNEL)
+def pattern_code(board, width, p, colour):
     """The 3x3 neighbourhood of p as a base-4 code: 0 empty, 1 own, 2 other, 3 edge."""
     code = 0
     for d in (-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1):
@@ -284,7 +284,7 @@ def _pattern_code(board, width, p, colour):
     return code
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
@@ -295,7 +295,7 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
     count = 0
     if board[last] == other and in_atari(libs, lsum, lsq, gid[last]):
         lib = lsum[gid[last]] // libs[gid[last]]
-        if _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+        if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
             candidates[count] = lib
             count += 1
     for d in (1, -1, width, -width):
@@ -310,7 +310,7 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
                 t = s + e
                 if board[t] == other and in_atari(libs, lsum, lsq, gid[t]) and count < 15:
                     lib = lsum[gid[t]] // libs[gid[t]]
-                    if _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+                    if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
                         candidates[count] = lib
                         count += 1
             s = nxt[s]
@@ -318,8 +318,8 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
                 break
         # Extend, if that gains liberties.
         lib = lsum[g] // libs[g]
-        if count < 15 and _playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
-            if not _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, lib, colour):
+        if count < 15 and playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+            if not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, lib, colour):
                 empty_count = 0
                 for e in (1, -1, width, -width):
                     if board[lib + e] == EMPTY:
@@ -332,7 +332,7 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
     return candidates[rand_below(rng, count)]
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, patterns, rng,
                   candidates):
     """A move matching a 3x3 pattern next to the last move; -1 if none (candidates: scratch, 8+)."""
@@ -342,9 +342,9 @@ def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, pattern
         p = last + d
         if board[p] != EMPTY:
             continue
-        if patterns[_pattern_code(board, width, p, colour)]:
-            if _playable(board, width, gid, libs, lsum, lsq, p, colour, ko) and \
-                    not _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+        if patterns[pattern_code(board, width, p, colour)]:
+            if playable(board, width, gid, libs, lsum, lsq, p, colour, ko) and \
+                    not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
                 candidates[count] = p
                 count += 1
     if count == 0:
@@ -352,7 +352,7 @@ def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, pattern
     return candidates[rand_below(rng, count)]
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko, heavy, rng):
     """A uniformly placed scan for a playable move; -1 (pass) if there is none."""
     width = n + 2
@@ -362,9 +362,9 @@ def _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko, h
     start = rand_below(rng, count)
     for i in range(count):
         p = empties[(start + i) % count]
-        if not _playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
+        if not playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
             continue
-        if heavy and _is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
+        if heavy and is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
             continue
         return p
     return -1
@@ -388,7 +388,7 @@ def new_workspace(n):
             np.empty(size, dtype=np.int32), np.empty(16, dtype=np.int32))
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def load_board(work, board_in, n):
     """Set the workspace to the padded board board_in, building its groups."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack, _ = work
@@ -403,7 +403,7 @@ def load_board(work, board_in, n):
     _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack)
 
 
-@njit(**_KERNEL)
+@njit(**KERNEL)
 def play_on(work, n, p, colour):
     """Play colour at empty point p (not a suicide) in the workspace; returns the new ko point."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work

@@ -7,7 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from players.games import go_board, go_patterns, go_playout
+from players.engines.go_uct import patterns, playout
+from players.games import go_board
 from players.games.go import GoGame, GoState
 
 
@@ -33,9 +34,9 @@ class GoRolloutEvaluator:
         self.heavy = heavy
         self.playouts_per_leaf = playouts_per_leaf
         self.threads = threads
-        self.patterns = go_patterns.default_table()
+        self.patterns = patterns.default_table()
         self.max_moves = 3 * game.size * game.size
-        self._rngs = [go_playout.new_rng_state(seed * 1009 + i) for i in range(threads)]
+        self._rngs = [playout.new_rng_state(seed * 1009 + i) for i in range(threads)]
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self.playouts_run = 0
 
@@ -51,7 +52,7 @@ class GoRolloutEvaluator:
 
     def black_total(self, state: GoState, count: int, worker: int = 0) -> int:
         """Sum of count playout results for Black (+1 win, -1 loss, 0 jigo)."""
-        return go_playout.playout_many(
+        return playout.playout_many(
             state.board, self.game.size, state.colour, state.ko, state.last, state.passes,
             self.max_moves, self.heavy, self.patterns, self._rngs[worker], count,
             self.game.komi)

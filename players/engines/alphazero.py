@@ -8,7 +8,12 @@ import sys
 import numpy as np
 from sgfmill import common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
+from ringmaster.gtp.engine import (
+    GtpEngine,
+    GtpError,
+    board_game_commands,
+    run_gtp_session,
+)
 
 
 class AlphaZeroPlayer:
@@ -176,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
 def build_player(options: argparse.Namespace) -> AlphaZeroPlayer:
     """Load the network (locally or through the shared server) and make the player."""
     import torch
+
     from players.alphazero.games import make_game
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device

@@ -1,4 +1,4 @@
-"""`python -m players.random_othello`: a GTP Othello engine playing uniformly random legal moves."""
+"""`python -m players random-othello`: a GTP Othello engine playing uniformly random legal moves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ import sys
 from sgfmill import common
 
 from players.games.othello import Othello
-from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
+from ringmaster.gtp.engine import (
+    GtpEngine,
+    GtpError,
+    board_game_commands,
+    run_gtp_session,
+)
 
 
 class RandomOthello:
@@ -85,7 +90,7 @@ def make_engine(seed: int | None = None, player: RandomOthello | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players.random_othello",
+    parser = argparse.ArgumentParser(prog="python -m players random-othello",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)

@@ -5,7 +5,7 @@ player to move would play. Symbols: X own stone, O the opponent's, . empty,
 x not own (empty or opponent), o not the opponent's (empty or own),
 # off the board, ? anything. Each pattern is matched in all eight
 rotations and reflections and with colours swapped. The codes are those of
-go_playout._pattern_code: the eight neighbours, bottom row first, each
+playout.pattern_code: the eight neighbours, bottom row first, each
 0 empty, 1 own, 2 opponent, 3 edge.
 """
 

@@ -1,4 +1,4 @@
-"""`python -m players.othello_mcts`: a GTP Othello engine, UCT with random rollouts on the players.mcts search core."""
+"""`python -m players othello-mcts`: a GTP Othello engine, UCT with random rollouts on the players.mcts search core."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 
 import numpy as np
 
+from players.engines.random_othello import RandomOthello, make_engine
 from players.mcts.search import search
 from players.mcts.selection import uct_score
-from players.random_othello import RandomOthello, make_engine
 from ringmaster.gtp.engine import run_gtp_session
 
 
@@ -39,7 +39,7 @@ class RolloutOthello(RandomOthello):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players.othello_mcts", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m players othello-mcts", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=None, help="search time per move")
     parser.add_argument("--playouts", type=int, default=None,
                         help="rollouts per move (default 1000; the most, when --seconds also limits)")

@@ -8,10 +8,10 @@ from functools import partial
 
 import numpy as np
 
+from players.engines.go_uct.rollout import GoRolloutEvaluator
+from players.engines.go_uct.uct import FastUct, UctParams
 from players.games import go_board
 from players.games.go import GoGame, GoState
-from players.go_rollout import GoRolloutEvaluator
-from players.go_uct import FastUct, UctParams
 from players.mcts.allocation import allocation_fn
 from players.mcts.parallel import RootParallel, merge_results, summary
 from players.mcts.search import SearchResult, search
@@ -152,7 +152,7 @@ class FastSearcher:
 
     The numba kernels release the GIL, so root parallelism runs one tree per
     thread and merges the root edges, and tree parallelism runs all the
-    threads on one tree with virtual loss (see players.go_uct).
+    threads on one tree with virtual loss (see players.engines.go_uct.uct).
     """
 
     def __init__(self, game: GoGame, config: SearchConfig) -> None:

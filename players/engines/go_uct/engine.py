@@ -7,11 +7,11 @@ import sys
 
 import numpy as np
 
+from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_searcher
+from players.engines.go_uct.uct import UctParams
+from players.engines.gtp_adapter import RESIGN, add_go_commands
 from players.games import go_board
 from players.games.go import GoGame, GoState
-from players.go_gtp import RESIGN, add_go_commands
-from players.go_search import ENGINES, MODES, SearchConfig, make_searcher
-from players.go_uct import UctParams
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 VERSION = "1.0"

@@ -13,7 +13,12 @@ import random
 
 from sgfmill import boards, common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session
+from ringmaster.gtp.engine import (
+    GtpEngine,
+    GtpError,
+    board_game_commands,
+    run_gtp_session,
+)
 
 
 class RandomGo:

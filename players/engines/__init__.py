@@ -1,0 +1,1 @@
+"""Our GTP engines, one module or folder each, behind one GTP adapter."""

@@ -1,0 +1,1 @@
+"""The numba Go engine: UCT with RAVE and priors over fast incremental playouts."""
