@@ -12,7 +12,7 @@ import time
 import numpy as np
 import torch
 
-from players.alphazero.games import make_game
+from players.games import make_game
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
 from players.nets.model import NetConfig, PolicyValueNet, default_config

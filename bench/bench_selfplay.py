@@ -11,7 +11,7 @@ import argparse
 import numpy as np
 import torch
 
-from players.alphazero.games import make_game
+from players.games import make_game
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.nets.checkpoint import load_checkpoint
 from players.nets.encoding import encoder_for

@@ -17,7 +17,7 @@ import torch
 from players.alphazero import metrics as metrics_io
 from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
-from players.alphazero.games import make_game
+from players.games import make_game
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, train_steps

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from players.alphazero.selfplay import Examples
-from players.nets.encoding import NUM_SYMMETRIES, policy_permutation, transform_planes
+from players.nets.symmetries import NUM_SYMMETRIES, policy_permutation, transform_planes
 
 
 class ReplayBuffer:

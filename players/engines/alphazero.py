@@ -182,7 +182,7 @@ def build_player(options: argparse.Namespace) -> AlphaZeroPlayer:
     """Load the network (locally or through the shared server) and make the player."""
     import torch
 
-    from players.alphazero.games import make_game
+    from players.games import make_game
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
     torch.set_num_threads(options.threads)

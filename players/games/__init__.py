@@ -1,36 +1,43 @@
-"""Registry of games for search: name -> Game factory."""
+"""The game registry: every game our engines, the search and the training pipeline play, by name."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from players.games.base import Game
+from players.games.go import GoGame
+from players.games.go_sensible import GoSensible
+from players.games.othello import Othello
 
-_FACTORIES: dict[str, str] = {
-    "go": "players.games.go:GoGame",
-    "othello": "players.games.othello:Othello",
+GAMES: dict[str, Callable[..., Game]] = {
+    "go": GoGame,
+    "go-sensible": GoSensible,
+    "othello": Othello,
+}
+
+# What a sized name such as 'othello6' or 'go9' (the pipeline's, the checkpoints'
+# and the control files' names) stands for: the game registered under this name,
+# built with the size.
+SIZED: dict[str, str] = {
+    "go": "go-sensible",
+    "othello": "othello",
 }
 
 
-def register(name: str, target: str) -> None:
-    """Register a game factory as 'module:attribute' under name."""
-    _FACTORIES[name] = target
-
-
 def make_game(name: str, **kwargs) -> Game:
-    """Build the game registered under name with kwargs.
+    """Build a game by name: a registered name with kwargs ('go', size=9), or a sized name ('othello6', 'go9').
 
-    Raises ValueError if no game has that name.
+    Raises ValueError for an unknown name, or for a size or argument the game refuses.
     """
-    import importlib
+    factory = GAMES.get(name)
+    if factory is not None:
+        return factory(**kwargs)
+    match = re.fullmatch(r"([a-z]+)(\d+)", name)
+    if match is None or match.group(1) not in SIZED:
+        raise ValueError(f"unknown game {name!r} (expected one of {', '.join(GAMES)}, "
+                         "or a sized name such as othello6 or go9)")
+    return GAMES[SIZED[match.group(1)]](int(match.group(2)), **kwargs)
 
-    try:
-        target = _FACTORIES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}") from None
-    module_name, attr = target.split(":")
-    factory: Callable[..., Game] = getattr(importlib.import_module(module_name), attr)
-    return factory(**kwargs)
 
-
-__all__ = ["Game", "make_game", "register"]
+__all__ = ["GAMES", "SIZED", "Game", "make_game"]

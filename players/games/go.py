@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from players.games import go_board
-from players.games.base import Game
+from players.games.board import BoardGame
+
+_COLOURS = {go_board.BLACK: "b", go_board.WHITE: "w"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,23 +33,27 @@ class GoState:
     moves: int = 0
 
 
-class GoGame(Game):
+class GoGame(BoardGame):
     """Go on an n x n board, as the referee plays it (simple ko, two passes end).
 
     Actions are row * n + col (row 0 at the bottom, as sgfmill) and n * n for
     pass. legal_actions() leaves out self-capture unless allow_suicide is set,
     but apply() accepts any move the referee accepts, self-capture included.
-    A game also ends after max_moves moves, scored as it stands.
+    A game also ends after max_moves moves, scored as it stands. Under GTP
+    either colour may move at any time, and play goes on past the end: the
+    controller decides when the game is over.
 
     Public attributes:
       size, komi, allow_suicide, max_moves
     """
 
     name = "go"
+    kind = "go"
+    board_sizes = range(2, 26)
 
     def __init__(self, size: int = 9, komi: float = 7.5, *, allow_suicide: bool = False,
                  max_moves: int | None = None) -> None:
-        if not 2 <= size <= 25:
+        if size not in self.board_sizes:
             raise ValueError(f"board size {size} out of range (2-25)")
         self.size = size
         self.komi = komi
@@ -104,22 +110,28 @@ class GoGame(Game):
         black_value = 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
         return black_value if state.colour == go_board.BLACK else -black_value
 
-    def action_to_move(self, action: int) -> tuple[int, int] | None:
-        """The sgfmill (row, col) of an action, None for pass."""
-        if action == self.pass_action:
-            return None
-        return divmod(action, self.size)
-
-    def move_to_action(self, move: tuple[int, int] | None) -> int:
-        """The action of an sgfmill (row, col) move, None for pass."""
-        if move is None:
-            return self.pass_action
-        row, col = move
-        return row * self.size + col
-
     def stone_at(self, state: GoState, action: int) -> int:
         """EMPTY, BLACK or WHITE at an action's point."""
         return int(state.board[go_board.point_of(self.size, action)])
+
+    def colour_at(self, state: GoState, action: int) -> str | None:
+        return _COLOURS.get(self.stone_at(state, action))
+
+    def score(self, state: GoState) -> float:
+        return self.area_score(state)
+
+    def empty_points(self, state: GoState) -> int:
+        return int((state.board == go_board.EMPTY).sum())
+
+    def can_continue(self, state: GoState) -> bool:
+        return True
+
+    def turn_for(self, state: GoState, player: int) -> tuple[list[int], GoState]:
+        """The current position with player to move: no move is forced, either colour may move."""
+        colour = go_board.BLACK if player == 0 else go_board.WHITE
+        if state.colour == colour:
+            return [], state
+        return [], GoState(state.board, colour, -1, state.passes, -1, state.moves)
 
 
 def state_from_diagram(diagram: str, colour: str = "b", *, passes: int = 0) -> GoState:

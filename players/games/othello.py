@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from players.games.base import Game
+from players.games.board import BoardGame
 
 # Point p = row * size + col, row 0 at the bottom (sgfmill's convention, so
 # GTP vertices map directly). Bit p of a bitboard is point p.
@@ -44,11 +44,15 @@ class OthelloState:
         return f"OthelloState(own={self.own:#x}, opp={self.opp:#x}, to_play={self.to_play})"
 
 
-class Othello(Game):
+class Othello(BoardGame):
     """Othello on a size x size board (size even, 4..8); pass only when no placement exists."""
 
+    kind = "othello"
+    board_sizes = (4, 6, 8)
+    symbols = {"b": "#", "w": "o", None: "."}
+
     def __init__(self, size: int = 8) -> None:
-        if size % 2 or not 4 <= size <= 8:
+        if size not in self.board_sizes:
             raise ValueError(f"othello board size must be even and 4-8, not {size}")
         self.size = size
         self.name = f"othello{size}"
@@ -169,6 +173,16 @@ class Othello(Game):
         """Black's discs minus White's."""
         black, white = state.black_white()
         return black.bit_count() - white.bit_count()
+
+    def score(self, state: OthelloState) -> float:
+        return float(self.disc_difference(state))
+
+    def colour_at(self, state: OthelloState, action: int) -> str | None:
+        black, white = state.black_white()
+        return "b" if black >> action & 1 else "w" if white >> action & 1 else None
+
+    def empty_points(self, state: OthelloState) -> int:
+        return self.num_points - (state.own | state.opp).bit_count()
 
     def random_rollout(self, state: OthelloState, rng) -> float:
         """Play uniformly random moves to the end; the result for state's mover (+1/-1/0).

@@ -1,4 +1,4 @@
-"""Go for the network: planes (own stones, opponent stones, legal points, black-to-move) from players.games.go states."""
+"""Go for the network: planes of own stones, opponent stones, legal points and black-to-move."""
 
 from __future__ import annotations
 
@@ -6,41 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from players.nets.encoding import BoardEncoder
-
-
-def make_go_game(size: int, komi: float = 7.5):
-    """The search-side Go game the pipeline and the network engine use (area scoring, simple ko).
-
-    It is players.games.go.GoGame except for what our own search considers:
-    it never fills one of its own single-point eyes, and it passes only when
-    the opponent has just passed or no other move is left. Without that,
-    early self-play collapses: a barely trained net passes, the game ends at
-    once and komi decides it. apply() is unchanged, so opponents (and the
-    referee) may still play any legal move, passes included.
-    """
-    from players.games.go import GoGame
-
-    class GoSensible(GoGame):
-        def legal_actions(self, state):
-            actions = super().legal_actions(state)
-            if len(actions) <= 1:
-                return actions
-            n, width = self.size, self.size + 2
-            board = state.board
-            empty = board == 0
-            friendly = (board == state.colour) | (board == 3)
-            eye = np.zeros_like(empty)
-            eye[width:-width] = (empty[width:-width] & friendly[width - 1:-width - 1]
-                                 & friendly[width + 1:-width + 1] & friendly[:-2 * width]
-                                 & friendly[2 * width:])
-            eyes = {int((p // width - 1) * n + p % width - 1) for p in np.flatnonzero(eye)}
-            sensible = [a for a in actions if a != self.pass_action and a not in eyes]
-            if state.passes > 0:
-                return sensible + [self.pass_action]
-            return sensible or [self.pass_action]
-
-    return GoSensible(size, komi)
+from players.nets.board_encoder import BoardEncoder
 
 
 class GoEncoder(BoardEncoder):

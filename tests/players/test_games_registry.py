@@ -1,10 +1,13 @@
-"""The search-side game registry builds each game by name."""
+"""The game registry builds each game by name, plain or sized."""
 
 from __future__ import annotations
 
 import pytest
 
 from players.games import make_game
+from players.games.go import GoGame
+from players.games.go_sensible import GoSensible
+from players.games.othello import Othello
 
 
 def test_registered_games_build_with_their_action_spaces():
@@ -15,6 +18,18 @@ def test_registered_games_build_with_their_action_spaces():
     assert go.num_actions == 9 * 9 + 1
 
 
+def test_sized_names_are_the_pipelines_games():
+    othello = make_game("othello6")
+    assert isinstance(othello, Othello) and othello.size == 6 and othello.kind == "othello"
+    go = make_game("go9")
+    assert type(go) is GoSensible and go.size == 9 and go.kind == "go"
+    assert type(make_game("go", size=9)) is GoGame
+
+
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make_game("chess")
+    with pytest.raises(ValueError, match="must be even"):
+        make_game("othello7")
+    with pytest.raises(ValueError, match="out of range"):
+        make_game("go30")

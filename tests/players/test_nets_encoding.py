@@ -1,13 +1,14 @@
-"""Tests for state encodings and the 8 board symmetries (no torch needed)."""
+"""The encoders: each game's states as network planes and legal masks (no torch needed)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from players.games import make_game
 from players.games.othello import Othello
-from players.nets.encoding import (NUM_SYMMETRIES, encoder_for, inverse_symmetry, policy_permutation,
-                                   transform_example, transform_planes)
+from players.nets.encoding import encoder_for
+from players.nets.symmetries import NUM_SYMMETRIES, transform_example, transform_planes
 
 
 def random_states(game, count: int, seed: int = 0) -> list:
@@ -42,7 +43,6 @@ def test_othello_planes_round_trip():
                                     (bits_from_plane(p[1]), bits_from_plane(p[0]))), state.to_play)
         assert rebuilt == state
 
-
 def test_legal_mask_matches_legal_actions():
     game = Othello(4)
     encoder = encoder_for(game)
@@ -53,15 +53,20 @@ def test_legal_mask_matches_legal_actions():
     assert any(row[-1] for row in mask)   # a forced pass occurs in these 4x4 games
 
 
-def test_symmetries_are_distinct_and_invertible():
-    grid = np.arange(36).reshape(6, 6)
-    images = {transform_planes(grid, s).tobytes() for s in range(NUM_SYMMETRIES)}
-    assert len(images) == 8
-    for s in range(NUM_SYMMETRIES):
-        back = transform_planes(transform_planes(grid, s), inverse_symmetry(s))
-        assert np.array_equal(back, grid)
-        perm = policy_permutation(6, s)
-        assert sorted(perm.tolist()) == list(range(37)) and perm[-1] == 36
+def test_go_encoder():
+    game = make_game("go7")
+    encoder = encoder_for(game)
+    state = game.apply(game.initial_state(), 3 * 7 + 3)   # black at the centre; white to move
+    planes = encoder.encode([state])
+    assert planes.shape == (1, 4, 7, 7)
+    assert planes[0, 1, 3, 3] == 1 and planes[0, 0].sum() == 0
+    assert planes[0, 2, 3, 3] == 0 and planes[0, 3].sum() == 0
+    mask = encoder.legal_mask([state])
+    assert mask.shape == (1, 50) and not mask[0, 24] and mask[0, :49].sum() == 48
+    assert not mask[0, -1]                    # our search doesn't pass early...
+    after_pass = game.apply(state, game.pass_action)
+    assert encoder.legal_mask([after_pass])[0, -1]   # ...unless the opponent just passed
+    assert game.apply(game.initial_state(), game.pass_action).moves == 1   # opponents may pass
 
 
 @pytest.mark.parametrize("sym", range(NUM_SYMMETRIES))
@@ -89,29 +94,8 @@ def test_symmetry_commutes_with_the_rules(sym):
                 assert t_policy[moved] == policy[action]
 
 
-def test_go_encoder():
-    from players.alphazero.games import make_game
-    game = make_game("go7")
-    encoder = encoder_for(game)
-    state = game.apply(game.initial_state(), 3 * 7 + 3)   # black at the centre; white to move
-    planes = encoder.encode([state])
-    assert planes.shape == (1, 4, 7, 7)
-    assert planes[0, 1, 3, 3] == 1 and planes[0, 0].sum() == 0
-    assert planes[0, 2, 3, 3] == 0 and planes[0, 3].sum() == 0
-    mask = encoder.legal_mask([state])
-    assert mask.shape == (1, 50) and not mask[0, 24] and mask[0, :49].sum() == 48
-    assert not mask[0, -1]                    # our search doesn't pass early...
-    after_pass = game.apply(state, game.pass_action)
-    assert encoder.legal_mask([after_pass])[0, -1]   # ...unless the opponent just passed
-    assert game.apply(game.initial_state(), game.pass_action).moves == 1   # opponents may pass
-
-
-def test_go_search_never_fills_its_own_eye():
-    from players.alphazero.games import make_game
-    game = make_game("go5")
-    state = game.initial_state()
-    for black, white in ((1, 24), (5, 23)):        # black B1 and A2 make an eye at A1
-        state = game.apply(game.apply(state, black), white)
-    assert game.to_play(state) == 0
-    assert 0 not in game.legal_actions(state)
-    assert game.is_legal(state, 0)                 # the rules still allow it
+def test_encoder_for_refuses_a_game_without_one():
+    class Draughts(Othello):
+        kind = "draughts"
+    with pytest.raises(ValueError, match="no encoder for 'draughts' games"):
+        encoder_for(Draughts(6))
