@@ -7,7 +7,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from players.alphazero.puct import PuctConfig, Tree, search_many
+from players.mcts import PuctSettings, Tree, alphazero_policy
 
 
 class Agent(Protocol):
@@ -34,13 +34,13 @@ class SearchAgent:
                  c_puct: float = 1.5, name: str = "net") -> None:
         self.game, self.evaluate, self.rng, self.name = game, evaluate, rng, name
         self.num_simulations = num_simulations
-        self.config = PuctConfig(c_puct=c_puct)
+        self.settings = PuctSettings(c_puct=c_puct)
 
     def select(self, states: Sequence) -> list[int]:
         trees = [Tree(self.game, s) for s in states]
-        search_many(trees, self.evaluate, self.config, num_simulations=self.num_simulations,
-                    rng=self.rng)
-        return [int(np.argmax(t.visit_counts())) for t in trees]
+        outputs = alphazero_policy(trees, self.evaluate, self.settings,
+                                   num_simulations=self.num_simulations, rng=self.rng)
+        return [output.action for output in outputs]
 
 
 @dataclass

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from players.alphazero.puct import PuctConfig, Tree, search_many, visit_policy
+from players.mcts import PuctSettings, Tree, alphazero_policy
 from players.nets.encoding import encoder_for
 
 
@@ -70,8 +70,8 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
     evaluate is a batched evaluator (states -> priors [B, A], values [B]).
     progress, if given, is called with (games finished, num_games) after each game.
     """
-    puct = PuctConfig(c_puct=config.c_puct, dirichlet_alpha=config.dirichlet_alpha,
-                      dirichlet_epsilon=config.dirichlet_epsilon)
+    settings = PuctSettings(c_puct=config.c_puct, dirichlet_alpha=config.dirichlet_alpha,
+                            dirichlet_epsilon=config.dirichlet_epsilon)
     encoder = encoder_for(game)
     stats = SelfPlayStats()
     started = time.perf_counter()
@@ -79,16 +79,16 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
     active = [_Game(game) for _ in range(min(num_games, config.concurrent_games))]
     launched = len(active)
     while active:
-        search_many([g.tree for g in active], evaluate, puct,
-                    num_simulations=config.num_simulations, rng=rng)
+        temperatures = [1.0 if g.moves < config.temperature_moves else 0.0 for g in active]
+        outputs = alphazero_policy([g.tree for g in active], evaluate, settings,
+                                   num_simulations=config.num_simulations, rng=rng,
+                                   temperatures=temperatures)
         still = []
-        for g in active:
-            visits = g.tree.visit_counts()
+        for g, output in zip(active, outputs):
+            visits = output.result.visit_counts
             g.states.append(g.tree.root.state)
             g.policies.append((visits / visits.sum()).astype(np.float32))
-            temperature = 1.0 if g.moves < config.temperature_moves else 0.0
-            action = int(rng.choice(len(visits), p=visit_policy(visits, temperature)))
-            g.tree.advance(action)
+            g.tree.advance(output.action)
             g.moves += 1
             state = g.tree.root.state
             if game.is_terminal(state) or g.moves >= config.max_moves:

@@ -1,20 +1,27 @@
-"""Public search API: game-independent MCTS with pluggable selection and evaluation."""
+"""One game-independent MCTS core: trees, selection rules, chance rules, the batched search, and policies."""
 
-from players.mcts.search import SearchResult, make_node, search
-from players.mcts.selection import (
-                                    add_dirichlet_noise,
-                                    best_by_value,
-                                    best_by_visits,
-                                    puct_score,
-                                    sample_outcome,
-                                    select_edge,
-                                    uct_score,
-                                    visit_policy,
+from players.mcts.chance import SAMPLED, ChanceRule, SampledOutcome
+from players.mcts.evaluators import RolloutEvaluator, random_rollout
+from players.mcts.policies import (
+    PolicyOutput,
+    PuctSettings,
+    SearchResult,
+    add_dirichlet_noise,
+    alphazero_policy,
+    best_by_value,
+    best_by_visits,
+    summarize,
+    uct_policy,
+    visit_policy,
 )
-from players.mcts.tree import ChanceNode, Node
+from players.mcts.search import expand_roots, run_round, search
+from players.mcts.selection import puct, puct_scores, uct, uct_scores
+from players.mcts.tree import ChanceNode, Node, Tree, make_node
 
 __all__ = [
-    "ChanceNode", "Node", "SearchResult", "add_dirichlet_noise", "best_by_value",
-    "best_by_visits", "make_node", "puct_score", "sample_outcome", "search", "select_edge",
-    "uct_score", "visit_policy",
+    "SAMPLED", "ChanceNode", "ChanceRule", "Node", "PolicyOutput", "PuctSettings",
+    "RolloutEvaluator", "SampledOutcome", "SearchResult", "Tree", "add_dirichlet_noise",
+    "alphazero_policy", "best_by_value", "best_by_visits", "expand_roots", "make_node", "puct",
+    "puct_scores", "random_rollout", "run_round", "search", "summarize", "uct", "uct_policy",
+    "uct_scores", "visit_policy",
 ]

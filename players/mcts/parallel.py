@@ -9,14 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from players.mcts.search import SearchResult
-from players.mcts.selection import best_by_value, best_by_visits
-
-
-def summary(result: SearchResult) -> SearchResult:
-    """The result without its tree, small enough to send between processes."""
-    return SearchResult(result.visit_counts, result.q_values, result.root_value,
-                        result.best_action, result.simulations, None)
+from players.mcts.policies import FINAL_CHOICES, SearchResult
 
 
 def merge_results(results: Sequence[SearchResult], final_choice: str = "visits") -> SearchResult:
@@ -34,11 +27,9 @@ def merge_results(results: Sequence[SearchResult], final_choice: str = "visits")
     root_value = sum(r.root_value * r.simulations for r in results) / max(simulations, 1)
     if visits.sum() == 0:
         best = results[0].best_action
-    elif final_choice == "visits":
-        best = best_by_visits(visits, q)
     else:
-        best = best_by_value(visits, q)
-    return SearchResult(visits, q, float(root_value), int(best), simulations, None)
+        best = FINAL_CHOICES[final_choice](visits, q)
+    return SearchResult(visits, q, float(root_value), int(best), simulations)
 
 
 class RootParallel:
@@ -46,7 +37,7 @@ class RootParallel:
 
     run() calls job_fn(*args) for each args in the pool and returns the
     results in order; job_fn must be a module-level function returning a
-    picklable value (such as summary(result)).
+    picklable value (such as a SearchResult).
     """
 
     def __init__(self, workers: int, initializer: Callable, initargs: tuple = ()) -> None:

@@ -1,214 +1,205 @@
-"""Game-independent MCTS: select with a scoring rule, expand, evaluate leaves in batches, back up."""
+"""The search: many trees at once, a selection rule and a batched evaluator passed in, virtual loss.
+
+This module knows nothing of noise, temperature or the final move choice:
+those are policies composed around it (players.mcts.policies). One round
+descends each tree up to leaves_per_tree times, charging virtual_loss (that
+many lost visits) to every decision edge on the way so that later descents
+spread out; the distinct unexpanded leaves of all trees go to the evaluator
+in one call; the values are backed up and the virtual loss taken back.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from players.games.base import Game
-from players.mcts.selection import (
-    add_dirichlet_noise,
-    best_by_value,
-    best_by_visits,
-    sample_outcome,
-    select_edge,
-)
-from players.mcts.tree import ChanceNode, Node
+from players.mcts.chance import SAMPLED, ChanceRule
+from players.mcts.tree import ChanceNode, Node, Tree, make_node
 
-# evaluate_fn(states) -> [(prior over num_actions or None, value for to_play(state))]
-EvaluateFn = Callable[[Sequence], Sequence[tuple["np.ndarray | None", float]]]
-# select_fn(q, visits, parent_visits, priors) -> scores, one per edge
-SelectFn = Callable[[np.ndarray, np.ndarray, float, np.ndarray], np.ndarray]
+# evaluate(states) -> (priors [B, num_actions] or None for uniform, values [B]).
+# Each value is for the state's player to move, in [-1, 1].
+Evaluate = Callable[[Sequence], "tuple[np.ndarray | None, Sequence[float]]"]
+# select(node) -> the index of the edge to descend (see players.mcts.selection).
+Select = Callable[[Node], int]
+# root_allocation(count, weights, rng) -> descents per root edge, summing to count.
+RootAllocation = Callable[[int, np.ndarray, np.random.Generator], np.ndarray]
+
+Path = list[tuple["Node | ChanceNode", int]]
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found at the root.
+def expand(game, node: Node, prior, value: float, shuffle: np.random.Generator | None) -> None:
+    """Give node its edges: the legal actions with their priors (renormalised), and its value.
 
-    Public attributes:
-      visit_counts -- visits of each action [num_actions] (0 for unexpanded or illegal)
-      q_values     -- mean value of each action for the root player [num_actions], 0 if unvisited
-      root_value   -- mean value of all simulations for the root player
-      best_action  -- the chosen action
-      simulations  -- simulations run in this call
-      root         -- the root Node, for reuse or inspection
+    prior None is uniform. Actions whose prior is exactly 0 get no edge,
+    unless all do. With shuffle, the edges are put in a random order (rules
+    that break ties by order then break them at random).
     """
+    actions = game.legal_actions(node.state)
+    if prior is None:
+        p = [1.0 / len(actions)] * len(actions)
+    else:
+        row = np.asarray(prior, dtype=np.float64)[actions]
+        keep = row > 0
+        if keep.any() and not keep.all():
+            actions = [a for a, k in zip(actions, keep) if k]
+            row = row[keep]
+        total = row.sum()
+        p = (row / total).tolist() if total > 0 else [1.0 / len(actions)] * len(actions)
+    if shuffle is not None and len(actions) > 1:
+        order = shuffle.permutation(len(actions))
+        actions = [actions[i] for i in order]
+        p = [p[i] for i in order]
+    node.expand(actions, p, value)
 
-    visit_counts: np.ndarray
-    q_values: np.ndarray
-    root_value: float
-    best_action: int
-    simulations: int
-    root: Node
+
+def expand_roots(trees: Sequence[Tree], evaluate: Evaluate, *,
+                 shuffle: np.random.Generator | None = None) -> None:
+    """Expand every unexpanded, non-terminal root with one evaluate call (not a simulation)."""
+    waiting = [t for t in trees if not t.root.terminal and not t.root.is_chance
+               and not t.root.expanded]
+    if not waiting:
+        return
+    priors, values = evaluate([t.root.state for t in waiting])
+    for k, tree in enumerate(waiting):
+        expand(tree.game, tree.root, None if priors is None else priors[k], float(values[k]),
+               shuffle)
 
 
-def make_node(game: Game, state) -> Node | ChanceNode:
-    """A fresh, unexpanded node for state."""
-    if not game.is_terminal(state) and game.is_chance(state):
-        return ChanceNode(state, game.to_play(state), game.chance_outcomes(state))
-    return Node(state, game.to_play(state), game.is_terminal(state))
+def descend(tree: Tree, select: Select, virtual_loss: float, rng: np.random.Generator,
+            chance: ChanceRule, root_edge: int | None = None) -> tuple[Path, Node]:
+    """Walk from the root to a leaf (unexpanded or terminal), charging virtual loss.
 
-
-def search(game: Game, root_state, *, evaluate_fn: EvaluateFn, select_fn: SelectFn,
-           num_simulations: int, batch_size: int = 1, rng: np.random.Generator,
-           root_dirichlet: tuple[float, float] | None = None, virtual_loss: float = 1.0,
-           root: Node | None = None, final_choice: str = "visits",
-           time_limit: float | None = None,
-           root_allocation_fn: Callable | None = None) -> SearchResult:
-    """Run num_simulations simulations from root_state and choose a move.
-
-    Each step descends batch_size times, scoring edges with select_fn and
-    charging virtual_loss (that many lost visits) to every edge on the way
-    down so later descents in the batch spread out; it then evaluates the
-    distinct unexpanded leaves in one evaluate_fn call and backs the values
-    up, removing the virtual loss. Leaf priors of None mean uniform over the
-    legal actions; actions whose prior is exactly 0 get no edge (unless all
-    do). Chance nodes sample an outcome by probability and pass values up
-    unchanged. root_dirichlet (alpha, epsilon) adds noise to the root priors.
-    root continues an earlier tree whose state is root_state. final_choice
-    is 'visits' (most visited) or 'value' (best mean value among well-visited
-    edges). time_limit, in seconds, stops the search early.
-    root_allocation_fn(num_samples, weights, rng) -> counts, if given, spreads
-    each batch over the root's edges instead of selecting there (weights are
-    the root visits plus priors, for biased methods); below the root,
-    selection is as usual.
-
-    Raises ValueError if root_state is terminal or a chance state.
+    root_edge, if given, is the edge taken at the root instead of select's.
+    Returns the path of (node, edge index) and the leaf.
     """
-    if final_choice not in ("visits", "value"):
-        raise ValueError(f"unknown final_choice {final_choice!r}")
-    if root is None:
-        root = make_node(game, root_state)
-    if root.terminal or root.is_chance:
-        raise ValueError("search needs a decision state that is not terminal")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    noised = False
-    done = 0
-    while done < num_simulations:
-        if not root.expanded:
-            _evaluate_batch(game, [(root, [])], evaluate_fn, rng, 0.0)
-            done += 1
+    game = tree.game
+    node = tree.root
+    path: Path = []
+    vl = virtual_loss
+    while True:
+        if node.is_chance:
+            i = chance.select(node, rng)
+        elif node.terminal or node.actions is None:
+            return path, node
         else:
-            if root_dirichlet is not None and not noised:
-                root.priors = add_dirichlet_noise(root.priors, *root_dirichlet, rng)
-                noised = True
-            count = min(batch_size, num_simulations - done)
-            if root_allocation_fn is not None and count > 1:
-                counts = root_allocation_fn(count, root.visits + root.priors, rng)
-                forced = np.repeat(np.arange(len(counts)), counts)
-            else:
-                forced = [None] * count
-            descents = [_descend(game, root, select_fn, rng, virtual_loss, edge)
-                        for edge in forced]
-            _evaluate_batch(game, descents, evaluate_fn, rng, virtual_loss)
-            done += count
+            i = select(node) if root_edge is None or path else root_edge
+            node.N[i] += vl
+            node.W[i] -= vl
+            node.total += vl
+        path.append((node, i))
+        child = node.children[i]
+        if child is None:
+            child = node.children[i] = make_node(game, game.apply(node.state, node.actions[i]))
+        node = child
+
+
+def backup(path: Path, player: int, value: float, virtual_loss: float,
+           chance: ChanceRule) -> None:
+    """Add value (for player) to every edge of path, bottom up, taking the virtual loss back.
+
+    A chance node may change the value passed above it (chance.backed_value).
+    """
+    vl = virtual_loss
+    for node, i in reversed(path):
+        v = value if node.to_play == player else -value
+        if node.is_chance:
+            node.N[i] += 1.0
+            node.W[i] += v
+            node.total += 1.0
+            value, player = chance.backed_value(node, i, v), node.to_play
+        else:
+            node.N[i] += 1.0 - vl
+            node.W[i] += v + vl
+            node.total += 1.0 - vl
+
+
+def undo_virtual_loss(path: Path, virtual_loss: float) -> None:
+    """Take back the virtual loss of a descent that will not be backed up."""
+    for node, i in path:
+        if not node.is_chance:
+            node.N[i] -= virtual_loss
+            node.W[i] += virtual_loss
+            node.total -= virtual_loss
+
+
+def run_round(trees: Sequence[Tree], evaluate: Evaluate, select: Select,
+              budgets: Sequence[int], *, leaves_per_tree: int = 1, virtual_loss: float = 1.0,
+              rng: np.random.Generator, chance: ChanceRule = SAMPLED,
+              root_allocation: RootAllocation | None = None,
+              shuffle: bool = False) -> list[int]:
+    """One round: up to min(leaves_per_tree, budgets[i]) descents in tree i, one evaluate call.
+
+    A descent that reaches a leaf already waiting in this round is taken
+    back and doesn't count. Roots must be expanded (expand_roots).
+    Returns the simulations completed in each tree.
+    """
+    done = [0] * len(trees)
+    waiting: list[tuple[int, Path, Node]] = []
+    for t, tree in enumerate(trees):
+        count = min(leaves_per_tree, budgets[t])
+        if count <= 0 or tree.root.terminal:
+            continue
+        forced: Sequence[int | None] = [None] * count
+        if root_allocation is not None and count > 1:
+            root = tree.root
+            counts = root_allocation(count, np.asarray(root.N) + np.asarray(root.prior), rng)
+            forced = np.repeat(np.arange(len(counts)), counts).tolist()
+        for edge in forced:
+            path, leaf = descend(tree, select, virtual_loss, rng, chance, edge)
+            if leaf.terminal:
+                backup(path, leaf.to_play, leaf.terminal_value, virtual_loss, chance)
+                done[t] += 1
+                continue
+            if leaf.pending:
+                undo_virtual_loss(path, virtual_loss)
+                continue
+            leaf.pending = True
+            waiting.append((t, path, leaf))
+    if waiting:
+        priors, values = evaluate([leaf.state for _, _, leaf in waiting])
+        for k, (t, path, leaf) in enumerate(waiting):
+            leaf.pending = False
+            value = float(values[k])
+            expand(trees[t].game, leaf, None if priors is None else priors[k], value,
+                   rng if shuffle else None)
+            backup(path, leaf.to_play, value, virtual_loss, chance)
+            done[t] += 1
+    return done
+
+
+def search(trees: Sequence[Tree], evaluate: Evaluate, select: Select, *,
+           num_simulations: int | Sequence[int], rng: np.random.Generator,
+           leaves_per_tree: int = 1, virtual_loss: float = 1.0,
+           chance: ChanceRule = SAMPLED, deadline: float | None = None,
+           root_allocation: RootAllocation | None = None, shuffle: bool = False) -> list[int]:
+    """Run num_simulations more simulations in each tree (a number, or one per tree).
+
+    Unexpanded roots are expanded first. deadline, a time.monotonic() value,
+    ends the search after the round in which it passes (each tree runs at
+    least one round). shuffle puts each node's edges in random order. Adds
+    the simulations run to each tree's count and returns them.
+
+    Raises ValueError if a root is a chance state.
+    """
+    if any(t.root.is_chance for t in trees):
+        raise ValueError("search needs decision states at the roots; apply the chance outcome")
+    expand_roots(trees, evaluate, shuffle=rng if shuffle else None)
+    if isinstance(num_simulations, int):
+        budgets = [0 if t.root.terminal else num_simulations for t in trees]
+    else:
+        budgets = [0 if t.root.terminal else int(n) for t, n in zip(trees, num_simulations)]
+    run = [0] * len(trees)
+    while max(budgets, default=0) > 0:
+        done = run_round(trees, evaluate, select, budgets, leaves_per_tree=leaves_per_tree,
+                         virtual_loss=virtual_loss, rng=rng, chance=chance,
+                         root_allocation=root_allocation, shuffle=shuffle)
+        for t, n in enumerate(done):
+            budgets[t] -= n
+            run[t] += n
         if deadline is not None and time.monotonic() >= deadline:
             break
-    return _result(game, root, done, final_choice)
-
-
-def _descend(game: Game, root: Node, select_fn: SelectFn, rng: np.random.Generator,
-             virtual_loss: float, root_edge=None) -> tuple[Node | ChanceNode, list]:
-    """Walk from root to a leaf; returns (leaf, path of (node, edge index or -1))."""
-    node: Node | ChanceNode = root
-    path: list[tuple[Node | ChanceNode, int]] = []
-    while not node.terminal:
-        if node.is_chance:
-            k = sample_outcome(node.probs, rng)
-            key = int(node.outcomes[k])
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = make_node(game, game.apply(node.state, key))
-            path.append((node, -1))
-            node = child
-            continue
-        if not node.expanded:
-            break
-        if node is root and root_edge is not None:
-            index = int(root_edge)
-        else:
-            parent_visits = float(node.visits.sum())
-            index = select_edge(select_fn(node.q_values(), node.visits, parent_visits,
-                                          node.priors))
-        node.visits[index] += virtual_loss
-        node.value_sum[index] -= virtual_loss
-        path.append((node, index))
-        action = int(node.actions[index])
-        child = node.children.get(action)
-        if child is None:
-            child = node.children[action] = make_node(game, game.apply(node.state, action))
-        node = child
-    return node, path
-
-
-def _evaluate_batch(game: Game, descents: list, evaluate_fn: EvaluateFn,
-                    rng: np.random.Generator, virtual_loss: float) -> None:
-    to_evaluate: list[Node] = []
-    for leaf, _ in descents:
-        if not leaf.terminal and not leaf.expanded and leaf.pending == 0:
-            to_evaluate.append(leaf)
-            leaf.pending = 1
-    values: dict[int, float] = {}
-    if to_evaluate:
-        results = evaluate_fn([leaf.state for leaf in to_evaluate])
-        for leaf, (prior, value) in zip(to_evaluate, results):
-            _expand(game, leaf, prior, rng)
-            leaf.pending = 0
-            values[id(leaf)] = float(value)
-    for leaf, path in descents:
-        if leaf.terminal:
-            value = game.terminal_value(leaf.state)
-        elif id(leaf) in values:
-            value = values[id(leaf)]
-        else:
-            # Reached again in the same batch, or expanded earlier: reuse its mean.
-            value = leaf.value()
-        _backup(leaf, path, value, virtual_loss)
-
-
-def _expand(game: Game, node: Node, prior, rng: np.random.Generator) -> None:
-    actions = np.asarray(game.legal_actions(node.state), dtype=np.int64)
-    if prior is None:
-        priors = np.full(len(actions), 1.0 / max(len(actions), 1))
-    else:
-        priors = np.asarray(prior, dtype=np.float64)[actions]
-        keep = priors > 0
-        if keep.any():
-            actions, priors = actions[keep], priors[keep]
-            priors = priors / priors.sum()
-        else:
-            priors = np.full(len(actions), 1.0 / max(len(actions), 1))
-    order = rng.permutation(len(actions))
-    node.expand(actions[order], priors[order])
-
-
-def _backup(leaf: Node | ChanceNode, path: list, value: float, virtual_loss: float) -> None:
-    """Add value (for leaf.to_play) to the leaf and every node and edge above it."""
-    leaf.visit_count += 1
-    leaf.total_value += value
-    for node, index in reversed(path):
-        v = value if node.to_play == leaf.to_play else -value
-        node.visit_count += 1
-        node.total_value += v
-        if index >= 0:
-            node.visits[index] += 1.0 - virtual_loss
-            node.value_sum[index] += v + virtual_loss
-
-
-def _result(game: Game, root: Node, done: int, final_choice: str) -> SearchResult:
-    visit_counts = np.zeros(game.num_actions)
-    q_values = np.zeros(game.num_actions)
-    visit_counts[root.actions] = root.visits
-    q = root.q_values()
-    q_values[root.actions] = q
-    if root.visits.sum() == 0:
-        index = int(np.argmax(root.priors))
-    elif final_choice == "visits":
-        index = best_by_visits(root.visits, q)
-    else:
-        index = best_by_value(root.visits, q)
-    return SearchResult(visit_counts, q_values, root.value(), int(root.actions[index]),
-                        done, root)
+    for tree, n in zip(trees, run):
+        tree.simulations += n
+    return run

@@ -1,121 +1,162 @@
-"""Search-tree nodes: per-edge visit counts, value sums and priors for decisions; sampled outcomes for chance."""
+"""Search trees: decision nodes with per-edge statistics, chance nodes with per-outcome statistics."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from players.games.base import Game
+
 
 class Node:
     """A decision node, created when first reached and expanded when first evaluated.
 
-    Edge statistics are arrays aligned with `actions`; values in value_sum are
-    from the point of view of the player to move here (to_play).
+    Edge statistics are Python lists aligned with `actions` (nodes have tens
+    of edges, where a Python loop beats numpy's per-call overhead). Values
+    in W are from the point of view of to_play, the player choosing here.
 
     Public attributes:
-      state       -- the game state at this node
-      to_play     -- the player to move (0 or 1)
-      terminal    -- True if the game is over here
-      actions     -- legal actions, in the order edges are tried (int array)
-      priors      -- prior probability of each edge
-      visits      -- visit count of each edge (float, for virtual loss)
-      value_sum   -- total value of each edge for to_play
-      children    -- dict action -> Node or ChanceNode, built lazily
-      visit_count -- simulations that passed through this node
-      total_value -- their total value, for to_play
+      state          -- the game state at this node
+      to_play        -- the player to move (0 or 1)
+      terminal       -- True if the game is over here
+      terminal_value -- the result for to_play if terminal, else 0
+      actions        -- legal actions once expanded (None before)
+      prior          -- prior probability of each edge
+      N              -- visits of each edge (float: virtual loss is added in)
+      W              -- value sum of each edge, for to_play
+      total          -- sum(N)
+      children       -- Node or ChanceNode per edge, None until first reached
+      value          -- the evaluator's value at expansion, for to_play
+      pending        -- True while the node waits in a batch for its evaluation
     """
 
-    __slots__ = (
-        "actions",
-        "children",
-        "pending",
-        "priors",
-        "state",
-        "terminal",
-        "to_play",
-        "total_value",
-        "value_sum",
-        "visit_count",
-        "visits",
-    )
+    __slots__ = ("state", "to_play", "terminal", "terminal_value", "actions", "prior", "N", "W",
+                 "total", "children", "value", "pending")
 
     is_chance = False
 
-    def __init__(self, state, to_play: int, terminal: bool = False) -> None:
+    def __init__(self, state, to_play: int, terminal: bool = False,
+                 terminal_value: float = 0.0) -> None:
         self.state = state
         self.to_play = to_play
         self.terminal = terminal
-        self.actions: np.ndarray | None = None
-        self.priors: np.ndarray | None = None
-        self.visits: np.ndarray | None = None
-        self.value_sum: np.ndarray | None = None
-        self.children: dict[int, Node | ChanceNode] = {}
-        self.visit_count = 0
-        self.total_value = 0.0
-        self.pending = 0
+        self.terminal_value = terminal_value
+        self.actions: list[int] | None = None
+        self.prior: list[float] = []
+        self.N: list[float] = []
+        self.W: list[float] = []
+        self.total = 0.0
+        self.children: list[Node | ChanceNode | None] = []
+        self.value = 0.0
+        self.pending = False
 
     @property
     def expanded(self) -> bool:
         return self.actions is not None
 
-    def expand(self, actions: np.ndarray, priors: np.ndarray) -> None:
-        """Create the edges for actions with their priors (zero visits)."""
-        self.actions = np.asarray(actions, dtype=np.int64)
-        self.priors = np.asarray(priors, dtype=np.float64)
-        self.visits = np.zeros(len(self.actions))
-        self.value_sum = np.zeros(len(self.actions))
+    def expand(self, actions: list[int], prior: list[float], value: float) -> None:
+        """Create one edge per action with its prior, zero visits, and the node's value."""
+        self.actions = list(actions)
+        self.prior = list(prior)
+        self.N = [0.0] * len(self.actions)
+        self.W = [0.0] * len(self.actions)
+        self.total = 0.0
+        self.children = [None] * len(self.actions)
+        self.value = float(value)
 
-    def edge_index(self, action: int) -> int:
-        """The index of action among the edges.
-
-        Raises ValueError if action is not an edge of this node.
-        """
-        hits = np.flatnonzero(self.actions == action)
-        if len(hits) == 0:
-            raise ValueError(f"action {action} is not an edge")
-        return int(hits[0])
-
-    def q_values(self, default: float = 0.0) -> np.ndarray:
-        """Mean value of each edge for to_play; default where unvisited."""
-        q = self.value_sum / np.maximum(self.visits, 1e-300)
-        q[self.visits <= 0] = default
-        return q
-
-    def value(self) -> float:
-        """Mean value of the simulations through this node, for to_play."""
-        return self.total_value / self.visit_count if self.visit_count else 0.0
+    def q_value(self) -> float:
+        """Mean backed-up value for to_play (the evaluator's value if unvisited)."""
+        return sum(self.W) / self.total if self.total > 0 else self.value
 
 
 class ChanceNode:
-    """A chance node: the outcome is sampled by probability and values pass through unchanged.
+    """A chance node: one edge per outcome, with its probability and statistics.
+
+    Created expanded (the game lists the outcomes). W holds value sums from
+    the point of view of to_play, the player to move in the chance state.
 
     Public attributes:
-      state, to_play, outcomes (int array), probs (float array),
-      children (dict outcome -> Node or ChanceNode), visit_count, total_value
+      state, to_play, outcomes (list of actions), probs, N, W, total,
+      children (one per outcome, None until first reached)
     """
 
-    __slots__ = (
-        "children",
-        "outcomes",
-        "pending",
-        "probs",
-        "state",
-        "to_play",
-        "total_value",
-        "visit_count",
-    )
+    __slots__ = ("state", "to_play", "outcomes", "probs", "N", "W", "total", "children")
 
     is_chance = True
     terminal = False
+    expanded = True
+    pending = False
 
     def __init__(self, state, to_play: int, outcomes: list[tuple[int, float]]) -> None:
         self.state = state
         self.to_play = to_play
-        self.outcomes = np.array([o for o, _ in outcomes], dtype=np.int64)
-        self.probs = np.array([p for _, p in outcomes], dtype=np.float64)
-        self.children: dict[int, Node | ChanceNode] = {}
-        self.visit_count = 0
-        self.total_value = 0.0
-        self.pending = 0
+        self.outcomes = [int(o) for o, _ in outcomes]
+        self.probs = [float(p) for _, p in outcomes]
+        self.N = [0.0] * len(self.outcomes)
+        self.W = [0.0] * len(self.outcomes)
+        self.total = 0.0
+        self.children: list[Node | ChanceNode | None] = [None] * len(self.outcomes)
 
-    def value(self) -> float:
-        return self.total_value / self.visit_count if self.visit_count else 0.0
+    @property
+    def actions(self) -> list[int]:
+        return self.outcomes
+
+    def q_value(self) -> float:
+        """Mean backed-up value for to_play (0 if unvisited)."""
+        return sum(self.W) / self.total if self.total > 0 else 0.0
+
+
+def make_node(game: Game, state) -> Node | ChanceNode:
+    """A fresh node for state: a chance node if the game says so, else an unexpanded decision node."""
+    if game.is_terminal(state):
+        return Node(state, game.to_play(state), True, game.terminal_value(state))
+    if game.is_chance(state):
+        return ChanceNode(state, game.to_play(state), game.chance_outcomes(state))
+    return Node(state, game.to_play(state))
+
+
+class Tree:
+    """One search tree: a game, its root, and the simulations run since the root was set.
+
+    Public attributes:
+      game, root, simulations
+    """
+
+    def __init__(self, game: Game, state) -> None:
+        self.game = game
+        self.root = make_node(game, state)
+        self.simulations = 0
+
+    @property
+    def state(self):
+        return self.root.state
+
+    def advance(self, action: int) -> None:
+        """Make the child reached by action (or chance outcome) the new root, keeping its subtree.
+
+        After an action the tree never tried, the new root is a fresh node.
+        A chance root can't be searched: advance it by its outcome first.
+        """
+        root = self.root
+        child = None
+        if root.expanded and not root.terminal and action in root.actions:
+            child = root.children[root.actions.index(action)]
+        if child is None:
+            child = make_node(self.game, self.game.apply(root.state, action))
+        self.root = child
+        self.simulations = 0
+
+    def visit_counts(self) -> np.ndarray:
+        """Root visits over all actions [num_actions] (float)."""
+        visits = np.zeros(self.game.num_actions)
+        if self.root.expanded and not self.root.terminal:
+            visits[self.root.actions] = self.root.N
+        return visits
+
+    def q_values(self) -> np.ndarray:
+        """Mean value of each root action for the root player [num_actions]; 0 where unvisited."""
+        q = np.zeros(self.game.num_actions)
+        root = self.root
+        if root.expanded and not root.terminal:
+            n = np.asarray(root.N)
+            q[root.actions] = np.where(n > 0, np.asarray(root.W) / np.maximum(n, 1e-300), 0.0)
+        return q

@@ -1,0 +1,30 @@
+"""Rollout evaluators: values are for the player to move, and average to the game's true value."""
+
+import random
+
+import numpy as np
+import pytest
+
+from players.games.toys import Lottery, Nim
+from players.mcts.evaluators import RolloutEvaluator, random_rollout
+
+
+def test_rollout_result_is_for_the_player_to_move():
+    game = Nim()
+    # One stone left: the mover takes it and wins, whatever the dice.
+    assert random_rollout(game, (1, 0), random.Random(0)) == 1.0
+    assert random_rollout(game, (1, 1), random.Random(0)) == 1.0
+
+
+def test_rollouts_through_chance_states_average_to_the_expectation():
+    game = Lottery((0.3, 0.8))
+    evaluate = RolloutEvaluator(game, rollouts=4000, seed=2)
+    priors, values = evaluate([("draw", 0), ("draw", 1)])
+    assert priors is None
+    assert values == pytest.approx([-0.4, 0.6], abs=0.05)
+    assert evaluate.positions == 2
+
+
+def test_a_games_own_rollout_replaces_the_generic_one():
+    evaluate = RolloutEvaluator(Nim(), rollout=lambda state, rng: 0.5)
+    assert np.array_equal(evaluate([(5, 0), (4, 1)])[1], [0.5, 0.5])
