@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 
 import numpy as np
 
 from players.engines.random_othello import RandomOthello, make_engine
-from players.mcts.search import search
-from players.mcts.selection import uct_score
+from players.mcts import RolloutEvaluator, Tree, uct_policy
 from ringmaster.gtp.engine import run_gtp_session
 
 
@@ -22,20 +20,20 @@ class RolloutOthello(RandomOthello):
         self.np_rng = np.random.default_rng(seed)
         self.seconds = seconds
         self.playouts = playouts
-        self.select_fn = functools.partial(uct_score, c=c)
+        self.c = c
 
-    def evaluate(self, states) -> list[tuple[None, float]]:
-        game = self.game
-        return [(None, game.terminal_value(s) if game.is_terminal(s) else game.random_rollout(s, self.rng))
-                for s in states]
+    def evaluate(self, states) -> tuple[None, list[float]]:
+        """Uniform priors; each state valued by one random rollout (the game's own, fast one)."""
+        return RolloutEvaluator(self.game, rollout=self.game.random_rollout)(states)
 
     def choose_action(self) -> int:
         legal = self.game.legal_actions(self.state)
         if len(legal) == 1:
             return legal[0]
-        result = search(self.game, self.state, evaluate_fn=self.evaluate, select_fn=self.select_fn,
-                        num_simulations=self.playouts, rng=self.np_rng, time_limit=self.seconds)
-        return int(result.best_action)
+        result = uct_policy(Tree(self.game, self.state), self.evaluate,
+                            num_simulations=self.playouts, rng=self.np_rng, c=self.c,
+                            seconds=self.seconds)
+        return result.best_action
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -81,10 +81,3 @@ class StateEvaluator:
         self.positions += len(states)
         self.calls += 1
         return masked_softmax(logits, self.encoder.legal_mask(states)), values
-
-    def evaluate_fn(self, states: list) -> list[tuple[np.ndarray, float]]:
-        """The search core's evaluate_fn contract: [(prior [A], value)] per state."""
-        if not states:
-            return []
-        priors, values = self.evaluate(states)
-        return [(priors[i], float(values[i])) for i in range(len(states))]

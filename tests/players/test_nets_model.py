@@ -102,16 +102,14 @@ def test_checkpoint_rejects_other_files(tmp_path):
         load_checkpoint(path)
 
 
-def test_evaluate_fn_fits_the_search_core():
-    """The network evaluator plugs into players.mcts.search (the issue-4 core) as evaluate_fn."""
-    from players.mcts.search import search
-    from players.mcts.selection import puct_score
+def test_evaluator_fits_the_search_core():
+    """The network evaluator plugs into players.mcts.search as its batched evaluator."""
+    from players.mcts import Tree, puct, search
     game = Othello(6)
     evaluator = StateEvaluator(game, LocalPredictor(tiny_net(game)))
-    state = game.initial_state()
-    result = search(game, state, evaluate_fn=evaluator.evaluate_fn,
-                    select_fn=functools.partial(puct_score, c_puct=1.5), num_simulations=40,
-                    batch_size=8, rng=np.random.default_rng(0))
-    assert result.visit_counts.sum() >= 30
-    assert result.best_action in game.legal_actions(state)
+    tree = Tree(game, game.initial_state())
+    run = search([tree], evaluator.evaluate, functools.partial(puct, c_puct=1.5),
+                 num_simulations=40, leaves_per_tree=8, rng=np.random.default_rng(0))
+    assert run == [40] and tree.visit_counts().sum() == 40
+    assert int(np.argmax(tree.visit_counts())) in game.legal_actions(game.initial_state())
     assert evaluator.calls < 40        # leaves were batched

@@ -13,7 +13,7 @@ from players.games.go import GoGame, GoState
 
 
 class GoRolloutEvaluator:
-    """evaluate_fn for search(): the value of a leaf is the mean result of random playouts.
+    """An evaluator for the search core: a leaf is valued by the mean result of random playouts.
 
     Priors are uniform over the moves that neither self-capture nor fill the
     mover's own eye (and pass), so the tree never grows those branches.
@@ -57,15 +57,13 @@ class GoRolloutEvaluator:
             self.max_moves, self.heavy, self.patterns, self._rngs[worker], count,
             self.game.komi)
 
-    def __call__(self, states: Sequence[GoState]) -> list[tuple[np.ndarray, float]]:
+    def __call__(self, states: Sequence[GoState]) -> tuple[np.ndarray, np.ndarray]:
+        """Priors [B, num_actions] and values [B] for each state's player to move."""
         totals = self._totals(states)
         self.playouts_run += len(states) * self.playouts_per_leaf
-        results = []
-        for state, total in zip(states, totals):
-            black_value = total / self.playouts_per_leaf
-            value = black_value if state.colour == go_board.BLACK else -black_value
-            results.append((self.prior(state), value))
-        return results
+        priors = np.stack([self.prior(state) for state in states])
+        signs = np.array([1.0 if s.colour == go_board.BLACK else -1.0 for s in states])
+        return priors, signs * np.asarray(totals, dtype=np.float64) / self.playouts_per_leaf
 
     def _totals(self, states: Sequence[GoState]) -> list[int]:
         k = self.playouts_per_leaf

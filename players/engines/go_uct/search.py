@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 import numpy as np
 
@@ -13,9 +12,9 @@ from players.engines.go_uct.uct import FastUct, UctParams
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from players.mcts.allocation import allocation_fn
-from players.mcts.parallel import RootParallel, merge_results, summary
-from players.mcts.search import SearchResult, search
-from players.mcts.selection import best_by_value, best_by_visits, uct_score
+from players.mcts.parallel import RootParallel, merge_results
+from players.mcts.policies import FINAL_CHOICES, SearchResult, uct_policy
+from players.mcts.tree import Tree
 
 MODES = ("serial", "leaf", "tree", "root")
 ENGINES = ("fast", "generic")
@@ -110,12 +109,11 @@ class GoSearcher:
         simulations = max(1, playouts // config.playouts_per_leaf)
         allocate = (None if config.allocation is None else
                     allocation_fn(config.allocation, config.divisor, config.biased))
-        return search(self.game, state, evaluate_fn=self.evaluator,
-                      select_fn=partial(uct_score, c=config.c),
-                      num_simulations=simulations, batch_size=config.batch_size,
-                      rng=self.rng, virtual_loss=config.virtual_loss,
-                      final_choice=config.final_choice, time_limit=seconds,
-                      root_allocation_fn=allocate)
+        return uct_policy(Tree(self.game, state), self.evaluator, c=config.c,
+                          num_simulations=simulations, leaves_per_tree=config.batch_size,
+                          rng=self.rng, virtual_loss=config.virtual_loss,
+                          final_choice=config.final_choice, seconds=seconds,
+                          root_allocation=allocate)
 
     def _root_search(self, state: GoState, playouts: int,
                      seconds: float | None) -> SearchResult:
@@ -144,7 +142,7 @@ def _init_worker(size: int, komi: float, allow_suicide: bool, config: SearchConf
 def _worker_search(state: GoState, playouts: int, seconds: float | None,
                    seed: int) -> SearchResult:
     _WORKER.rng = np.random.default_rng(seed)
-    return summary(_WORKER.search(state, playouts, seconds))
+    return _WORKER.search(state, playouts, seconds)
 
 
 class FastSearcher:
@@ -197,12 +195,10 @@ class FastSearcher:
         root_value = 2.0 * wins.sum() / total - 1.0 if total else 0.0
         if total == 0:
             best = self.game.pass_action
-        elif self.config.final_choice == "visits":
-            best = best_by_visits(visits, q)
         else:
-            best = best_by_value(visits, q)
+            best = FINAL_CHOICES[self.config.final_choice](visits, q)
         run = total - sum(tree.reused for tree in self.trees)  # kept visits weren't run now
-        return SearchResult(visits, q, float(root_value), int(best), int(run), None)
+        return SearchResult(visits, q, float(root_value), int(best), int(run))
 
 
 def make_searcher(game: GoGame, config: SearchConfig) -> GoSearcher | FastSearcher:
