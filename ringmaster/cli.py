@@ -3,61 +3,36 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import traceback
+from typing import NoReturn
 
 import click
 
 from ringmaster import __version__
 from ringmaster.display import Presenter, QuietPresenter
-from ringmaster.errors import RingmasterError
-from ringmaster.persistence import CompetitionLock
-from ringmaster.ringmaster import Ringmaster, RunHalted
+from ringmaster.errors import (
+    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_OK,
+    EXIT_USAGE, EXIT_USER_ERROR, RingmasterError, StartupCheckFailed,
+)
+from ringmaster.game_play import ChannelFactory, subprocess_channel
+from ringmaster.ringmaster import Ringmaster
+from ringmaster.run import run_competition
 
-# Exit codes: each kind of ending has its own.
-EXIT_OK = 0
-EXIT_USER_ERROR = 1        # a bad control file, state file or command
-EXIT_USAGE = 2             # the command line itself is wrong (click's own code)
-EXIT_INTERRUPTED = 3       # Ctrl-C or SIGTERM
-EXIT_INTERNAL_ERROR = 4    # a bug in ringmaster: a traceback is shown
-EXIT_CHECKS_FAILED = 5     # a player failed its start-up check
-EXIT_HALTED = 6            # the run stopped because of too many void games
+__all__ = ["EXIT_CHECKS_FAILED", "EXIT_HALTED", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED",
+           "EXIT_OK", "EXIT_USAGE", "EXIT_USER_ERROR", "cli", "main", "normalise_arguments",
+           "run_command_line"]
 
 COMMANDS = ("run", "show", "report", "stop", "reset", "check", "debugstatus")
 _OPTIONS_WITH_VALUES = ("-j", "--parallel", "-g", "--max-games")
 
 
-class UserError(click.ClickException):
-    exit_code = EXIT_USER_ERROR
-
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file=None) -> None:
-        click.echo(f"ringmaster: {self.format_message()}", err=True)
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
 def _load(control_file: str) -> Ringmaster:
-    try:
-        ringmaster = Ringmaster(control_file)
-    except RingmasterError as exc:
-        raise UserError(str(exc)) from None
+    factory = click.get_current_context().obj or subprocess_channel
+    ringmaster = Ringmaster(control_file, channel_factory=factory)
     for warning in ringmaster.warnings:
         click.echo(f"warning: {warning}", err=True)
     return ringmaster
-
-
-def _load_state(ringmaster: Ringmaster) -> None:
-    try:
-        if not ringmaster.load_state():
-            raise UserError("no status file")
-    except RingmasterError as exc:
-        raise UserError(str(exc)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,47 +59,9 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
 def run(control_file: str, parallel: int | None, max_games: int | None, quiet: bool,
         log_gtp: bool) -> None:
     """Play the competition's games (continuing where the last run stopped)."""
-    ringmaster = _load(control_file)
-    lock = CompetitionLock(ringmaster.paths.log)
-    try:
-        lock.acquire()
-    except RingmasterError as exc:
-        raise UserError(str(exc)) from None
-    try:
-        ringmaster.open_log()
-        try:
-            ringmaster.load_state()
-        except RingmasterError as exc:
-            raise UserError(str(exc)) from None
-        if ringmaster.competition.skip_player_checks:
-            count = len(ringmaster.competition.get_player_checks())
-            if not quiet:
-                click.echo(f"skipping {count} player checks")
-        else:
-            if not quiet:
-                click.echo("running startup checks on all players")
-            failures = ringmaster.run_startup_checks()
-            if failures:
-                for failure in failures:
-                    click.echo(failure)
-                click.echo("(use the 'check' command to see stderr output)")
-                sys.exit(EXIT_CHECKS_FAILED)
-        ringmaster.prepare_history()
-        ringmaster.clean_up_after_crash()
-        presenter = QuietPresenter() if quiet else Presenter()
-        signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
-                           presenter=presenter)
-        except RunHalted as exc:
-            click.echo(f"ringmaster: {exc}", err=True)
-            sys.exit(EXIT_HALTED)
-        except KeyboardInterrupt:
-            click.echo("ringmaster: interrupted; games in progress will be replayed", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-    finally:
-        ringmaster.close_log()
-        lock.release()
+    run_competition(_load(control_file), max_games=max_games, parallel=parallel,
+                    log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
+                    say=click.echo, quiet=quiet)
 
 
 @cli.command()
@@ -134,7 +71,7 @@ def run(control_file: str, parallel: int | None, max_games: int | None, quiet: b
 def show(control_file: str, as_json: bool) -> None:
     """Print the report from the saved state (safe while a run is going on)."""
     ringmaster = _load(control_file)
-    _load_state(ringmaster)
+    ringmaster.load_state(required=True)
     if as_json:
         click.echo(json.dumps(ringmaster.json_report(), indent=2))
     else:
@@ -146,7 +83,7 @@ def show(control_file: str, as_json: bool) -> None:
 def report(control_file: str) -> None:
     """Rewrite the report file from the saved state."""
     ringmaster = _load(control_file)
-    _load_state(ringmaster)
+    ringmaster.load_state(required=True)
     ringmaster.write_report()
 
 
@@ -163,12 +100,7 @@ def stop(control_file: str) -> None:
 @control_file_argument
 def reset(control_file: str) -> None:
     """Delete the state and every output file (refused while a run is going on)."""
-    ringmaster = _load(control_file)
-    try:
-        errors = ringmaster.reset()
-    except RingmasterError as exc:
-        raise UserError(str(exc)) from None
-    for error in errors:
+    for error in _load(control_file).reset():
         click.echo(error, err=True)
 
 
@@ -181,18 +113,14 @@ def check(control_file: str) -> None:
     for failure in failures:
         click.echo(failure)
     if failures:
-        sys.exit(EXIT_CHECKS_FAILED)
+        raise StartupCheckFailed(failures)
 
 
 @cli.command()
 @control_file_argument
 def debugstatus(control_file: str) -> None:
     """Print the raw state file."""
-    ringmaster = _load(control_file)
-    try:
-        document = ringmaster.state_as_json()
-    except RingmasterError as exc:
-        raise UserError(str(exc)) from None
+    document = _load(control_file).state_as_json()
     click.echo(json.dumps(document, indent=2, sort_keys=True))
 
 
@@ -223,26 +151,40 @@ def normalise_arguments(argv: list[str]) -> list[str]:
     return [command, argv[first]] + rest
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
+def run_command_line(argv: list[str],
+                     channel_factory: ChannelFactory = subprocess_channel) -> int:
+    """Run one command line; the one place errors become messages and exit codes.
+
+    Returns the exit code (README, 'Exit codes'): each RingmasterError
+    carries its own, shown as one line; anything else is an internal error,
+    shown with its traceback. channel_factory starts the engines (tests run
+    them in-process).
+    """
     try:
-        cli.main(normalise_arguments(argv), prog_name="ringmaster", standalone_mode=False)
+        cli.main(normalise_arguments(argv), prog_name="ringmaster", standalone_mode=False,
+                 obj=channel_factory)
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
+        return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code
     except click.exceptions.Abort:
-        sys.exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
+    except RingmasterError as exc:
+        click.echo(f"ringmaster: {exc}", err=True)
+        return exc.exit_code
     except KeyboardInterrupt:
-        sys.exit(EXIT_INTERRUPTED)
-    except SystemExit:
-        raise
+        return EXIT_INTERRUPTED
     except Exception:
         click.echo("ringmaster: internal error", err=True)
-        traceback.print_exc()
-        sys.exit(EXIT_INTERNAL_ERROR)
-    sys.exit(EXIT_OK)
+        click.echo(traceback.format_exc(), err=True, nl=False)
+        return EXIT_INTERNAL_ERROR
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The console script: run sys.argv's command line and exit with its code."""
+    sys.exit(run_command_line(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

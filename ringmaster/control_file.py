@@ -39,9 +39,10 @@ class ControlFile:
     setting_lines: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
-    def error(self, message: str, line: int | None = None) -> ControlFileError:
+    def error(self, message: str, line: int | None = None,
+              setting: str | None = None) -> ControlFileError:
         """A ControlFileError located in this file."""
-        return ControlFileError(_locate(self.path, line, message), line)
+        return ControlFileError(_locate(self.path, line, message), line, setting=setting)
 
     def make_competition(self) -> Competition:
         """Build the competition from the settings.
@@ -54,11 +55,9 @@ class ControlFile:
             competition.initialise_from_control_file(self.config)
         except ControlFileError as exc:
             line = exc.line
-            if line is None:
-                match = re.match(r"'(\w+)'", str(exc))
-                if match:
-                    line = self.setting_lines.get(match.group(1))
-            raise self.error(str(exc), line) from None
+            if line is None and exc.setting is not None:
+                line = self.setting_lines.get(exc.setting)
+            raise self.error(str(exc), line, exc.setting) from None
         return competition
 
 

@@ -1,22 +1,40 @@
-"""The ringmaster's error hierarchy: one base class, one subclass per kind of failure."""
+"""The ringmaster's error hierarchy: one base class, one subclass per kind of failure, each with its exit code."""
 
 from __future__ import annotations
 
+# The command line's exit codes (README, 'Exit codes'); each error class carries its own.
+EXIT_OK = 0
+EXIT_USER_ERROR = 1        # a bad control file, state file or command
+EXIT_USAGE = 2             # the command line itself is wrong (click's own code)
+EXIT_INTERRUPTED = 3       # Ctrl-C or SIGTERM
+EXIT_INTERNAL_ERROR = 4    # a bug in ringmaster: a traceback is shown
+EXIT_CHECKS_FAILED = 5     # a player failed its start-up check
+EXIT_HALTED = 6            # the run stopped because of too many void games
+
 
 class RingmasterError(Exception):
-    """A problem the user can fix; shown as one line, never as a traceback."""
+    """A problem the user can fix; shown as one line, never as a traceback.
+
+    Public attributes:
+      exit_code -- the command line's exit status for this kind of error
+    """
+
+    exit_code = EXIT_USER_ERROR
 
 
 class ControlFileError(RingmasterError):
     """The control file is missing, can't be parsed, or has a bad setting.
 
     Public attributes:
-      line -- the control file's line the problem is on, if known
+      setting -- the top-level setting the problem is in, if known
+      line    -- the control file's line the problem is on, if known
     """
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, *,
+                 setting: str | None = None) -> None:
         super().__init__(message)
         self.line = line
+        self.setting = setting
 
 
 class CompetitionError(RingmasterError):
@@ -25,6 +43,44 @@ class CompetitionError(RingmasterError):
 
 class StateFileError(RingmasterError):
     """The state file is unreadable, corrupt or from an incompatible version."""
+
+
+class LockError(RingmasterError):
+    """Another run holds the competition's lock."""
+
+
+class UsageError(RingmasterError):
+    """The command line itself is wrong."""
+
+    exit_code = EXIT_USAGE
+
+
+class RunInterrupted(RingmasterError):
+    """The run was interrupted (Ctrl-C, SIGTERM); games in progress will be replayed."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
+class StartupCheckFailed(RingmasterError):
+    """A player failed its start-up check.
+
+    Public attributes:
+      failures -- one 'player X failed startup check: ...' line per failing player
+    """
+
+    exit_code = EXIT_CHECKS_FAILED
+
+    def __init__(self, failures: list[str]) -> None:
+        count = len(failures)
+        super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup "
+                         f"check (use the 'check' command to see stderr output)")
+        self.failures = list(failures)
+
+
+class RunHalted(RingmasterError):
+    """The run stopped early because of void games (the state is saved)."""
+
+    exit_code = EXIT_HALTED
 
 
 class JobFailed(Exception):

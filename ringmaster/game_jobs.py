@@ -43,14 +43,17 @@ class PlayerSpec:
 
 @dataclass
 class GameJob:
-    """One game to play: picklable, holds no open files or processes.
+    """One game to play: plain, picklable data, with no open files or processes.
+
+    The job loop hands it to a play function (game_play.play_game_job).
 
     Public attributes:
       game_id, game_data -- the competition's id and its own data for this game
       player_b, player_w -- PlayerSpecs
       game, board_size, komi, handicap, handicap_style, move_limit
       use_internal_scorer, internal_scorer_handicap_compensation
-      sgf_dirname, void_sgf_dirname -- where to write records (None: don't)
+      sgf_dirname        -- where to write the game's record (None: don't)
+      void_sgf_dirname   -- where to write a void game's record (None: don't)
       sgf_event, sgf_game_name, sgf_note -- text for the SGF root
       gtp_log_pathname   -- transcript file, or None
       stderr_pathname    -- engines' stderr is appended here, or None to discard
@@ -70,18 +73,12 @@ class GameJob:
     internal_scorer_handicap_compensation: str = "full"
     sgf_dirname: str | None = None
     void_sgf_dirname: str | None = None
-    sgf_filename: str | None = None
     sgf_event: str | None = None
     sgf_game_name: str | None = None
     sgf_note: str | None = None
     gtp_log_pathname: str | None = None
     stderr_pathname: str | None = None
     slot: int | None = None
-
-    def run(self) -> "GameJobResult":
-        """Play the game. Raises JobFailed if it can't be played (a void game)."""
-        from ringmaster.game_play import play_game_job
-        return play_game_job(self)
 
 
 @dataclass

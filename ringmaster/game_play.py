@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import os
 import threading
 from contextlib import ExitStack
@@ -14,11 +13,10 @@ from ringmaster.game_results import GameResult
 from ringmaster.gtp.controller import (
     BadGtpResponse, Channel, GtpChannelError, GtpController, SubprocessChannel,
 )
-from ringmaster.records import build_sgf, write_atomically
+from ringmaster.records import EngineNames, PlayedGame, write_game_record
 from ringmaster.referee import EnginePlayer, GameRecord, Referee
 from ringmaster.rules import get_rules
 from ringmaster.rules.base import Rules
-from ringmaster.rules.handicap import fixed_handicap_points
 
 ChannelFactory = Callable[[PlayerSpec, dict[str, str], "str | Callable[[str], None]"], Channel]
 
@@ -137,7 +135,7 @@ def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
     """Place handicap stones on both engines and our board. Raises JobFailed if refused."""
     stones = job.handicap
     if job.handicap_style == "fixed":
-        expected = sorted(fixed_handicap_points(stones, job.board_size))
+        expected = sorted(rules.fixed_handicap_points(stones))
         for colour in ("b", "w"):
             response = controllers[colour].do_command("fixed_handicap", str(stones))
             try:
@@ -175,7 +173,19 @@ def _cpu_time(controller: GtpController, late_errors: list[str]) -> float | None
 
 
 def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) -> GameJobResult:
-    """Play a game job. Raises JobFailed (a void game) if the game can't start."""
+    """Play a game job, starting its engines through factory, and write its record.
+
+    Raises JobFailed (a void game, whose record goes to the job's void
+    directory) if the game can't start.
+    """
+    try:
+        return _play(job, factory)
+    except JobFailed as exc:
+        write_game_record(job, PlayedGame(void_reason=str(exc)))
+        raise
+
+
+def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
     with ExitStack() as stack:
         gtp_log = None
         if job.gtp_log_pathname:
@@ -249,41 +259,13 @@ def _finish(job: GameJob, record: GameRecord, descriptions: dict[str, EngineDesc
     if record.is_forfeit:
         warnings.append(f"game {job.game_id}: {record.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in record.late_errors]
-    if job.sgf_dirname:
-        write_atomically(
-            os.path.join(job.sgf_dirname, (job.sgf_filename or job.game_id) + ".sgf"),
-            _sgf_bytes(job, record, result, descriptions, handicap_points))
+    write_game_record(job, PlayedGame(
+        moves=record.moves, result=result, notes=record.notes, late_errors=record.late_errors,
+        engines={c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")},
+        handicap_points=handicap_points))
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
         warnings=warnings, moves=len(record.moves))
 
-
-def _sgf_bytes(job: GameJob, record: GameRecord, result: GameResult,
-               descriptions: dict[str, EngineDescription], handicap_points: list) -> bytes:
-    specs = {"b": job.player_b, "w": job.player_w}
-    lines = [f"Event: {job.sgf_event}", f"Game id {job.game_id}",
-             f"Date {datetime.datetime.now():%Y-%m-%d %H:%M}"]
-    if record.moves:
-        lines.append(f"Result {result.describe()}")
-    if job.sgf_note:
-        lines.append(job.sgf_note)
-    for colour in ("b", "w"):
-        cpu = result.cpu_times.get(specs[colour].code)
-        if cpu is not None:
-            lines.append(f"{specs[colour].code} cpu time: {cpu:.2f}s")
-    for colour, word in (("b", "Black"), ("w", "White")):
-        lines.append(f"{word} {specs[colour].code} {descriptions[colour].long or ''}".rstrip())
-    names = {}
-    for colour in ("b", "w"):
-        spec = specs[colour]
-        short = descriptions[colour].short
-        names[colour] = short if (spec.sgf_player_name_from_gtp and short) else spec.code
-    last = [result.describe()] + record.notes + [f"late error: {e}" for e in record.late_errors]
-    rules_game_number = 2 if job.game == "othello" else 1
-    return build_sgf(
-        board_size=job.board_size, sgf_game_number=rules_game_number, komi=job.komi,
-        moves=record.moves, result=result.sgf_result, event=job.sgf_event,
-        game_name=job.sgf_game_name, player_names=names, root_comment="\n".join(lines),
-        last_comment="\n".join(last), handicap_points=handicap_points)

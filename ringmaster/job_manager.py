@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ringmaster.errors import JobFailed
 from ringmaster.gtp.controller import set_parent_death_signal
@@ -21,9 +21,16 @@ NO_JOB = NoJobAvailable()
 
 
 class Job(Protocol):
+    """Plain data for one job; the loop only sets its slot."""
+
     slot: int | None
 
-    def run(self) -> Any: ...
+
+PlayFunction = Callable[[Any], Any]
+"""Runs one job and returns its response; raises JobFailed if the job can't be done.
+
+For worker processes it must be picklable (a module-level function, or a
+functools.partial of one)."""
 
 
 class JobSource(Protocol):
@@ -51,15 +58,16 @@ def _worker_initialiser(coordinator_pid: int) -> None:
         os._exit(1)
 
 
-def _run_job(job: Job) -> tuple[bool, Any]:
+def _run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
     try:
-        return True, job.run()
+        return True, play(job)
     except JobFailed as exc:
         return False, str(exc)
 
 
-def run_jobs(source: JobSource, parallel: int | None, poll_interval: float = 0.5) -> None:
-    """Run jobs from source until it has none left and none are running.
+def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
+             poll_interval: float = 0.5) -> None:
+    """Run jobs from source, each by calling play(job), until none are left or running.
 
     parallel None runs each job in this process; N runs up to N at once in
     worker processes. Each job gets a slot number 0..N-1 unique among the
@@ -67,7 +75,7 @@ def run_jobs(source: JobSource, parallel: int | None, poll_interval: float = 0.5
     and propagates.
     """
     if parallel is None:
-        _run_inline(source)
+        _run_inline(source, play)
         return
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     executor = ProcessPoolExecutor(parallel, mp_context=context,
@@ -84,7 +92,7 @@ def run_jobs(source: JobSource, parallel: int | None, poll_interval: float = 0.5
                     break
                 used = {j.slot for j in in_flight.values()}
                 job.slot = min(s for s in range(parallel) if s not in used)
-                in_flight[executor.submit(_run_job, job)] = job
+                in_flight[executor.submit(_run_job, play, job)] = job
             if not in_flight:
                 break
             done, _ = wait(in_flight, timeout=poll_interval, return_when=FIRST_COMPLETED)
@@ -112,12 +120,12 @@ def _deliver(source: JobSource, job: Job, future: Future) -> None:
         source.process_error_response(job, value)
 
 
-def _run_inline(source: JobSource) -> None:
+def _run_inline(source: JobSource, play: PlayFunction) -> None:
     while True:
         job = source.get_job()
         if isinstance(job, NoJobAvailable):
             return
-        ok, value = _run_job(job)
+        ok, value = _run_job(play, job)
         if ok:
             source.process_response(value)
         else:

@@ -1,17 +1,63 @@
-"""The state file (versioned JSON, replaced atomically) and the lock that stops two runs at once."""
+"""Durable files: atomic writes, the state file (versioned JSON), the history, and the lock that stops two runs at once."""
 
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import tempfile
 from typing import Any
 
-from ringmaster.errors import RingmasterError, StateFileError
-from ringmaster.records import write_atomically
+from ringmaster.errors import LockError, StateFileError
 
 STATE_FORMAT = "ringmaster-state"
 STATE_VERSION = 1
+
+
+def temp_prefix(pathname: str) -> str:
+    """The name prefix of write_atomically()'s temporary files for pathname."""
+    return f".{os.path.basename(pathname)}.tmp-"
+
+
+def remove_stale_temporaries(directory: str, prefix: str = ".") -> None:
+    """Delete temporary files a killed write_atomically() left in directory."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith(prefix) and ".tmp-" in name:
+            try:
+                os.remove(os.path.join(directory, name))
+            except OSError:
+                pass
+
+
+def write_atomically(pathname: str, data: bytes) -> None:
+    """Write a file so that it either appears whole or not at all, and survives a power cut."""
+    directory = os.path.dirname(pathname) or "."
+    os.makedirs(directory, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(pathname))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, pathname)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 def write_state(pathname: str, state: dict[str, Any]) -> None:
@@ -59,13 +105,13 @@ class CompetitionLock:
         self._file = None
 
     def acquire(self) -> None:
-        """Raises RingmasterError if another process holds the lock."""
+        """Raises LockError if another process holds the lock."""
         f = open(self.pathname, "a")
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             f.close()
-            raise RingmasterError("competition is already running") from None
+            raise LockError("competition is already running") from None
         self._file = f
 
     def release(self) -> None:
@@ -79,7 +125,7 @@ class CompetitionLock:
             return False
         try:
             self.acquire()
-        except RingmasterError:
+        except LockError:
             return True
         self.release()
         return False

@@ -1,14 +1,49 @@
-"""Game records: build a game's SGF with sgfmill and write it so that a crash never leaves half a file."""
+"""Game records: the whole SGF of a game, played or void, built with sgfmill and written atomically."""
 
 from __future__ import annotations
 
 import datetime
 import os
-import tempfile
+from dataclasses import dataclass, field
 
 from sgfmill import sgf
 
 from ringmaster import __version__
+from ringmaster.game_jobs import GameJob
+from ringmaster.game_results import GameResult
+from ringmaster.persistence import write_atomically
+from ringmaster.rules import get_rules_class
+
+
+@dataclass
+class EngineNames:
+    """What an engine said about itself: 'name:version' and a longer description (None: unknown)."""
+
+    short: str | None = None
+    long: str | None = None
+
+
+@dataclass
+class PlayedGame:
+    """What the SGF of a game needs beyond its job.
+
+    Public attributes:
+      moves           -- [(colour, move, comment or None)], move (row, col) or None
+      result          -- GameResult, or None for a void game
+      void_reason     -- why a void game could not be played, or None
+      notes           -- extra lines for the last comment (scorers' claims, final messages)
+      late_errors     -- errors after the result was settled
+      engines         -- {'b' / 'w': EngineNames}
+      handicap_points -- the black stones placed before the first move
+    """
+
+    moves: list = field(default_factory=list)
+    result: GameResult | None = None
+    void_reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+    late_errors: list[str] = field(default_factory=list)
+    engines: dict[str, EngineNames] = field(default_factory=dict)
+    handicap_points: list = field(default_factory=list)
 
 
 def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
@@ -51,47 +86,64 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
     return game.serialise()
 
 
-def temp_prefix(pathname: str) -> str:
-    """The name prefix of write_atomically()'s temporary files for pathname."""
-    return f".{os.path.basename(pathname)}.tmp-"
+def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
+    """The SGF of a game job, played (game.result set) or void (game.void_reason set)."""
+    specs = {"b": job.player_b, "w": job.player_w}
+    engines = {c: game.engines.get(c, EngineNames()) for c in ("b", "w")}
+    result = game.result
+    lines = [f"Event: {job.sgf_event}", f"Game id {job.game_id}",
+             f"Date {datetime.datetime.now():%Y-%m-%d %H:%M}"]
+    if result is not None and game.moves:
+        lines.append(f"Result {result.describe()}")
+    if game.void_reason is not None:
+        lines.append(f"Void game: {game.void_reason}")
+    if job.sgf_note:
+        lines.append(job.sgf_note)
+    if result is not None:
+        for colour in ("b", "w"):
+            cpu = result.cpu_times.get(specs[colour].code)
+            if cpu is not None:
+                lines.append(f"{specs[colour].code} cpu time: {cpu:.2f}s")
+    for colour, word in (("b", "Black"), ("w", "White")):
+        lines.append(f"{word} {specs[colour].code} {engines[colour].long or ''}".rstrip())
+    names = {}
+    for colour in ("b", "w"):
+        short = engines[colour].short
+        names[colour] = short if (specs[colour].sgf_player_name_from_gtp and short) \
+            else specs[colour].code
+    last = [result.describe()] if result is not None else []
+    last += game.notes + [f"late error: {e}" for e in game.late_errors]
+    return build_sgf(
+        board_size=job.board_size, sgf_game_number=get_rules_class(job.game).sgf_game_number,
+        komi=job.komi, moves=game.moves,
+        result=result.sgf_result if result is not None else "Void",
+        event=job.sgf_event, game_name=job.sgf_game_name, player_names=names,
+        root_comment="\n".join(lines), last_comment="\n".join(last) or None,
+        handicap_points=game.handicap_points)
 
 
-def remove_stale_temporaries(directory: str, prefix: str = ".") -> None:
-    """Delete temporary files a killed write_atomically() left in directory."""
-    try:
-        names = os.listdir(directory)
-    except FileNotFoundError:
-        return
-    for name in names:
-        if name.startswith(prefix) and ".tmp-" in name:
-            try:
-                os.remove(os.path.join(directory, name))
-            except OSError:
-                pass
+def write_game_record(job: GameJob, game: PlayedGame) -> str | None:
+    """Write the game's SGF where the job says (a void game to the void directory).
+
+    Returns the pathname written, or None if the job doesn't record games.
+    """
+    if game.result is not None:
+        if not job.sgf_dirname:
+            return None
+        pathname = os.path.join(job.sgf_dirname, job.game_id + ".sgf")
+    else:
+        if not job.void_sgf_dirname:
+            return None
+        pathname = _unused_pathname(job.void_sgf_dirname, job.game_id)
+    write_atomically(pathname, game_sgf(job, game))
+    return pathname
 
 
-def write_atomically(pathname: str, data: bytes) -> None:
-    """Write a file so that it either appears whole or not at all, and survives a power cut."""
-    directory = os.path.dirname(pathname) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(pathname))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, pathname)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+def _unused_pathname(directory: str, stem: str) -> str:
+    """directory/stem.sgf, or stem_2.sgf, stem_3.sgf... if a replayed void game has one already."""
+    pathname = os.path.join(directory, stem + ".sgf")
+    n = 1
+    while os.path.exists(pathname):
+        n += 1
+        pathname = os.path.join(directory, f"{stem}_{n}.sgf")
+    return pathname

@@ -179,7 +179,7 @@ class Referee:
         return True
 
     def _score(self) -> None:
-        if self.use_internal_scorer or self.rules.game_name != "go":
+        if self.use_internal_scorer or not self.rules.players_may_score:
             self._score_internally()
         else:
             self._score_by_players()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import io
 import os
 import shutil
@@ -11,13 +12,17 @@ from typing import Any, Callable
 
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
-from ringmaster.errors import CompetitionError, RingmasterError, StateFileError
+from ringmaster.errors import (
+    CompetitionError, LockError, RunHalted, StateFileError,
+)
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import ChannelFactory, start_player, subprocess_channel
+from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
-from ringmaster.records import remove_stale_temporaries, write_atomically
-from ringmaster.persistence import CompetitionLock, read_state, reconcile_history, write_state
+from ringmaster.persistence import (
+    CompetitionLock, read_state, reconcile_history, remove_stale_temporaries, write_atomically,
+    write_state,
+)
 
 
 @dataclass(frozen=True)
@@ -67,14 +72,6 @@ class CompetitionPaths:
                 self.games, self.void, self.gtplogs]
 
 
-class RunHalted(RingmasterError):
-    """The run stopped early because of void games (the state is saved)."""
-
-
-class StartupCheckFailed(RingmasterError):
-    """A player failed its start-up check."""
-
-
 def now() -> str:
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
 
@@ -84,12 +81,17 @@ class Ringmaster:
 
     Public attributes:
       control_file, competition, paths
+      channel_factory -- starts an engine for a PlayerSpec (default: a subprocess),
+                         for the start-up checks and for every game
       void_game_count
       halt_reason     -- why the run is stopping, or None
       presenter       -- receives display events (see display.py)
+
+    Raises ControlFileError if the control file can't be used.
     """
 
-    def __init__(self, control_file_path: str) -> None:
+    def __init__(self, control_file_path: str,
+                 channel_factory: ChannelFactory = subprocess_channel) -> None:
         self.control_file: ControlFile = load_control_file(control_file_path)
         self.competition: Competition = self.control_file.make_competition()
         self.paths = CompetitionPaths(os.path.dirname(os.path.abspath(control_file_path)),
@@ -104,7 +106,7 @@ class Ringmaster:
         self.games_in_progress: dict[str, GameJob] = {}
         self.log_gtp = False
         self.presenter: Any = None
-        self.channel_factory: ChannelFactory = subprocess_channel
+        self.channel_factory = channel_factory
         self._log_file: Any = None
 
     @property
@@ -113,12 +115,15 @@ class Ringmaster:
 
     # State
 
-    def load_state(self) -> bool:
+    def load_state(self, required: bool = False) -> bool:
         """Load the competition's state, or start clean. Returns True if there was one.
 
-        Raises StateFileError or CompetitionError if it can't be used.
+        Raises StateFileError if there is none and required is true, and
+        StateFileError or CompetitionError if it can't be used.
         """
         if not os.path.exists(self.paths.status):
+            if required:
+                raise StateFileError("no status file")
             self.competition.set_clean_status()
             return False
         document = read_state(self.paths.status)
@@ -151,9 +156,9 @@ class Ringmaster:
         })
 
     def state_as_json(self) -> dict[str, Any]:
-        """The state file's document (for debugstatus)."""
+        """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not os.path.exists(self.paths.status):
-            raise RingmasterError("no status file")
+            raise StateFileError("no status file")
         return read_state(self.paths.status)
 
     # Logging
@@ -306,8 +311,10 @@ class Ringmaster:
             log_gtp: bool = False, presenter: Any = None) -> None:
         """Play games until the competition is complete, max_games have started, or a stop.
 
-        The caller must hold the lock and have run the start-up checks. Raises
-        RunHalted if void games stopped the run.
+        Each game is played by play_game_job() with this ringmaster's channel
+        factory. The caller must hold the lock and have run the start-up checks
+        (run.run_competition() does the whole lifecycle). Raises RunHalted if
+        void games stopped the run.
         """
         self.max_games = max_games
         self.log_gtp = log_gtp
@@ -318,7 +325,8 @@ class Ringmaster:
         if parallel is not None:
             self.log(f"using {parallel} worker processes")
         try:
-            run_jobs(self, parallel)
+            run_jobs(self, functools.partial(play_game_job, factory=self.channel_factory),
+                     parallel)
         except KeyboardInterrupt:
             self.log(f"run interrupted at {now()}")
             if self.games_in_progress:
@@ -357,6 +365,7 @@ class Ringmaster:
             pass
         remove_stale_temporaries(self.paths.directory, f".{self.paths.code}.")
         remove_stale_temporaries(self.paths.games)
+        remove_stale_temporaries(self.paths.void)
 
     # Reports
 
@@ -380,10 +389,13 @@ class Ringmaster:
     # Reset
 
     def reset(self) -> list[str]:
-        """Delete the state and every output. Returns error messages for what couldn't go."""
+        """Delete the state and every output. Returns error messages for what couldn't go.
+
+        Raises LockError if a run holds the lock.
+        """
         lock = CompetitionLock(self.paths.log)
         if lock.is_held_elsewhere():
-            raise RingmasterError("competition is running; stop it before resetting")
+            raise LockError("competition is running; stop it before resetting")
         errors = []
         for path in self.paths.all_outputs():
             try:

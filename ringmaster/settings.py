@@ -177,22 +177,25 @@ def load_settings(settings: list[Setting], config: dict[str, Any],
     """Check the named settings in config and return {name: value}.
 
     A setting given as None is treated as unset. Raises ControlFileError
-    naming the setting if a required one is missing or a value is invalid.
+    naming the setting if a required one is missing or a value is invalid
+    (with the setting as data too when context is '', a top-level setting).
     """
     prefix = f"{context}: " if context else ""
     result = {}
+    top_level = not context
     for setting in settings:
         value = config.get(setting.name)
         if value is None:
             if setting.required:
                 raise ControlFileError(f"{prefix}'{setting.name}' not specified",
-                                       ) from None
+                                       setting=setting.name if top_level else None)
             result[setting.name] = setting.default
             continue
         try:
             result[setting.name] = setting.interpreter(value)
         except ValueError as exc:
-            raise ControlFileError(f"{prefix}'{setting.name}': {exc}") from None
+            raise ControlFileError(f"{prefix}'{setting.name}': {exc}",
+                                   setting=setting.name if top_level else None) from None
     return result
 
 

@@ -1,15 +1,13 @@
-"""Shared fixtures: the fakes directory on sys.path, and a helper to write control files."""
+"""Shared fixtures: a helper to write control files, and GNU Go (skipped when absent, except in CI)."""
 
 from __future__ import annotations
 
 import os
-import sys
 import textwrap
 
 import pytest
 
-TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(TESTS_DIR, "fakes"))
+GNUGO = "/usr/games/gnugo"
 
 
 @pytest.fixture
@@ -20,3 +18,14 @@ def write_ctl(tmp_path):
         path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
         return str(path)
     return write
+
+
+@pytest.fixture
+def gnugo() -> str:
+    """The path of GNU Go. Skips the test if it isn't installed, except when CI is set: then fails."""
+    if not os.access(GNUGO, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail(f"GNU Go is required in CI but {GNUGO} is missing "
+                        f"(.ci/run installs it: apt-get install gnugo)")
+        pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install gnugo)")
+    return GNUGO

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import GAME_SETTINGS
+from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_results import format_float
@@ -51,25 +51,26 @@ class AllPlayAll(Tournament):
         settings = load_settings(ALLPLAYALL_SETTINGS + [
             Setting("rounds", interpret_optional(interpret_nonnegative_int), default=None)],
             config)
+        check_game_settings(settings)
         if config.get("competitors") is None:
-            raise ControlFileError("'competitors' not specified")
+            raise ControlFileError("'competitors' not specified", setting="competitors")
         try:
             items = interpret_sequence(config["competitors"])
         except ValueError as exc:
-            raise ControlFileError(f"'competitors': {exc}") from None
+            raise ControlFileError(f"'competitors': {exc}", setting="competitors") from None
         codes = []
         for i, item in enumerate(items):
             code = item.settings.get("player") if isinstance(item, Competitor) else item
             if not isinstance(code, str):
-                raise ControlFileError(f"'competitors': item {i}: not a player code")
+                raise ControlFileError(f"'competitors': item {i}: not a player code", setting="competitors")
             self.player(code, "'competitors'")
             if code in codes:
-                raise ControlFileError(f"'competitors': duplicate competitor {code}")
+                raise ControlFileError(f"'competitors': duplicate competitor {code}", setting="competitors")
             codes.append(code)
         if len(codes) < 2:
-            raise ControlFileError("'competitors': need at least two")
+            raise ControlFileError("'competitors': need at least two", setting="competitors")
         if len(codes) > 702:
-            raise ControlFileError("'competitors': too many (at most 702)")
+            raise ControlFileError("'competitors': too many (at most 702)", setting="competitors")
         self.competitors = codes
         game_settings = {s.name: settings[s.name] for s in ALLPLAYALL_SETTINGS}
         game_settings["handicap"] = None

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from ringmaster.errors import ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
-from ringmaster.rules import GAMES
+from ringmaster.rules import GAMES, get_rules_class
 from ringmaster.settings import (
     Player, Setting, interpret_any, interpret_bool, interpret_enum, interpret_float,
     interpret_identifier, interpret_map, interpret_optional, interpret_positive_float,
@@ -38,13 +38,10 @@ class PlayerCheck:
 
 
 def _interpret_board_size(value: Any) -> int:
-    value = interpret_positive_int(value) if not isinstance(value, bool) else None
-    if value is None:
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("invalid integer")
-    if value < 2:
+    if value < 1:
         raise ValueError("too small")
-    if value > 25:
-        raise ValueError("too large")
     return value
 
 
@@ -91,27 +88,24 @@ PLAYER_SETTINGS = [
 ]
 
 
-def fixed_handicap_limit(board_size: int) -> int:
-    """The largest fixed handicap GTP defines for a board size."""
-    if board_size <= 7:
-        return 0
-    if board_size % 2 == 0:
-        return 4
-    return 9
+def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
+    """Check that the game's rules allow its board size and handicap.
 
-
-def check_handicap(settings: dict[str, Any], context: str = "") -> None:
-    """Raise ControlFileError if the handicap doesn't fit the board."""
-    handicap = settings.get("handicap")
-    if handicap is None:
-        return
+    context is '' for top-level settings, or a prefix such as 'matchup 0: '.
+    Raises ControlFileError naming the setting.
+    """
+    rules = get_rules_class(settings.get("game") or "go")
     size = settings["board_size"]
-    if settings.get("handicap_style", "fixed") == "fixed":
-        if handicap > fixed_handicap_limit(size):
-            raise ControlFileError(
-                f"{context}fixed handicap out of range for board size {size}")
-    elif handicap >= size * size:
-        raise ControlFileError(f"{context}free handicap out of range for board size {size}")
+    reason = rules.board_size_error(size)
+    if reason is not None:
+        raise ControlFileError(f"{context}'board_size': {reason}",
+                               setting=None if context else "board_size")
+    handicap = settings.get("handicap")
+    if handicap is not None:
+        reason = rules.handicap_error(size, handicap, settings.get("handicap_style") or "fixed")
+        if reason is not None:
+            raise ControlFileError(f"{context}{reason}",
+                                   setting=None if context else "handicap")
 
 
 class Competition(ABC):
@@ -166,7 +160,7 @@ class Competition(ABC):
             try:
                 code = interpret_identifier(code)
             except ValueError as exc:
-                raise ControlFileError(f"'players': bad code: {exc}") from None
+                raise ControlFileError(f"'players': bad code: {exc}", setting="players") from None
             self.players[code] = self.make_player_spec(code, player)
         return settings
 

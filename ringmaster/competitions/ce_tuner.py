@@ -67,7 +67,8 @@ class CeTuner(Tuner):
         settings = load_settings(CE_SETTINGS, config)
         for name in ("elite_proportion", "step_size"):
             if not 0.0 < settings[name] < 1.0:
-                raise ControlFileError(f"'{name}': out of range (0.0 to 1.0, exclusive)")
+                raise ControlFileError(f"'{name}': out of range (0.0 to 1.0, exclusive)",
+                                       setting=name)
         self.number_of_generations: int = settings["number_of_generations"]
         self.samples_per_generation: int = settings["samples_per_generation"]
         self.batch_size: int = settings["batch_size"]

@@ -87,7 +87,8 @@ class McTuner(Tuner):
             config.get("parameters"), McParameter, MC_PARAMETER_SETTINGS, mc_parameter_spec)
         settings = load_settings(MC_SETTINGS, config)
         if settings["initial_wins"] > settings["initial_visits"]:
-            raise ControlFileError("'initial_wins': must not be more than initial_visits")
+            raise ControlFileError("'initial_wins': must not be more than initial_visits",
+                                   setting="initial_wins")
         self.number_of_games = settings["number_of_games"]
         self.summary_spec = settings["summary_spec"]
         self.log_tree_to_history_period = settings["log_tree_to_history_period"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_handicap
+from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import ControlFileError
 from ringmaster.settings import (
@@ -44,19 +44,21 @@ class Playoff(Tournament):
         self.load_common_settings(config)
         defaults = {s.name: config.get(s.name) for s in MATCHUP_SETTINGS}
         given = [s for s in MATCHUP_SETTINGS if defaults[s.name] is not None]
-        load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
+        top = load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
+        if top.get("board_size") is not None:
+            check_game_settings(top)
         if config.get("matchups") is None:
-            raise ControlFileError("'matchups' not specified")
+            raise ControlFileError("'matchups' not specified", setting="matchups")
         try:
             matchups = interpret_sequence(config["matchups"])
         except ValueError as exc:
-            raise ControlFileError(f"'matchups': {exc}") from None
+            raise ControlFileError(f"'matchups': {exc}", setting="matchups") from None
         if not matchups:
-            raise ControlFileError("'matchups': empty list")
+            raise ControlFileError("'matchups': empty list", setting="matchups")
         self.matchups = {}
         for i, matchup in enumerate(matchups):
             if not isinstance(matchup, Matchup):
-                raise ControlFileError(f"'matchups': item {i}: not a Matchup")
+                raise ControlFileError(f"'matchups': item {i}: not a Matchup", setting="matchups")
             spec = self._matchup_spec(i, matchup, defaults)
             if spec.id in self.matchups:
                 raise ControlFileError(f"matchup {spec.id}: duplicate matchup id",
@@ -81,7 +83,7 @@ class Playoff(Tournament):
                 self.player(code, context)
             merged = {**defaults, **{k: v for k, v in args.items() if v is not None}}
             settings = load_settings(MATCHUP_SETTINGS, merged, context)
-            check_handicap(settings, f"{context}: ")
+            check_game_settings(settings, f"{context}: ")
             name = args.get("name")
             if name is not None:
                 name = interpret_str(name)

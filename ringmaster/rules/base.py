@@ -20,17 +20,51 @@ class Rules(ABC):
     The referee never trusts an engine: it parses every move with
     parse_move(), asks check_move() whether it is legal, then play()s it.
 
+    The class also holds the game's facts, which the control file is
+    checked against before any game starts.
+
     Public attributes:
-      game_name       -- 'go', 'othello', ...
-      sgf_game_number -- the SGF GM[] value
-      board_size      -- side of the (square) board
+      game_name         -- 'go', 'othello', ...
+      sgf_game_number   -- the SGF GM[] value
+      players_may_score -- whether final_score may be asked of the engines
+                           (False: the referee always scores)
+      supports_handicap -- whether handicap stones can be given
+      board_size        -- side of the (square) board
     """
 
     game_name: str = ""
     sgf_game_number: int = 1
+    players_may_score: bool = False
+    supports_handicap: bool = False
 
     def __init__(self, board_size: int) -> None:
+        reason = self.board_size_error(board_size)
+        if reason is not None:
+            raise ValueError(f"board size {board_size} {reason}")
         self.board_size = board_size
+
+    @classmethod
+    def board_size_error(cls, board_size: int) -> str | None:
+        """None if the game can be played on this board size, else why not."""
+        return None
+
+    @classmethod
+    def handicap_error(cls, board_size: int, stones: int, style: str) -> str | None:
+        """None if this handicap ('fixed' or 'free' style) can be given, else why not."""
+        if not cls.supports_handicap:
+            return f"handicap not supported for {cls.game_name}"
+        return None
+
+    def fixed_handicap_points(self, stones: int) -> list[tuple[int, int]]:
+        """The points of the fixed handicap layout.
+
+        Raises ValueError if the board size doesn't allow that many stones.
+        """
+        raise ValueError(f"handicap not supported for {self.game_name}")
+
+    def set_handicap(self, points: list[tuple[int, int]]) -> None:
+        """Place black handicap stones (validated by the caller)."""
+        raise ValueError(f"handicap not supported for {self.game_name}")
 
     def first_player(self) -> Colour:
         """The colour to move first (after any handicap placement)."""

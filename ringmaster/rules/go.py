@@ -5,6 +5,7 @@ from __future__ import annotations
 from sgfmill import boards
 
 from ringmaster.rules.base import Colour, Rules
+from ringmaster.rules.handicap import fixed_handicap_limit, fixed_handicap_points
 
 
 class GoRules(Rules):
@@ -16,17 +17,36 @@ class GoRules(Rules):
 
     game_name = "go"
     sgf_game_number = 1
+    players_may_score = True
+    supports_handicap = True
 
     def __init__(self, board_size: int) -> None:
-        if not 2 <= board_size <= 25:
-            raise ValueError(f"board size {board_size} out of range for go (2-25)")
         super().__init__(board_size)
         self.board = boards.Board(board_size)
         self.ko_point: tuple[int, int] | None = None
         self.consecutive_passes = 0
 
+    @classmethod
+    def board_size_error(cls, board_size: int) -> str | None:
+        if board_size < 2:
+            return "too small"
+        if board_size > 25:
+            return "too large"
+        return None
+
+    @classmethod
+    def handicap_error(cls, board_size: int, stones: int, style: str) -> str | None:
+        if style == "fixed":
+            if stones > fixed_handicap_limit(board_size):
+                return f"fixed handicap out of range for board size {board_size}"
+        elif stones >= board_size * board_size:
+            return f"free handicap out of range for board size {board_size}"
+        return None
+
+    def fixed_handicap_points(self, stones: int) -> list[tuple[int, int]]:
+        return fixed_handicap_points(stones, self.board_size)
+
     def set_handicap(self, points: list[tuple[int, int]]) -> None:
-        """Place black handicap stones (validated by the caller)."""
         self.board.apply_setup(points, [], [])
 
     def check_move(self, colour: Colour, move) -> str | None:

@@ -1,6 +1,13 @@
-"""The GTP standard layout of fixed handicap stones."""
+"""The GTP standard layout of fixed handicap stones (Go)."""
 
 from __future__ import annotations
+
+
+def fixed_handicap_limit(board_size: int) -> int:
+    """The largest fixed handicap GTP defines for a board size (0: none)."""
+    if board_size <= 7:
+        return 0
+    return 4 if board_size % 2 == 0 else 9
 
 
 def fixed_handicap_points(stones: int, board_size: int) -> list[tuple[int, int]]:
@@ -8,7 +15,7 @@ def fixed_handicap_points(stones: int, board_size: int) -> list[tuple[int, int]]
 
     Raises ValueError if the board size doesn't allow that many stones.
     """
-    limit = 0 if board_size <= 7 else 4 if board_size % 2 == 0 else 9
+    limit = fixed_handicap_limit(board_size)
     if not 2 <= stones <= limit:
         raise ValueError(f"fixed handicap {stones} out of range for board size {board_size}")
     edge = 3 if board_size >= 13 else 2

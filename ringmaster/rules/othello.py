@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -20,15 +19,21 @@ class OthelloRules(Rules):
 
     game_name = "othello"
     sgf_game_number = 2
+    players_may_score = False
+    supports_handicap = False
 
     def __init__(self, board_size: int) -> None:
-        if board_size % 2 or not 4 <= board_size <= 16:
-            raise ValueError(f"board size {board_size} out of range for othello (even, 4-16)")
         super().__init__(board_size)
         m = board_size // 2
         self.board: list[list[Colour | None]] = [[None] * board_size for _ in range(board_size)]
         self.board[m - 1][m - 1] = self.board[m][m] = "w"
         self.board[m - 1][m] = self.board[m][m - 1] = "b"
+
+    @classmethod
+    def board_size_error(cls, board_size: int) -> str | None:
+        if board_size % 2 or not 4 <= board_size <= 16:
+            return "out of range for othello (even, 4-16)"
+        return None
 
     def flips(self, colour: Colour, move: tuple[int, int]) -> list[tuple[int, int]]:
         """The discs a placement by colour at move would turn over (empty if none)."""

@@ -112,17 +112,17 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
                     make_spec: Callable[[dict[str, Any]], ParameterSpec]) -> list[ParameterSpec]:
     """Check the 'parameters' setting. Raises ControlFileError naming the parameter."""
     if value is None:
-        raise ControlFileError("'parameters' not specified")
+        raise ControlFileError("'parameters' not specified", setting="parameters")
     try:
         items = interpret_sequence(value)
     except ValueError as exc:
-        raise ControlFileError(f"'parameters': {exc}") from None
+        raise ControlFileError(f"'parameters': {exc}", setting="parameters") from None
     if not items:
-        raise ControlFileError("'parameters': empty list")
+        raise ControlFileError("'parameters': empty list", setting="parameters")
     specs: list[ParameterSpec] = []
     for i, item in enumerate(items):
         if not isinstance(item, parameter_class):
-            raise ControlFileError(f"'parameters': item {i}: not a Parameter")
+            raise ControlFileError(f"'parameters': item {i}: not a Parameter", setting="parameters")
         code = item.settings.get("code")
         context = f"parameter {code if isinstance(code, str) else i}"
         settings = load_settings(settings_table, item.settings, context)
@@ -131,7 +131,7 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
         except ValueError as exc:
             raise ControlFileError(f"{context}: {exc}", line=item.line) from None
         if any(s.code == spec.code for s in specs):
-            raise ControlFileError(f"duplicate parameter code: {spec.code}")
+            raise ControlFileError(f"duplicate parameter code: {spec.code}", setting="parameters")
         specs.append(spec)
     return specs
 

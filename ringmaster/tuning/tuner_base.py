@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_handicap
+from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_game_settings
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
 from ringmaster.scheduling import SimpleScheduler
@@ -92,11 +92,11 @@ class Tuner(Competition):
         """The common and game settings, opponent, colour, make_candidate, confirm_games."""
         self.load_common_settings(config)
         self.game_settings = load_settings(GAME_SETTINGS, config)
-        check_handicap(self.game_settings)
+        check_game_settings(self.game_settings)
         komi = self.game_settings["komi"]
         if (require_fractional_komi and self.game_settings["game"] == "go"
                 and komi == int(komi)):
-            raise ControlFileError("'komi': must be fractional to prevent jigos")
+            raise ControlFileError("'komi': must be fractional to prevent jigos", setting="komi")
         settings = load_settings(TUNER_SETTINGS, config)
         self.candidate_colour = settings["candidate_colour"]
         self.opponent = self.player(settings["opponent"], "'opponent'")
@@ -108,7 +108,7 @@ class Tuner(Competition):
         try:
             self.make_candidate("candidate", engine_parameters)
         except CompetitionError as exc:
-            raise ControlFileError(f"'make_candidate': {exc}") from None
+            raise ControlFileError(f"'make_candidate': {exc}", setting="make_candidate") from None
 
     # Candidates
 

@@ -1,11 +1,18 @@
-"""In-process GTP channels for tests: a scripted transport, and a channel onto a programmed engine."""
+"""In-process GTP channels for tests: a scripted transport, channels onto programmed and fake engines."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Callable
 
-from ringmaster.gtp.controller import GtpChannelClosed, GtpTimeout
+from ringmaster.game_jobs import PlayerSpec
+from ringmaster.gtp.controller import (
+    GtpChannelClosed, GtpChannelError, GtpProtocolError, GtpTimeout,
+)
 from ringmaster.gtp.engine import GtpEngine, GtpError
+from tests.fakes.fake_commands import FAKE_ENGINE
+from tests.fakes.fake_engine import make_engine, parse
 
 FAIL = object()
 
@@ -56,21 +63,27 @@ class ScriptedChannel:
 class EngineChannel:
     """A channel onto an in-process GtpEngine; engine handlers may raise to simulate failures.
 
-    A handler raising GtpTimeout or GtpChannelClosed makes get_response raise it.
+    A handler raising a GtpChannelError (GtpTimeout, GtpChannelClosed,
+    GtpProtocolError...) makes get_response raise it. first_error, if given,
+    is raised by the first get_response instead (an engine speaking GMP).
     """
 
-    def __init__(self, engine: GtpEngine) -> None:
+    def __init__(self, engine: GtpEngine, first_error: GtpChannelError | None = None) -> None:
         self.engine = engine
         self.log: list[str] = []
         self._response: tuple[bool, str] | Exception | None = None
+        self._first_error = first_error
         self.closed = False
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
         self.log.append(" ".join((command,) + tuple(arguments)))
+        if self._first_error is not None:
+            self._response, self._first_error = self._first_error, None
+            return
         try:
             is_failure, text, _ = self.engine.run_command(command, list(arguments))
             self._response = (is_failure, text)
-        except (GtpTimeout, GtpChannelClosed) as exc:
+        except GtpChannelError as exc:
             self._response = exc
 
     def get_response(self, timeout: float | None) -> tuple[bool, str]:
@@ -119,3 +132,77 @@ def raiser(exc: Exception) -> Callable:
 
 def gtp_failure(message: str) -> Callable:
     return raiser(GtpError(message))
+
+
+class _ExitedAtStart(Exception):
+    pass
+
+
+class InProcessMisbehaviour:
+    """How the fake engine misbehaves in-process: the channel errors a subprocess's would cause."""
+
+    def __init__(self, stderr: str | Callable[[str], None]) -> None:
+        self._stderr = stderr
+        self.first_error: GtpChannelError | None = None
+
+    def exit_at_start(self) -> None:
+        raise _ExitedAtStart
+
+    def crash(self) -> None:
+        raise GtpChannelClosed("engine has closed the response channel")
+
+    def hang(self) -> None:
+        raise GtpTimeout("timed out waiting for a response")
+
+    def garbage(self) -> None:
+        raise GtpProtocolError(
+            "no success/failure indication from engine: first line is `this is not GTP`")
+
+    def gmp(self) -> None:
+        self.first_error = GtpProtocolError("engine appears to be speaking GMP, not GTP!")
+
+    def spawn_child(self) -> None:
+        raise AssertionError("--spawn-child needs a real process: use SubprocessChannel")
+
+    def stderr(self, text: str) -> None:
+        if callable(self._stderr):
+            self._stderr(text)
+
+
+class ClosedChannel:
+    """A channel onto an engine that exited before answering anything."""
+
+    def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
+        pass
+
+    def get_response(self, timeout: float | None) -> tuple[bool, str]:
+        raise GtpChannelClosed("engine has closed the response channel")
+
+    def close(self, timeout: float) -> float | None:
+        return None
+
+    def kill(self) -> None:
+        pass
+
+
+def is_fake_engine_command(command: list[str] | tuple[str, ...]) -> bool:
+    return list(command[:2]) == [sys.executable, FAKE_ENGINE]
+
+
+def fake_engine_channel(spec: PlayerSpec, env: dict[str, str],
+                        stderr: str | Callable[[str], None]) -> EngineChannel | ClosedChannel:
+    """A channel factory running fake_engine_command() players in-process: no subprocess.
+
+    Raises AssertionError for any other command, so that a test using it
+    can't start a process by mistake.
+    """
+    if not is_fake_engine_command(spec.command):
+        raise AssertionError(f"not a fake engine command: {spec.command}")
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise GtpChannelError(f"bad working directory: {spec.cwd}")
+    misbehave = InProcessMisbehaviour(stderr)
+    try:
+        engine = make_engine(parse(list(spec.command[2:])), misbehave, env)
+    except _ExitedAtStart:
+        return ClosedChannel()
+    return EngineChannel(engine, misbehave.first_error)

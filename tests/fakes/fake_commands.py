@@ -7,7 +7,6 @@ import sys
 
 FAKES_DIR = os.path.dirname(os.path.abspath(__file__))
 FAKE_ENGINE = os.path.join(FAKES_DIR, "fake_engine.py")
-GNUGO = "/usr/games/gnugo"
 
 
 def fake_engine_command(*options: str) -> list[str]:

@@ -1,7 +1,9 @@
-"""A misbehaving GTP engine for tests, run as a subprocess; each option makes it fail one way.
+"""A misbehaving GTP engine for tests, as a subprocess or in-process; each option makes it fail one way.
 
 It plays legal moves (scanning the board in order, never filling its own
-eyes), so without options its games end normally. Options:
+eyes), so without options its games end normally. channels.py runs the same
+engine in-process, where crashes, hangs and garbage become the channel
+errors a subprocess's would. Options:
   --exit-at-start          exit before answering anything
   --crash-on N             exit without answering the Nth genmove
   --hang-on N              never answer the Nth genmove
@@ -102,19 +104,46 @@ class State:
         return 0, 0
 
 
-def main(argv):
-    options = parse(argv)
-    if options.gmp:
+class ProcessMisbehaviour:
+    """How the engine misbehaves as a subprocess: really exiting, hanging, writing garbage."""
+
+    def exit_at_start(self) -> None:
+        sys.exit(1)
+
+    def crash(self) -> None:
+        os._exit(3)
+
+    def hang(self) -> None:
+        time.sleep(3600)
+
+    def garbage(self) -> None:
+        sys.stdout.write("this is not GTP\n\n")
+        sys.stdout.flush()
+        time.sleep(3600)
+
+    def gmp(self) -> None:
         sys.stdout.buffer.write(b"\x01\x02")
         sys.stdout.flush()
-    if options.exit_at_start:
-        return 1
-    if options.spawn_child:
+
+    def spawn_child(self) -> None:
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    if options.env_to_stderr:
-        sys.stderr.write("game=%s slot=%s\n" % (os.environ.get("RINGMASTER_GAME_ID"),
-                                                os.environ.get("RINGMASTER_SLOT")))
+
+    def stderr(self, text: str) -> None:
+        sys.stderr.write(text + "\n")
         sys.stderr.flush()
+
+
+def make_engine(options, misbehave, env) -> GtpEngine:
+    """The fake engine for parsed options; misbehave says how to crash, hang and so on."""
+    if options.gmp:
+        misbehave.gmp()
+    if options.exit_at_start:
+        misbehave.exit_at_start()
+    if options.spawn_child:
+        misbehave.spawn_child()
+    if options.env_to_stderr:
+        misbehave.stderr("game=%s slot=%s" % (env.get("RINGMASTER_GAME_ID"),
+                                               env.get("RINGMASTER_SLOT")))
     state = State()
     engine = GtpEngine(options.name, "1.0")
     original_run = engine.run_command
@@ -124,10 +153,9 @@ def main(argv):
             with open(options.record, "a") as f:
                 f.write(" ".join([command] + args) + "\n")
         if options.stderr_flood:
-            sys.stderr.write("x" * options.stderr_flood + "\n")
-            sys.stderr.flush()
+            misbehave.stderr("x" * options.stderr_flood)
         if command == options.hang_on_command:
-            time.sleep(3600)
+            misbehave.hang()
         if command in options.fail_command:
             return True, f"{command} refused", False
         return original_run(command, args)
@@ -149,13 +177,11 @@ def main(argv):
         state.genmoves += 1
         n = state.genmoves
         if n == options.crash_on:
-            os._exit(3)
+            misbehave.crash()
         if n == options.hang_on:
-            time.sleep(3600)
+            misbehave.hang()
         if n == options.garbage_on:
-            sys.stdout.write("this is not GTP\n\n")
-            sys.stdout.flush()
-            time.sleep(3600)
+            misbehave.garbage()
         if n == options.resign_on:
             return "resign"
         if n == options.fail_genmove_on:
@@ -186,6 +212,11 @@ def main(argv):
         engine.add_command("final_score", final_score)
     if options.cpu_time is not None:
         engine.add_command("gomill-cpu_time", lambda args: options.cpu_time)
+    return engine
+
+
+def main(argv):
+    engine = make_engine(parse(argv), ProcessMisbehaviour(), os.environ)
     run_gtp_session(engine)
     return 0
 

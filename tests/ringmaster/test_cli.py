@@ -1,4 +1,8 @@
-"""Every ringmaster command through click's CliRunner, on small competitions of fake engines."""
+"""Every ringmaster command through the CLI's error boundary, on small competitions of fake engines.
+
+The engines run in-process (tests.fakes.channels); the tests marked
+integration start processes: worker processes, or the console script.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,15 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-from fake_commands import fake_engine_command
 
 from ringmaster.cli import (
-    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_USER_ERROR, cli, normalise_arguments,
+    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_INTERRUPTED, EXIT_USAGE, EXIT_USER_ERROR,
+    normalise_arguments,
 )
 from ringmaster.persistence import CompetitionLock
+from tests.fakes import cli
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.fake_commands import fake_engine_command
 
 PLAYOFF = """
 competition_type = 'playoff'
@@ -37,7 +43,7 @@ def playoff(write_ctl, games=4, p1=None, p2=None, extra=""):
 
 
 def invoke(*args):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return cli.invoke(*args, channel_factory=fake_engine_channel)
 
 
 def test_run_show_report_and_files(write_ctl):
@@ -83,6 +89,7 @@ def test_show_json_has_every_result_and_stats(write_ctl):
     assert len(stats["elo_1_minus_2_95"]) == 2
 
 
+@pytest.mark.integration
 def test_max_games_and_resume_continue_where_stopped(write_ctl):
     ctl = playoff(write_ctl, games=4, extra="scorer = 'internal'")
     assert invoke("run", ctl, "-q", "-g", "1").exit_code == 0
@@ -148,7 +155,9 @@ def test_run_refuses_to_start_when_a_check_fails(write_ctl):
     assert result.exit_code == EXIT_CHECKS_FAILED
     assert ("player p2 failed startup check: error reading response to first command "
             "(protocol_version) from player p2: engine has closed the response channel"
-            in result.output)
+            in result.stdout)
+    assert ("ringmaster: 1 player failed the startup check (use the 'check' command to see "
+            "stderr output)\n") == result.stderr
     assert not os.path.exists(ctl[:-4] + ".games")
 
 
@@ -157,6 +166,8 @@ def test_void_games_halt_the_run_with_its_own_exit_code(write_ctl):
                   extra="skip_player_checks = True")
     result = invoke("run", ctl, "-q")
     assert result.exit_code == EXIT_HALTED
+    assert result.stderr.endswith(
+        "ringmaster: run halted: too many void games; see the log file\n")
     log = open(ctl[:-4] + ".log").read()
     assert "game 0_0 -- aborting game due to error:" in log
     assert "halting competition: too many void games" in log
@@ -195,6 +206,7 @@ def test_gomill_argument_order(argv, expected):
     assert normalise_arguments(argv) == expected
 
 
+@pytest.mark.integration
 def test_console_script_in_gomill_order(write_ctl):
     ctl = playoff(write_ctl, games=1)
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "run", "-q"],
@@ -203,3 +215,33 @@ def test_console_script_in_gomill_order(write_ctl):
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
+
+
+def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
+    ctl = playoff(write_ctl, games=1)
+    assert invoke("frobnicate", ctl).exit_code == EXIT_USAGE
+    assert invoke("run", ctl, "-j", "0").exit_code == EXIT_USAGE
+    assert invoke("debugstatus", ctl).output == "ringmaster: no status file\n"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("ringmaster.ringmaster.Ringmaster.run", interrupted)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert result.stderr == "ringmaster: interrupted; games in progress will be replayed\n"
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr("ringmaster.ringmaster.Ringmaster.run", broken)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 4
+    assert result.stderr.startswith("ringmaster: internal error\nTraceback")
+    assert "ZeroDivisionError: a bug" in result.stderr
+
+
+def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl):
+    ctl = playoff(write_ctl, extra="game = 'othello'")
+    result = invoke("run", ctl)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == ("ringmaster: error in control file comp.ctl line 7: 'board_size': "
+                             "out of range for othello (even, 4-16)\n")

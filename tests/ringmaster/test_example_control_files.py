@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
 
 import pytest
 
+from ringmaster.competitions import get_competition_class
 from ringmaster.control_file import load_control_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,3 +30,19 @@ def test_example_builds_without_warnings(path):
         for word in check.player.command:
             if word.endswith(".pt"):
                 assert os.path.exists(word), f"{word} is missing"
+
+
+def test_example_tuning_control_files_load(tmp_path):
+    mine = [p for p in glob.glob(os.path.join(ROOT, "control_files", "tune_*.ctl"))
+            if os.path.basename(p) != "tune_mcts.ctl"]
+    assert len(mine) >= 3
+    for path in mine:
+        copy = shutil.copy(path, tmp_path)
+        control_file = load_control_file(copy)
+        assert control_file.warnings == []
+        competition = get_competition_class(control_file.competition_type)(
+            control_file.competition_code)
+        competition.initialise_from_control_file(control_file.config)
+        competition.set_clean_status()
+        job = competition.get_game()
+        assert job.game_id in ("0", "g0#0r0")

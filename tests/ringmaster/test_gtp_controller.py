@@ -9,13 +9,13 @@ import sys
 import time
 
 import pytest
-from channels import ScriptedChannel
-from fake_commands import fake_engine_command
 
 from ringmaster.gtp.controller import (
     BadGtpResponse, GtpChannelClosed, GtpController, GtpProtocolError, GtpTimeout,
     GtpTransportError, SubprocessChannel, clean_response_line,
 )
+from tests.fakes.channels import ScriptedChannel
+from tests.fakes.fake_commands import fake_engine_command
 
 
 def test_success_and_failure_responses():
@@ -103,6 +103,7 @@ def test_clean_response_line():
 
 # The subprocess channel, against real processes.
 
+@pytest.mark.integration
 def test_subprocess_channel_parses_responses_with_ids_and_multiple_lines(tmp_path):
     script = tmp_path / "e.py"
     script.write_text(
@@ -134,6 +135,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.integration
 def test_timeout_kills_the_engine_and_its_children():
     channel = SubprocessChannel(fake_engine_command("--spawn-child", "--hang-on", "1"))
     controller = GtpController(channel, "player h", default_timeout=5)
@@ -155,6 +157,7 @@ def test_timeout_kills_the_engine_and_its_children():
         pytest.fail("engine's process group survived")
 
 
+@pytest.mark.integration
 def test_engine_exit_is_reported_as_closed_channel():
     channel = SubprocessChannel(fake_engine_command("--crash-on", "1"))
     controller = GtpController(channel, "player c", default_timeout=10)
@@ -164,6 +167,7 @@ def test_engine_exit_is_reported_as_closed_channel():
     channel.close(1)
 
 
+@pytest.mark.integration
 def test_garbage_response_is_a_protocol_error():
     channel = SubprocessChannel(fake_engine_command("--garbage-on", "1"))
     controller = GtpController(channel, "player g", default_timeout=10)
@@ -174,6 +178,7 @@ def test_garbage_response_is_a_protocol_error():
     channel.close(1)
 
 
+@pytest.mark.integration
 def test_gmp_engine_is_recognised():
     channel = SubprocessChannel(fake_engine_command("--gmp"))
     with pytest.raises(GtpProtocolError, match="speaking GMP"):
@@ -188,6 +193,7 @@ def test_missing_executable():
         SubprocessChannel(["/nonexistent/engine"])
 
 
+@pytest.mark.integration
 def test_stderr_flood_is_captured_without_blocking_and_bounded():
     lines = []
     channel = SubprocessChannel(fake_engine_command("--stderr-flood", "200000"),
@@ -201,6 +207,7 @@ def test_stderr_flood_is_captured_without_blocking_and_bounded():
     assert lines[-1] == "[further stderr output discarded]"
 
 
+@pytest.mark.integration
 def test_engine_cannot_outlive_a_killed_parent(tmp_path):
     # A parent that starts an engine, reports its pid, then is SIGKILLed.
     pid_file = tmp_path / "pid"

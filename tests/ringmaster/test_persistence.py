@@ -1,4 +1,4 @@
-"""The state file: atomic versioned JSON, refusal of foreign or corrupt files, and the lock."""
+"""Durable files: atomic writes, the state file (refusal of foreign or corrupt ones), history reconciliation, the lock."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import multiprocessing
 import pytest
 
 from ringmaster.errors import RingmasterError, StateFileError
-from ringmaster.persistence import CompetitionLock, read_state, write_state
-from ringmaster.records import remove_stale_temporaries, write_atomically
+from ringmaster.persistence import (
+    CompetitionLock, read_state, reconcile_history, remove_stale_temporaries, write_atomically,
+    write_state,
+)
 
 
 def test_round_trip_and_no_temporaries_left(tmp_path):
@@ -70,6 +72,7 @@ def _try_lock(path, queue):
         queue.put(str(exc))
 
 
+@pytest.mark.integration
 def test_lock_excludes_other_processes_and_is_released(tmp_path):
     path = str(tmp_path / "c.log")
     lock = CompetitionLock(path)
@@ -84,3 +87,15 @@ def test_lock_excludes_other_processes_and_is_released(tmp_path):
     process.start()
     process.join(20)
     assert queue.get(timeout=5) == "acquired"
+
+
+def test_history_reconciliation(tmp_path):
+    path = tmp_path / "h.hist"
+    path.write_text("a\nb\nc-partial")
+    assert reconcile_history(str(path), 4, "b\n") is None     # a line past the state: cut
+    assert path.read_text() == "a\nb\n"
+    path.write_text("a\n")
+    assert reconcile_history(str(path), 4, "b\n") is None     # the last append lost: redone
+    assert path.read_text() == "a\nb\n"
+    path.write_text("")
+    assert "shorter than the state expects" in reconcile_history(str(path), 4, "b\n")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from channels import EngineChannel, gtp_failure, programmed_engine, raiser
 
 from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout
 from ringmaster.gtp.engine import GtpError
 from ringmaster.referee import EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
+from tests.fakes.channels import EngineChannel, gtp_failure, programmed_engine, raiser
 
 
 def make_referee(b_moves, w_moves, *, size=5, komi=0.5, move_limit=1000, internal=True,

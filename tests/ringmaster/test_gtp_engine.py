@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from players.random_player import make_engine
+from players.engines.random_go import make_engine
 from ringmaster.gtp.engine import (
     GtpEngine, board_game_commands, format_response, parse_command_line, run_gtp_session,
 )

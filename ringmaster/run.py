@@ -1,0 +1,85 @@
+"""A run's whole lifecycle: lock, log, state, start-up checks, history, crash clean-up, SIGTERM, play."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from ringmaster.errors import RunInterrupted, StartupCheckFailed
+from ringmaster.persistence import CompetitionLock
+from ringmaster.ringmaster import Ringmaster
+
+INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """While inside, SIGTERM unwinds like Ctrl-C (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: bool) -> None:
+    """Run the start-up checks the control file asks for, telling say() about them.
+
+    Each failure is said whatever quiet is. Raises StartupCheckFailed if a
+    player fails its check.
+    """
+    if ringmaster.competition.skip_player_checks:
+        if not quiet:
+            say(f"skipping {len(ringmaster.competition.get_player_checks())} player checks")
+        return
+    if not quiet:
+        say("running startup checks on all players")
+    failures = ringmaster.run_startup_checks()
+    for failure in failures:
+        say(failure)
+    if failures:
+        raise StartupCheckFailed(failures)
+
+
+def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
+                    parallel: int | None = None, log_gtp: bool = False,
+                    presenter: Any = None, say: Callable[[str], None] = print,
+                    quiet: bool = False) -> None:
+    """Run a competition from its lock to its report: what 'ringmaster run' does.
+
+    Takes the lock, opens the log, loads the state (or starts clean), runs the
+    start-up checks, makes the history agree with the state, cleans up after a
+    crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
+    Ctrl-C. say() receives the lines for the user about the checks.
+
+    Raises LockError if another run holds the lock; StateFileError or
+    CompetitionError if the state can't be used; StartupCheckFailed if a
+    player fails its check; RunHalted if void games stopped the run;
+    RunInterrupted after Ctrl-C or SIGTERM (the state is saved, and games in
+    progress will be replayed).
+    """
+    lock = CompetitionLock(ringmaster.paths.log)
+    lock.acquire()
+    try:
+        with sigterm_interrupts():
+            ringmaster.open_log()
+            ringmaster.load_state()
+            check_players(ringmaster, say, quiet)
+            ringmaster.prepare_history()
+            ringmaster.clean_up_after_crash()
+            ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
+                           presenter=presenter)
+    except KeyboardInterrupt:
+        raise RunInterrupted(INTERRUPTED_MESSAGE) from None
+    finally:
+        ringmaster.close_log()
+        lock.release()

@@ -1,0 +1,250 @@
+"""Playing games with untrusted engines: crashes, hangs, garbage, illegal moves, stderr; records; GNU Go.
+
+Each misbehaviour is played twice: by the fake engine in-process (the unit
+tier) and as a subprocess (integration), where the channel errors are real.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+from sgfmill import sgf
+
+from ringmaster.display import DELIMITER, Presenter
+from ringmaster.errors import JobFailed
+from ringmaster.game_jobs import GameJob, PlayerSpec
+from ringmaster.game_play import play_game_job, subprocess_channel
+from ringmaster.ringmaster import Ringmaster
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.cli import invoke
+from tests.fakes.fake_commands import fake_engine_command
+
+IN_PROCESS = pytest.param(fake_engine_channel, id="in-process")
+SUBPROCESS = pytest.param(subprocess_channel, id="subprocess", marks=pytest.mark.integration)
+
+CTL = """
+competition_type = 'playoff'
+players = {{'good': Player({good!r}), 'bad': Player({bad!r}, timeout=2)}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+{extra}
+matchups = [Matchup('good', 'bad', number_of_games={games})]
+"""
+
+
+def run_with_bad(write_ctl, *bad_options, games=1, extra="", run_options=("-q",),
+                 factory=subprocess_channel):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(*bad_options),
+                               games=games, extra=extra))
+    result = invoke("run", ctl, *run_options, channel_factory=factory)
+    state = json.load(open(ctl[:-4] + ".status"))
+    return ctl, result, state["competition"]["results"]["0"]
+
+
+@pytest.mark.parametrize("options, detail", [
+    (["--crash-on", "2"], "forfeit by bad: error reading response to 'genmove w' from "
+                          "player bad: engine has closed the response channel"),
+    (["--hang-on", "2"], "forfeit by bad: timeout (2s) waiting for response to 'genmove w' "
+                         "from player bad"),
+    (["--garbage-on", "1"], "forfeit by bad: error reading response to 'genmove w' from player "
+                            "bad: no success/failure indication from engine: first line is "
+                            "`this is not GTP`"),
+    (["--illegal-on", "2"], "forfeit by bad: attempted move to occupied point"),
+    (["--ill-formed-on", "1"], "forfeit by bad: attempted ill-formed move Z99"),
+    (["--fail-genmove-on", "1"], "forfeit by bad: failure response from 'genmove w' to player "
+                                 "bad: cannot think"),
+    (["--hang-on-command", "play"], "forfeit by bad: timeout (2s) waiting for response to "
+                                    "'play b"),
+])
+@pytest.mark.parametrize("factory", [IN_PROCESS, SUBPROCESS])
+def test_misbehaviour_mid_game_is_a_forfeit_recorded_everywhere(write_ctl, options, detail,
+                                                                factory):
+    ctl, result, results = run_with_bad(write_ctl, *options, factory=factory)
+    assert result.exit_code == 0
+    (game,) = results
+    assert game["is_forfeit"] and game["sgf_result"] == "B+F"
+    assert game["detail"].startswith(detail)
+    assert detail[:40] in open(ctl[:-4] + ".hist").read()
+    assert detail[:40] in open(ctl[:-4] + ".games/0_0.sgf").read()
+    assert detail[:40] in open(ctl[:-4] + ".log").read()
+
+
+@pytest.mark.parametrize("factory", [IN_PROCESS, SUBPROCESS])
+def test_failing_startup_command_makes_the_game_void(write_ctl, factory):
+    ctl = write_ctl(CTL.format(
+        good=fake_engine_command(), bad=fake_engine_command(), games=1,
+        extra="skip_player_checks = True\n"
+              "players['bad'] = Player(players['bad'].settings['command'], "
+              "startup_gtp_commands=['frobnicate 3'])"))
+    result = invoke("run", ctl, "-q", channel_factory=factory)
+    assert result.exit_code == 6
+    log = open(ctl[:-4] + ".log").read()
+    reason = ("aborting game due to error: failure response from 'frobnicate 3' "
+              "to player bad: unknown command")
+    assert f"game 0_0 -- {reason}" in log
+    assert not os.path.exists(ctl[:-4] + ".games")
+    (void,) = os.listdir(ctl[:-4] + ".void")
+    assert void == "0_0.sgf"
+    root = sgf.Sgf_game.from_bytes(open(ctl[:-4] + ".void/0_0.sgf", "rb").read()).get_root()
+    assert root.get("RE") == "Void" and f"Void game: {reason}" in root.get("C")
+    assert (root.get("PB"), root.get("PW")) == ("good", "bad")
+
+
+@pytest.mark.integration
+def test_stderr_flood_goes_to_the_log_labelled_and_bounded(write_ctl):
+    ctl, result, results = run_with_bad(write_ctl, "--stderr-flood", "300000", games=2)
+    assert result.exit_code == 0 and len(results) == 2
+    log_size = os.path.getsize(ctl[:-4] + ".log")
+    assert log_size < 2 * 2_100_000 + 100_000   # at most ~2 MB per engine per game
+    with open(ctl[:-4] + ".log") as f:
+        labelled = [line for line in f if line.startswith("[0_0 bad] xxx")]
+    assert labelled and "starting game 0_1" in open(ctl[:-4] + ".log").read()
+
+
+@pytest.mark.integration
+def test_engines_are_told_game_id_and_slot(write_ctl):
+    ctl, result, _ = run_with_bad(write_ctl, "--env-to-stderr", games=2,
+                                  run_options=("-q", "-j", "2"))
+    log = open(ctl[:-4] + ".log").read()
+    assert "[0_0 bad] game=0_0 slot=" in log and "[0_1 bad] game=0_1 slot=" in log
+    slots = {line.rsplit("=", 1)[1] for line in log.splitlines() if "slot=" in line}
+    assert slots <= {"0", "1"}
+
+
+def test_discard_stderr_keeps_the_log_clean(write_ctl):
+    ctl = write_ctl(CTL.format(
+        good=fake_engine_command(), bad=fake_engine_command("--env-to-stderr"), games=1,
+        extra="players['bad'] = Player(players['bad'].settings['command'], "
+              "discard_stderr=True)"))
+    invoke("run", ctl, "-q", channel_factory=fake_engine_channel)
+    assert "slot=" not in open(ctl[:-4] + ".log").read()
+
+
+def test_gtp_log_is_written_with_log_gtp(write_ctl):
+    ctl, result, _ = run_with_bad(write_ctl, run_options=("-q", "--log-gtp"),
+                                  factory=fake_engine_channel)
+    transcript = open(ctl[:-4] + ".gtplogs/0_0.log").read()
+    assert ">> b: boardsize 5" in transcript and "<< w: =" in transcript
+    assert ">> w: quit" in transcript
+
+
+def test_live_display_append_only_when_not_a_terminal(write_ctl):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(), games=2,
+                               extra=""))
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    out, err = io.StringIO(), io.StringIO()
+    ringmaster.open_log()
+    try:
+        ringmaster.run(presenter=Presenter(out=out, err=err))
+    finally:
+        ringmaster.close_log()
+    screens = out.getvalue().split(DELIMITER + "\n")[1:]
+    assert len(screens) == 2
+    assert "good v bad (1/2 games)" in screens[0] and "good v bad (2/2 games)" in screens[1]
+    assert "= Results =\ngame 0_0: " in screens[1] and "game 0_1: " in screens[1]
+
+
+@pytest.mark.integration
+def test_real_gnugo_playoff_through_the_cli(write_ctl, gnugo):
+    ctl = write_ctl(f"""
+competition_type = 'playoff'
+players = {{
+    'gnugo': Player('{gnugo} --mode gtp --level 0'),
+    'random': Player([PYTHON, '-m', 'players', 'random']),
+}}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('gnugo', 'random', alternating=True, number_of_games=2)]
+""")
+    result = invoke("run", ctl, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    report = json.loads(invoke("show", ctl, "--json").output)
+    stats = report["matchups"][0]["stats"]
+    assert stats["games"] == 2
+    assert stats["wins_2"] == 0          # a random player never beats GNU Go
+    for result in report["matchups"][0]["results"]:
+        # The random player counts its dead stones, so it may dispute GNU Go's score.
+        colour = result["winning_colour"]
+        if colour is None:
+            assert result["detail"] == "players disagreed"
+        else:
+            assert result["player_" + colour] == "gnugo"
+    assert report["engine_descriptions"]["gnugo"] == "GNU Go:3.8"
+    assert stats["average_cpu_1"] is not None
+
+
+def make_job(tmp_path, b_options=(), w_options=(), **changes) -> GameJob:
+    settings = dict(
+        game_id="g1", board_size=5, komi=0.5, use_internal_scorer=True,
+        player_b=PlayerSpec("pb", tuple(fake_engine_command(*b_options)), timeout=2),
+        player_w=PlayerSpec("pw", tuple(fake_engine_command("--name", "white", *w_options)),
+                            timeout=2),
+        sgf_dirname=str(tmp_path / "games"), void_sgf_dirname=str(tmp_path / "void"),
+        sgf_event="ev", sgf_game_name="ev g1")
+    settings.update(changes)
+    return GameJob(**settings)
+
+
+def read_root(path):
+    with open(path, "rb") as f:
+        return sgf.Sgf_game.from_bytes(f.read()).get_root()
+
+
+def test_play_game_job_plays_scores_and_records(tmp_path):
+    job = make_job(tmp_path, b_options=("--cpu-time", "0.5"))
+    response = play_game_job(job, fake_engine_channel)
+    result = response.game_result
+    assert (result.player_b, result.player_w) == ("pb", "pw")
+    assert result.winning_colour in ("b", "w") and not result.is_forfeit
+    assert response.engine_names == {"pb": "fake:1.0", "pw": "white:1.0"}
+    assert response.moves > 2 and response.warnings == []
+    assert result.cpu_times["pb"] == 0.5
+    root = read_root(tmp_path / "games" / "g1.sgf")
+    assert root.get("RE") == result.sgf_result
+    assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0", "white:1.0", "ev g1")
+    assert "pb cpu time: 0.50s" in root.get("C")
+    assert not (tmp_path / "void").exists()
+
+
+def test_forfeit_is_a_result_with_a_warning(tmp_path):
+    response = play_game_job(make_job(tmp_path, w_options=("--resign-on", "2")),
+                             fake_engine_channel)
+    assert response.game_result.sgf_result == "B+R"
+    response = play_game_job(make_job(tmp_path, w_options=("--illegal-on", "2")),
+                             fake_engine_channel)
+    assert response.game_result.is_forfeit and response.game_result.sgf_result == "B+F"
+    assert response.warnings == [f"game g1: {response.game_result.detail}"]
+
+
+def test_void_game_is_recorded_in_the_void_directory_once_per_attempt(tmp_path):
+    job = make_job(tmp_path, w_options=("--exit-at-start",))
+    for _ in range(2):
+        with pytest.raises(JobFailed, match="aborting game due to error: error reading "
+                                            "response to first command"):
+            play_game_job(job, fake_engine_channel)
+    assert sorted(os.listdir(tmp_path / "void")) == ["g1.sgf", "g1_2.sgf"]
+    root = read_root(tmp_path / "void" / "g1.sgf")
+    assert root.get("RE") == "Void"
+    assert (root.get("PB"), root.get("PW")) == ("pb", "pw")
+    assert not (tmp_path / "games").exists()
+
+
+def test_void_game_without_records_writes_nothing(tmp_path):
+    job = make_job(tmp_path, w_options=("--exit-at-start",), sgf_dirname=None,
+                   void_sgf_dirname=None)
+    with pytest.raises(JobFailed):
+        play_game_job(job, fake_engine_channel)
+    assert os.listdir(tmp_path) == []
+
+
+def test_refused_fixed_handicap_voids_the_game(tmp_path):
+    # The fake engine answers fixed_handicap with no stones.
+    job = make_job(tmp_path, board_size=9, handicap=2)
+    with pytest.raises(JobFailed, match="bad response from fixed_handicap command to player pb"):
+        play_game_job(job, fake_engine_channel)
+    assert os.listdir(tmp_path / "void") == ["g1.sgf"]

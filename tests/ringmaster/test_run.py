@@ -1,0 +1,373 @@
+"""Whole runs (run.run_competition through the CLI): playoffs, all-play-alls, tuners, resume, voids, forfeits.
+
+The unit tier plays with in-process engines (tests.fakes.channels) and
+starts no process; the integration tests kill real runs with kill -9 and
+Ctrl-C, and play with worker processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf
+
+from ringmaster.errors import (
+    LockError, RunHalted, RunInterrupted, StartupCheckFailed, StateFileError,
+)
+from ringmaster.persistence import CompetitionLock
+from ringmaster.ringmaster import Ringmaster
+from ringmaster.run import run_competition
+from tests.fakes import cli
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.fake_commands import fake_engine_command
+
+
+GAMES = 12
+
+CTL = """
+competition_type = 'playoff'
+players = {{'p': Player({p!r}), 'q': Player({q!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+matchups = [Matchup('p', 'q', alternating=True, number_of_games={games})]
+"""
+
+
+def _default_sigint() -> None:
+    # A shell without job control starts background commands with SIGINT ignored,
+    # and Python then never raises KeyboardInterrupt: give the run a terminal's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_run(ctl: str, *options: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q", *options],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=_default_sigint)
+
+
+def check_consistent(ctl: str, games: int) -> None:
+    base = ctl[:-4]
+    state = json.load(open(base + ".status"))
+    results = state["competition"]["results"]["0"]
+    ids = [r["game_id"] for r in results]
+    assert len(ids) == len(set(ids)) == games
+    history = open(base + ".hist").read().splitlines()
+    assert sorted(line.split()[0] for line in history) == sorted(ids)
+    assert sorted(os.listdir(base + ".games")) == sorted(f"{i}.sgf" for i in ids)
+    for r in results:
+        with open(f"{base}.games/{r['game_id']}.sgf", "rb") as f:
+            game = sgf.Sgf_game.from_bytes(f.read())
+        assert game.get_root().get("RE") == r["sgf_result"]
+    assert not [n for n in os.listdir(base + ".games") if n.startswith(".tmp")]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parallel", [[], ["-j", "2"]])
+def test_kill_9_of_the_whole_group_at_random_moments(write_ctl, parallel):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=GAMES))
+    rng = random.Random(20261122)
+    for _ in range(4):
+        proc = start_run(ctl, *parallel)
+        time.sleep(rng.uniform(0.4, 2.0))
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    proc = start_run(ctl, *parallel)
+    _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    check_consistent(ctl, GAMES)
+
+
+@pytest.mark.integration
+def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
+    # Engines that think 20 ms a move, so that games are still in progress at the interrupt.
+    slow = ("--move-delay", "0.02")
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+                               games=30))
+    proc = start_run(ctl, "-j", "2")
+    time.sleep(1.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 3, stderr
+    assert b"Traceback" not in stderr
+    assert "games in progress were" in open(ctl[:-4] + ".log").read()
+    proc = start_run(ctl, "-j", "2")
+    proc.communicate(timeout=120)
+    assert proc.returncode == 0
+    check_consistent(ctl, 30)
+
+
+# In-process whole runs: no process is started.
+
+ALLPLAYALL = """
+competition_type = 'allplayall'
+players = {{'p': Player({p!r}), 'q': Player({q!r}), 'r': Player({r!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+rounds = 2
+competitors = ['p', 'q', 'r']
+"""
+
+MC_TUNER = """
+competition_type = 'mc_tuner'
+description = 'tiny tuning event'
+players = {{'opp': Player({opponent!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+opponent = 'opp'
+candidate_colour = 'random'
+number_of_games = {games}
+confirm_games = 2
+exploration_coefficient = 0.45
+initial_visits = 2
+initial_wins = 1
+summary_spec = [3]
+log_tree_to_history_period = 2
+
+def make_candidate(name):
+    return Player({candidate!r} + ['--name', name])
+
+parameters = [Parameter('name', scale=EXPLICIT(['cand-a', 'cand-b', 'cand-c']), split=3,
+                        format='n: %s')]
+"""
+
+CE_TUNER = """
+competition_type = 'ce_tuner'
+players = {{'opp': Player({opponent!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+opponent = 'opp'
+candidate_colour = 'w'
+number_of_generations = 2
+samples_per_generation = 2
+batch_size = 1
+elite_proportion = 0.5
+step_size = 0.5
+
+def make_candidate(x):
+    return Player({candidate!r} + ['--name', 'x%d' % x])
+
+parameters = [Parameter('x', initial_mean=5.0, initial_variance=4.0, transform=round)]
+"""
+
+
+def invoke(*args):
+    return cli.invoke(*args, channel_factory=fake_engine_channel)
+
+
+def write(write_ctl, template, **kwargs):
+    return write_ctl(template.format(opponent=fake_engine_command("--name", "opp"),
+                                     candidate=fake_engine_command(), **kwargs))
+
+
+def playoff(write_ctl, games=GAMES, p=(), q=("--name", "q"), extra=""):
+    return write_ctl(CTL.format(p=fake_engine_command(*p), q=fake_engine_command(*q),
+                                games=games) + extra)
+
+
+def ringmaster_for(ctl):
+    return Ringmaster(ctl, channel_factory=fake_engine_channel)
+
+
+def test_playoff_runs_to_completion_in_process(write_ctl):
+    ctl = playoff(write_ctl, games=4)
+    said = []
+    run_competition(ringmaster_for(ctl), say=said.append)
+    assert said == ["running startup checks on all players"]
+    check_consistent(ctl, 4)
+    assert "p v q (4/4 games)" in Path(ctl[:-4] + ".report").read_text()
+    assert not os.path.exists(ctl[:-4] + ".void")
+
+
+def test_allplayall_runs_every_pairing(write_ctl):
+    ctl = write_ctl(ALLPLAYALL.format(p=fake_engine_command("--name", "p"),
+                                      q=fake_engine_command("--name", "q"),
+                                      r=fake_engine_command("--name", "r")))
+    assert invoke("run", ctl, "-q").exit_code == 0
+    state = json.load(open(ctl[:-4] + ".status"))
+    results = state["competition"]["results"]
+    assert {mid: len(games) for mid, games in results.items()} == {
+        "AvB": 2, "AvC": 2, "BvC": 2}
+    assert len(os.listdir(ctl[:-4] + ".games")) == 6
+    assert len(Path(ctl[:-4] + ".hist").read_text().splitlines()) == 6
+
+
+def test_max_games_then_resume_counts_every_game_once(write_ctl):
+    ctl = playoff(write_ctl, games=6)
+    run_competition(ringmaster_for(ctl), max_games=2, quiet=True, say=print)
+    state = json.load(open(ctl[:-4] + ".status"))
+    assert len(state["competition"]["results"]["0"]) == 2
+    run_competition(ringmaster_for(ctl), quiet=True)
+    check_consistent(ctl, 6)
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert log.count("starting game 0_0:") == 1 and log.count("run started") == 2
+
+
+def test_interrupted_run_replays_the_games_in_flight(write_ctl, monkeypatch):
+    ctl = playoff(write_ctl, games=4)
+    real_play = __import__("ringmaster.game_play", fromlist=["play_game_job"]).play_game_job
+    calls = []
+
+    def interrupt_third_game(job, factory):
+        calls.append(job.game_id)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_play(job, factory)
+    monkeypatch.setattr("ringmaster.ringmaster.play_game_job", interrupt_third_game)
+    with pytest.raises(RunInterrupted, match="games in progress will be replayed") as info:
+        run_competition(ringmaster_for(ctl), quiet=True)
+    assert info.value.exit_code == 3
+    assert "games in progress were: 0_2" in Path(ctl[:-4] + ".log").read_text()
+    monkeypatch.undo()
+    run_competition(ringmaster_for(ctl), quiet=True)
+    check_consistent(ctl, 4)
+
+
+def test_history_is_reconciled_and_crash_debris_removed_at_start(write_ctl):
+    ctl = playoff(write_ctl, games=2)
+    run_competition(ringmaster_for(ctl), max_games=1, quiet=True)
+    base = ctl[:-4]
+    with open(base + ".hist", "a") as f:
+        f.write("0_9 a line the state never counted\n")
+    Path(base + ".games/.0_1.sgf.tmp-x").write_text("half")
+    Path(base + ".cmd").write_text("stop\n")
+    run_competition(ringmaster_for(ctl), quiet=True)
+    check_consistent(ctl, 2)
+
+
+def test_void_games_halt_the_run_and_are_recorded(write_ctl):
+    ctl = playoff(write_ctl, games=4, q=("--exit-at-start",),
+                  extra="skip_player_checks = True\n")
+    said = []
+    with pytest.raises(RunHalted, match="too many void games") as info:
+        run_competition(ringmaster_for(ctl), say=said.append)
+    assert info.value.exit_code == 6
+    assert said == ["skipping 2 player checks"]
+    state = json.load(open(ctl[:-4] + ".status"))
+    assert state["void_game_count"] == 1 and state["competition"]["results"]["0"] == []
+    assert os.listdir(ctl[:-4] + ".void") == ["0_0.sgf"]
+    assert "game 0_0 -- aborting game due to error" in Path(ctl[:-4] + ".log").read_text()
+
+
+def test_forfeits_are_results_of_a_completed_run(write_ctl):
+    ctl = playoff(write_ctl, games=2, q=("--name", "q", "--fail-genmove-on", "1"))
+    run_competition(ringmaster_for(ctl), quiet=True)
+    check_consistent(ctl, 2)
+    results = json.load(open(ctl[:-4] + ".status"))["competition"]["results"]["0"]
+    assert all(r["is_forfeit"] and r["winning_colour"] is not None for r in results)
+    assert "forfeit by q: failure response from 'genmove" in Path(ctl[:-4] + ".hist").read_text()
+
+
+def test_failed_startup_check_raises_before_any_game(write_ctl):
+    ctl = playoff(write_ctl, q=("--fail-command", "boardsize"))
+    said = []
+    with pytest.raises(StartupCheckFailed) as info:
+        run_competition(ringmaster_for(ctl), quiet=True, say=said.append)
+    assert info.value.exit_code == 5
+    assert info.value.failures == said == [
+        "player q failed startup check: failure response from 'boardsize 5' to player q: "
+        "boardsize refused"]
+    assert not os.path.exists(ctl[:-4] + ".status")
+    assert not os.path.exists(ctl[:-4] + ".games")
+
+
+def test_a_run_needs_the_lock_and_a_usable_state(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    lock = CompetitionLock(ctl[:-4] + ".log")
+    lock.acquire()
+    try:
+        with pytest.raises(LockError, match="competition is already running"):
+            run_competition(ringmaster_for(ctl), quiet=True)
+    finally:
+        lock.release()
+    Path(ctl[:-4] + ".status").write_text("{not json")
+    with pytest.raises(StateFileError, match="state file comp.status is corrupt"):
+        run_competition(ringmaster_for(ctl), quiet=True)
+
+
+def test_sigterm_handler_is_restored_after_a_run(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    before = signal.getsignal(signal.SIGTERM)
+    run_competition(ringmaster_for(ctl), quiet=True)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_mc_tuner_event_runs_in_process(write_ctl):
+    ctl = write(write_ctl, MC_TUNER, games=3)
+    assert invoke("run", ctl, "-q", "-g", "2").exit_code == 0
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
+    assert "3/3 games played" in Path(base + ".report").read_text()
+    assert "confirmation games (2/2)" in Path(base + ".report").read_text()
+
+
+@pytest.mark.integration
+def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
+    # With worker processes: -j 2.
+    ctl = write(write_ctl, MC_TUNER, games=3)
+    base = ctl[:-4]
+    result = invoke("run", ctl, "-q", "-g", "2")
+    assert result.exit_code == 0, result.output
+    state = json.loads(Path(base + ".status").read_text())
+    assert "tree" in json.dumps(state)
+    # Resume: the remaining tuning game and then the confirmation games, two at a time.
+    result = invoke("run", ctl, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
+    sgf = Path(base + ".games/0.sgf").read_text()
+    assert "Candidate parameters: n: cand-" in sgf
+    history = Path(base + ".hist").read_text().splitlines()
+    assert sum(line.endswith((" won", " lost")) and line.startswith("n: ")
+               for line in history) == 3
+    assert "Win rate" in "\n".join(history)
+    assert sum(line.startswith("confirm n: cand-") for line in history) == 2
+    report = Path(base + ".report").read_text()
+    assert report.startswith("MCTS tuning event: comp\ntiny tuning event\n")
+    assert "3/3 games played" in report
+    assert "Best parameters: n: cand-" in report
+    assert "confirmation games (2/2)" in report
+    assert "opponent (opp): opp:1.0" in report
+    shown = invoke("show", ctl)
+    assert shown.exit_code == 0 and "most visited at depth 1" in shown.output
+    data = json.loads(invoke("show", ctl, "--json").output)
+    assert data["games_played"] == 3 and data["confirmation"]["played"] == 2
+
+
+def test_changed_control_file_is_refused_on_resume(write_ctl):
+    ctl = write(write_ctl, MC_TUNER, games=1)
+    assert invoke("run", ctl, "-q", "-g", "1").exit_code == 0
+    text = Path(ctl).read_text().replace("split=3", "split=2")
+    Path(ctl).write_text(text)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 1
+    assert "status file is inconsistent with control file" in result.output
+
+
+def test_ce_tuner_event_runs(write_ctl):
+    ctl = write(write_ctl, CE_TUNER)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    assert sorted(os.listdir(base + ".games")) == ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf",
+                                                   "g1#1r0.sgf"]
+    report = Path(base + ".report").read_text()
+    assert report.startswith("CEM tuning event: comp\n")
+    assert "final distribution:" in report
+    assert "Generation 1" in Path(base + ".hist").read_text()
+    log = Path(base + ".log").read_text()
+    assert log.count("starting generation 1") == 1 and "starting generation 2" not in log
