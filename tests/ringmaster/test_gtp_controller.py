@@ -188,6 +188,7 @@ def test_gmp_engine_is_recognised():
     channel.close(1)
 
 
+@pytest.mark.integration
 def test_missing_executable():
     with pytest.raises(GtpTransportError, match="error starting subprocess"):
         SubprocessChannel(["/nonexistent/engine"])
