@@ -143,3 +143,76 @@ def test_relative_paths_start_at_the_control_file(write_ctl, tmp_path):
     spec = control_file.make_competition().players["a"]
     assert spec.command[0] == str(tmp_path / "bin/engine")
     assert spec.cwd == str(tmp_path / "work")
+
+
+def test_error_carries_its_setting_and_line_as_data(write_ctl):
+    with pytest.raises(ControlFileError) as info:
+        load(write_ctl, GOOD.replace("komi = 7.5", "komi = 'x'")).make_competition()
+    assert (info.value.setting, info.value.line) == ("komi", 5)
+    with pytest.raises(ControlFileError) as info:
+        load(write_ctl, GOOD.replace("number_of_games=2", "number_of_games=-1")).make_competition()
+    assert (info.value.setting, info.value.line) == (None, 6)
+
+
+OTHELLO = HEADER + """
+players = {'a': Player('x'), 'b': Player('y')}
+game = 'othello'
+board_size = 9
+komi = 0
+matchups = [Matchup('a', 'b')]
+"""
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("", "", "line 5: 'board_size': out of range for othello (even, 4-16)"),
+    ("matchups = [Matchup('a', 'b')]", "matchups = [Matchup('a', 'b', board_size=10)]",
+     "line 5: 'board_size': out of range for othello (even, 4-16)"),
+    ("board_size = 9", "board_size = 8", None),
+    ("board_size = 9", "board_size = 8\nhandicap = 2", "line 6: handicap not supported for othello"),
+    ("game = 'othello'\n", "", None),
+])
+def test_game_rules_decide_board_size_and_handicap_when_the_file_is_read(
+        write_ctl, old, new, expected):
+    text = OTHELLO.replace(old, new) if old else OTHELLO
+    if expected is None:
+        load(write_ctl, text).make_competition()
+        return
+    message = error(write_ctl, text)
+    assert message == f"error in control file comp.ctl {expected}"
+
+
+def test_matchup_game_settings_are_checked_per_matchup(write_ctl):
+    text = GOOD.replace("Matchup('a', 'b', number_of_games=2)",
+                        "Matchup('a', 'b', game='othello', number_of_games=2)")
+    assert error(write_ctl, text) == ("error in control file comp.ctl line 6: matchup 0: "
+                                      "'board_size': out of range for othello (even, 4-16)")
+    fine = GOOD.replace("Matchup('a', 'b', number_of_games=2)",
+                        "Matchup('a', 'b', number_of_games=2), "
+                        "Matchup('a', 'b', game='othello', board_size=8, id='o')")
+    competition = load(write_ctl, fine).make_competition()
+    assert competition.matchups["o"].game_settings["board_size"] == 8
+
+
+@pytest.mark.parametrize("competition", ["allplayall", "mc_tuner"])
+def test_other_competition_types_check_the_board_size_too(write_ctl, competition):
+    text = f"""competition_type = '{competition}'
+players = {{'a': Player('x'), 'b': Player('y')}}
+game = 'othello'
+board_size = 9
+komi = 0.5
+competitors = ['a', 'b']
+opponent = 'a'
+candidate_colour = 'w'
+number_of_games = 10
+exploration_coefficient = 0.2
+def make_candidate(x):
+    return Player('z')
+parameters = [Parameter('x', scale=LINEAR(0, 1), split=2)]
+"""
+    if competition == "allplayall":
+        text = text.split("opponent =")[0]
+    with pytest.raises(ControlFileError) as info:
+        load(write_ctl, text).make_competition()
+    assert str(info.value) == ("error in control file comp.ctl line 4: 'board_size': "
+                               "out of range for othello (even, 4-16)")
+    assert (info.value.setting, info.value.line) == ("board_size", 4)

@@ -1,0 +1,72 @@
+"""The job loop: jobs are plain data played by the function it is given, inline or in worker processes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pytest
+
+from ringmaster.errors import JobFailed
+from ringmaster.job_manager import NO_JOB, run_jobs
+
+
+@dataclass
+class Job:
+    number: int
+    slot: int | None = None
+
+
+class Source:
+    """Hands out jobs 0..n-1 and records what comes back."""
+
+    def __init__(self, n: int) -> None:
+        self.remaining = list(range(n))
+        self.responses: list = []
+        self.errors: list = []
+        self.polls = 0
+
+    def get_job(self):
+        return Job(self.remaining.pop(0)) if self.remaining else NO_JOB
+
+    def process_response(self, response) -> None:
+        self.responses.append(response)
+
+    def process_error_response(self, job, message: str) -> None:
+        self.errors.append((job.number, message))
+
+    def poll(self, running) -> None:
+        self.polls += 1
+
+
+def play(job: Job):
+    if job.number == 2:
+        raise JobFailed("job 2 can't be played")
+    return job.number * 10, job.slot, os.getpid()
+
+
+def test_inline_jobs_are_played_in_this_process_by_the_given_function():
+    source = Source(4)
+    run_jobs(source, play, None)
+    assert [r[0] for r in source.responses] == [0, 10, 30]
+    assert {r[1] for r in source.responses} == {None}
+    assert {r[2] for r in source.responses} == {os.getpid()}
+    assert source.errors == [(2, "job 2 can't be played")]
+    assert source.polls == 4
+
+
+def test_an_unexpected_exception_propagates_inline():
+    def broken(job):
+        raise ZeroDivisionError
+    with pytest.raises(ZeroDivisionError):
+        run_jobs(Source(1), broken, None)
+
+
+@pytest.mark.integration
+def test_worker_processes_get_slots_and_report_failures():
+    source = Source(6)
+    run_jobs(source, play, 2, poll_interval=0.05)
+    assert sorted(r[0] for r in source.responses) == [0, 10, 30, 40, 50]
+    assert {r[1] for r in source.responses} <= {0, 1}
+    assert os.getpid() not in {r[2] for r in source.responses}
+    assert source.errors == [(2, "job 2 can't be played")]

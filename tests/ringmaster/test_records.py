@@ -1,0 +1,91 @@
+"""Game records: the whole SGF of played and void games, the game's SGF number, handicap, where files go."""
+
+from __future__ import annotations
+
+import os
+
+from sgfmill import sgf
+
+from ringmaster.game_jobs import GameJob, PlayerSpec
+from ringmaster.game_results import GameResult
+from ringmaster.records import EngineNames, PlayedGame, game_sgf, write_game_record
+
+
+def make_job(tmp_path=None, **changes) -> GameJob:
+    settings = dict(
+        game_id="7", board_size=9, komi=7.5,
+        player_b=PlayerSpec("alpha", ("a",)), player_w=PlayerSpec("beta", ("b",)),
+        sgf_event="event", sgf_game_name="event 7", sgf_note="a note")
+    if tmp_path is not None:
+        settings.update(sgf_dirname=str(tmp_path / "games"),
+                        void_sgf_dirname=str(tmp_path / "void"))
+    settings.update(changes)
+    return GameJob(**settings)
+
+
+def played(**changes) -> PlayedGame:
+    result = GameResult(game_id="7", player_b="alpha", player_w="beta", winning_colour="w",
+                        sgf_result="W+R", cpu_times={"alpha": 1.5, "beta": None})
+    settings = dict(moves=[("b", (2, 2), None), ("w", (6, 6), "thinking")], result=result,
+                    notes=["final message from b: <<<\ngg\n>>>"], late_errors=["quit failed"],
+                    engines={"b": EngineNames("A:1", "A version 1"), "w": EngineNames()})
+    settings.update(changes)
+    return PlayedGame(**settings)
+
+
+def parse(data: bytes) -> sgf.Sgf_game:
+    return sgf.Sgf_game.from_bytes(data)
+
+
+def test_played_game_has_root_properties_moves_and_comments():
+    game = parse(game_sgf(make_job(), played()))
+    root = game.get_root()
+    assert root.get("RE") == "W+R" and root.get("KM") == 7.5 and game.get_size() == 9
+    assert (root.get("EV"), root.get("GN")) == ("event", "event 7")
+    assert (root.get("PB"), root.get("PW")) == ("A:1", "beta")
+    comment = root.get("C")
+    assert "Game id 7" in comment and "Result beta beat alpha W+R" in comment
+    assert "a note" in comment and "alpha cpu time: 1.50s" in comment
+    assert "Black alpha A version 1" in comment and "White beta" in comment
+    moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+    assert moves == [("b", (2, 2)), ("w", (6, 6))]
+    last = game.get_last_node().get("C")
+    assert last.startswith("thinking\n\nbeta beat alpha W+R\nfinal message from b")
+    assert last.endswith("late error: quit failed")
+
+
+def test_player_names_from_codes_when_asked():
+    job = make_job(player_b=PlayerSpec("alpha", ("a",), sgf_player_name_from_gtp=False))
+    assert parse(game_sgf(job, played())).get_root().get("PB") == "alpha"
+
+
+def test_othello_records_its_own_game_number():
+    othello = game_sgf(make_job(game="othello", board_size=8), played())
+    assert b"GM[2]" in othello and b"GM[1]" not in othello
+    assert b"GM[1]" in game_sgf(make_job(), played())
+
+
+def test_handicap_stones_are_setup_stones():
+    root = parse(game_sgf(make_job(), played(handicap_points=[(2, 6), (6, 2)]))).get_root()
+    assert root.get("HA") == 2
+    assert root.get_setup_stones() == ({(2, 6), (6, 2)}, set(), set())
+
+
+def test_void_game_record():
+    game = parse(game_sgf(make_job(), PlayedGame(void_reason="aborting game due to error: x")))
+    root = game.get_root()
+    assert root.get("RE") == "Void" and (root.get("PB"), root.get("PW")) == ("alpha", "beta")
+    assert "Void game: aborting game due to error: x" in root.get("C")
+    assert "Result" not in root.get("C")
+    assert len(game.get_main_sequence()) == 1
+
+
+def test_records_go_to_games_and_void_directories(tmp_path):
+    job = make_job(tmp_path)
+    assert write_game_record(job, played()) == str(tmp_path / "games" / "7.sgf")
+    void = PlayedGame(void_reason="r")
+    assert write_game_record(job, void) == str(tmp_path / "void" / "7.sgf")
+    assert write_game_record(job, void) == str(tmp_path / "void" / "7_2.sgf")
+    assert sorted(os.listdir(tmp_path / "void")) == ["7.sgf", "7_2.sgf"]
+    assert write_game_record(make_job(), played()) is None
+    assert write_game_record(make_job(), void) is None

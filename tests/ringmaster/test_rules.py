@@ -1,0 +1,50 @@
+"""The rules registry and the facts each game's Rules own: board sizes, SGF number, scoring, handicap."""
+
+from __future__ import annotations
+
+import pytest
+
+from ringmaster.rules import GAMES, get_rules, get_rules_class
+from ringmaster.rules.go import GoRules
+from ringmaster.rules.othello import OthelloRules
+
+
+def test_registry_names_every_game():
+    assert GAMES == ("go", "othello")
+    assert get_rules_class("go") is GoRules and get_rules_class("othello") is OthelloRules
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        get_rules_class("chess")
+
+
+def test_each_game_states_its_facts():
+    assert (GoRules.sgf_game_number, OthelloRules.sgf_game_number) == (1, 2)
+    assert GoRules.players_may_score and not OthelloRules.players_may_score
+    assert GoRules.supports_handicap and not OthelloRules.supports_handicap
+
+
+@pytest.mark.parametrize("cls, size, error", [
+    (GoRules, 1, "too small"), (GoRules, 2, None), (GoRules, 25, None), (GoRules, 26, "too large"),
+    (OthelloRules, 4, None), (OthelloRules, 16, None), (OthelloRules, 9, "out of range"),
+    (OthelloRules, 2, "out of range"), (OthelloRules, 18, "out of range"),
+])
+def test_board_sizes(cls, size, error):
+    reason = cls.board_size_error(size)
+    if error is None:
+        assert reason is None
+        assert cls(size).board_size == size
+    else:
+        assert error in reason
+        with pytest.raises(ValueError, match=f"board size {size} "):
+            cls(size)
+
+
+def test_handicap_limits():
+    assert GoRules.handicap_error(9, 9, "fixed") is None
+    assert GoRules.handicap_error(9, 10, "fixed") == "fixed handicap out of range for board size 9"
+    assert GoRules.handicap_error(7, 2, "fixed") == "fixed handicap out of range for board size 7"
+    assert GoRules.handicap_error(5, 24, "free") is None
+    assert GoRules.handicap_error(5, 25, "free") == "free handicap out of range for board size 5"
+    assert OthelloRules.handicap_error(8, 2, "fixed") == "handicap not supported for othello"
+    assert sorted(get_rules("go", 9).fixed_handicap_points(2)) == [(2, 2), (6, 6)]
+    with pytest.raises(ValueError, match="handicap not supported for othello"):
+        get_rules("othello", 8).fixed_handicap_points(2)
