@@ -6,6 +6,7 @@ import pytest
 
 from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout
 from ringmaster.gtp.engine import GtpError
+from ringmaster.game_results import result_from_score
 from ringmaster.referee import EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
 from tests.fakes.channels import EngineChannel, gtp_failure, programmed_engine, raiser
@@ -195,3 +196,28 @@ def test_parse_score():
     assert parse_score("0") == (None, 0.0)
     assert parse_score("B+R") is None
     assert parse_score("nonsense") is None
+
+
+def test_othello_is_scored_by_the_referee_even_when_players_may_score():
+    from ringmaster.rules.othello import OthelloRules
+    # A whole 4x4 game: each side takes its first legal placement, passing only when forced.
+    rules = OthelloRules(4)
+    moves = {"b": [], "w": []}
+    colour = "b"
+    while not rules.is_over():
+        placements = rules.legal_placements(colour)
+        move = placements[0] if placements else None
+        moves[colour].append(rules.format_move(move))
+        rules.play(colour, move)
+        colour = "w" if colour == "b" else "b"
+    asked = []
+    players = {}
+    for c in ("b", "w"):
+        engine = programmed_engine(moves[c], extra={"final_score": lambda args: asked.append(1)
+                                                    or "B+100"})
+        players[c] = EnginePlayer(c + "p", GtpController(EngineChannel(engine), f"player {c}p"))
+    referee = Referee(OthelloRules(4), players, komi=0.5, move_limit=100,
+                      use_internal_scorer=False)
+    record = referee.play()
+    assert record.passed_out and asked == []
+    assert record.sgf_result == result_from_score(rules.area_score() - 0.5)[1]
