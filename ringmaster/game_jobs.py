@@ -37,9 +37,6 @@ class PlayerSpec:
     def with_code(self, code: str) -> "PlayerSpec":
         return PlayerSpec(**{**self.__dict__, "code": code})
 
-    def describe_command(self) -> str:
-        return " ".join(self.command)
-
 
 @dataclass
 class GameJob:
