@@ -1,4 +1,4 @@
-"""The ringmaster's error hierarchy: one base class, one subclass per kind of failure, each with its exit code."""
+"""The ringmaster's errors: one base class, a subclass per kind of failure, each with its exit code."""
 
 from __future__ import annotations
 

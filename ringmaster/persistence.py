@@ -1,4 +1,4 @@
-"""Durable files: atomic writes, the state file (versioned JSON), the history, and the lock that stops two runs at once."""
+"""Durable files: atomic writes, the state file (versioned JSON), the history, the run's lock."""
 
 from __future__ import annotations
 

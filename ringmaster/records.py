@@ -1,4 +1,4 @@
-"""Game records: the whole SGF of a game, played or void, built with sgfmill and written atomically."""
+"""Game records: the whole SGF of a game, played or void, built with sgfmill, written atomically."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A run's whole lifecycle: lock, log, state, start-up checks, history, crash clean-up, SIGTERM, play."""
+"""A run's whole lifecycle: lock, log, state, start-up checks, history, clean-up, SIGTERM, play."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: a helper to write control files, and GNU Go (skipped when absent, except in CI)."""
+"""Shared fixtures: write_ctl for control files, and gnugo (skipped when absent, except in CI)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def write_ctl(tmp_path):
 
 @pytest.fixture
 def gnugo() -> str:
-    """The path of GNU Go. Skips the test if it isn't installed, except when CI is set: then fails."""
+    """The path of GNU Go; skips the test if it isn't installed, except when CI is set (fails)."""
     if not os.access(GNUGO, os.X_OK):
         if os.environ.get("CI"):
             pytest.fail(f"GNU Go is required in CI but {GNUGO} is missing "

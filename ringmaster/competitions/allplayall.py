@@ -62,10 +62,12 @@ class AllPlayAll(Tournament):
         for i, item in enumerate(items):
             code = item.settings.get("player") if isinstance(item, Competitor) else item
             if not isinstance(code, str):
-                raise ControlFileError(f"'competitors': item {i}: not a player code", setting="competitors")
+                raise ControlFileError(f"'competitors': item {i}: not a player code",
+                                       setting="competitors")
             self.player(code, "'competitors'")
             if code in codes:
-                raise ControlFileError(f"'competitors': duplicate competitor {code}", setting="competitors")
+                raise ControlFileError(f"'competitors': duplicate competitor {code}",
+                                       setting="competitors")
             codes.append(code)
         if len(codes) < 2:
             raise ControlFileError("'competitors': need at least two", setting="competitors")

@@ -1,4 +1,4 @@
-"""Game rules for the referee, by game name: the registry of games (one module each in this package)."""
+"""Game rules for the referee, by game name: the registry of games, one module each here."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""In-process GTP channels for tests: a scripted transport, channels onto programmed and fake engines."""
+"""In-process GTP channels for tests: scripted, and onto programmed and fake engines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A misbehaving GTP engine for tests, as a subprocess or in-process; each option makes it fail one way.
+"""A misbehaving GTP engine for tests, as a subprocess or in-process; each option is one fault.
 
 It plays legal moves (scanning the board in order, never filling its own
 eyes), so without options its games end normally. channels.py runs the same

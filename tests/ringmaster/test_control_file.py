@@ -168,7 +168,8 @@ matchups = [Matchup('a', 'b')]
     ("matchups = [Matchup('a', 'b')]", "matchups = [Matchup('a', 'b', board_size=10)]",
      "line 5: 'board_size': out of range for othello (even, 4-16)"),
     ("board_size = 9", "board_size = 8", None),
-    ("board_size = 9", "board_size = 8\nhandicap = 2", "line 6: handicap not supported for othello"),
+    ("board_size = 9", "board_size = 8\nhandicap = 2",
+     "line 6: handicap not supported for othello"),
     ("game = 'othello'\n", "", None),
 ])
 def test_game_rules_decide_board_size_and_handicap_when_the_file_is_read(

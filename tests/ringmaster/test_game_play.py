@@ -1,4 +1,4 @@
-"""Playing games with untrusted engines: crashes, hangs, garbage, illegal moves, stderr; records; GNU Go.
+"""Playing games with untrusted engines: crashes, hangs, garbage, illegal moves; records; GNU Go.
 
 Each misbehaviour is played twice: by the fake engine in-process (the unit
 tier) and as a subprocess (integration), where the channel errors are real.

@@ -1,4 +1,4 @@
-"""The job loop: jobs are plain data played by the function it is given, inline or in worker processes."""
+"""The job loop: plain-data jobs played by the function it is given, inline or in workers."""
 
 from __future__ import annotations
 

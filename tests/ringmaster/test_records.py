@@ -1,4 +1,4 @@
-"""Game records: the whole SGF of played and void games, the game's SGF number, handicap, where files go."""
+"""Game records: the SGF of played and void games, SGF game number, handicap, file places."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules registry and the facts each game's Rules own: board sizes, SGF number, scoring, handicap."""
+"""The rules registry and each game's facts: board sizes, SGF number, scoring, handicap."""
 
 from __future__ import annotations
 

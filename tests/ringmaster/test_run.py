@@ -1,4 +1,4 @@
-"""Whole runs (run.run_competition through the CLI): playoffs, all-play-alls, tuners, resume, voids, forfeits.
+"""Whole runs: playoffs, all-play-alls, tuners, resume, interrupts, void games, forfeits.
 
 The unit tier plays with in-process engines (tests.fakes.channels) and
 starts no process; the integration tests kill real runs with kill -9 and
