@@ -1,214 +1,237 @@
-"""Stateful Go GTP adapter: board size, komi, moves, undo, scoring and clocks around a move generator."""
+"""The one GTP front end of our engines: a board game of the registry, its history and clocks, around a move generator."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Callable, Collection
 
 from sgfmill import common
 
-from players.games import go_board
-from players.games.go import GoGame, GoState
-from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands
-from ringmaster.gtp.engine import parse_colour as parse_gtp_colour
+from players.engines.clock import Clock
+from players.games.board import BoardGame
+from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, parse_colour
 
-MIN_SIZE, MAX_SIZE = 5, 19
 RESIGN = "resign"
 
+GameFactory = Callable[[int, float], BoardGame]
 
-class MoveGenerator(Protocol):
-    def __call__(self, game: GoGame, state: GoState, *, cleanup: bool,
+
+class MoveGenerator:
+    """Chooses the engine's moves; each engine subclasses it with its own search.
+
+    The adapter tells the generator how the game goes on: set_position() when
+    the game or the position changes otherwise than by a move (a new game,
+    komi, undo, a colour told to move out of turn), played() after each move
+    of either side. A generator that keeps nothing between moves can ignore
+    both.
+    """
+
+    def __call__(self, game: BoardGame, state, *, cleanup: bool,
                  seconds: float | None) -> int | str:
-        """Return an action of game, or RESIGN."""
+        """An action of game for the player to move in state, or RESIGN.
+
+        cleanup is set for kgs-genmove_cleanup (capture dead stones rather
+        than pass); seconds is the clock's budget for this move, None when
+        there is no clock.
+        """
+        raise NotImplementedError
+
+    def set_position(self, game: BoardGame, state, plies: int) -> None:
+        """The game is now game, at state, plies moves after its start; what came before doesn't lead here."""
+
+    def played(self, action: int) -> None:
+        """action was played in the last position given; the game goes on after it."""
+
+    def close(self) -> None:
+        """Release what the generator holds (threads, processes)."""
 
 
-@dataclass
-class Clock:
-    """What time_settings and time_left told us, for one colour.
+class GtpAdapter:
+    """The game as the controller has told it to us, and the GTP commands that change it.
 
-    Public attributes:
-      main_time, byo_yomi_time, byo_yomi_stones -- from time_settings (seconds)
-      time_left, stones_left                    -- from time_left (None if never sent)
-    """
-
-    main_time: float = 0.0
-    byo_yomi_time: float = 0.0
-    byo_yomi_stones: int = 0
-    time_left: float | None = None
-    stones_left: int = 0
-
-    def budget(self, empty_points: int) -> float | None:
-        """Seconds to spend on the next move, or None if there is no clock."""
-        if self.byo_yomi_time <= 0 and self.main_time <= 0:
-            return None
-        if self.byo_yomi_time > 0 and self.byo_yomi_stones == 0 and self.main_time <= 0:
-            return None  # "no time limits" in GTP
-        left = self.main_time if self.time_left is None else self.time_left
-        if self.stones_left > 0:
-            return max(0.05, 0.9 * left / self.stones_left - 0.1)
-        moves_to_go = max(10.0, empty_points / 2.0)
-        share = left / moves_to_go
-        if self.byo_yomi_stones > 0:
-            share += 0.9 * self.byo_yomi_time / self.byo_yomi_stones
-        return max(0.05, 0.9 * share - 0.1)
-
-
-@dataclass
-class GoGtpState:
-    """The game as the controller has told it to us.
+    new_game(size, komi) builds the game for a board size and komi (it may
+    refuse a size with ValueError); sizes, when given, narrows the sizes the
+    game accepts. The history holds one state per move the controller or we
+    played (a pass forced on the other side goes with the move after it), so
+    undo takes back one move.
 
     Public attributes:
-      size, komi, game, history (states, the last is current), clocks (by colour)
+      game     -- the BoardGame being played
+      komi     -- as the controller set it (finite)
+      history  -- states since the start, the last is current
+      clocks   -- player (0 black, 1 white) -> Clock, once time_settings or time_left came
     """
 
-    size: int = 19
-    komi: float = 7.5
-    history: list[GoState] = field(default_factory=list)
-    clocks: dict[int, Clock] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self.game = GoGame(self.size, self.komi, allow_suicide=False,
-                           max_moves=10 * self.size * self.size)
-        self.history = [self.game.initial_state()]
+    def __init__(self, generate: MoveGenerator, new_game: GameFactory, *, size: int,
+                 komi: float = 0.0, sizes: Collection[int] | None = None) -> None:
+        self.generate = generate
+        self.new_game = new_game
+        self.sizes = sizes
+        self.komi = komi
+        self.clocks: dict[int, Clock] = {}
+        self.game = new_game(size, komi)
+        self.clear()
 
     @property
-    def state(self) -> GoState:
+    def state(self):
         return self.history[-1]
 
-    def state_for(self, colour: int) -> GoState:
-        """The current position with colour to move (GTP allows any colour to move)."""
-        state = self.state
-        if state.colour == colour:
-            return state
-        return GoState(state.board, colour, -1, state.passes, -1, state.moves)
+    def clear(self) -> None:
+        """A new game at the same size and komi."""
+        self.history = [self.game.initial_state()]
+        self._reposition(self.state)
+
+    def set_size(self, size: int) -> None:
+        """Start a new game on a size x size board. Raises ValueError for a size we don't play."""
+        if size not in (self.sizes if self.sizes is not None else self.game.board_sizes):
+            raise ValueError(size)
+        self.game = self.new_game(size, self.komi)
+        self.clear()
+
+    def set_komi(self, komi: float) -> None:
+        """Play on with another komi."""
+        self.komi = komi
+        self.game = self.new_game(self.game.size, komi)
+        self._reposition(self.state)
+
+    def play(self, colour: str, vertex: str) -> None:
+        """Play the controller's move. Raises GtpError if it is invalid or illegal."""
+        game = self.game
+        action = self._action(vertex)
+        if not game.can_continue(self.state):
+            raise GtpError("illegal move: the game is over")
+        forced, state = self._turn_for(colour)
+        if not game.is_legal(state, action):
+            raise GtpError("illegal move")
+        self._record(state, action)
+
+    def genmove(self, colour: str, cleanup: bool = False) -> str:
+        """Choose, play and return our move: a vertex, 'pass' or 'resign'."""
+        game = self.game
+        if not game.can_continue(self.state):
+            return "pass"
+        forced, state = self._turn_for(colour)
+        player = game.to_play(state)
+        clock = self.clocks.get(player)
+        seconds = None if clock is None else clock.budget(game.empty_points(state))
+        choice = self.generate(game, state, cleanup=cleanup, seconds=seconds)
+        if choice == RESIGN:
+            self._reposition(self.state)
+            return RESIGN
+        self._record(state, choice)
+        return common.format_vertex(game.action_to_move(choice))
+
+    def undo(self) -> None:
+        """Take back the last move. Raises GtpError at the start of the game."""
+        if len(self.history) <= 1:
+            raise GtpError("cannot undo")
+        self.history.pop()
+        self._reposition(self.state)
+
+    def final_score(self) -> str:
+        return self.game.final_score(self.state, self.komi)
+
+    def showboard(self) -> str:
+        return "\n" + self.game.render(self.state)
+
+    def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
+        """time_settings: both colours start a new clock."""
+        self.clocks = {player: Clock(main_time, byo_yomi_time, byo_yomi_stones) for player in (0, 1)}
+
+    def set_time_left(self, colour: str, seconds: float, stones: int) -> None:
+        """time_left: what is left on colour's clock."""
+        clock = self.clocks.setdefault("bw".index(colour), Clock())
+        clock.time_left = seconds
+        clock.stones_left = stones
+
+    def _action(self, vertex: str) -> int:
+        try:
+            move = common.move_from_vertex(vertex, self.game.size)
+        except ValueError:
+            raise GtpError("invalid vertex") from None
+        return self.game.move_to_action(move)
+
+    def _turn_for(self, colour: str) -> tuple[list[int], object]:
+        """The moves forced on the other side and the state with colour to move; tells the generator."""
+        before = self.state
+        try:
+            forced, state = self.game.turn_for(before, "bw".index(colour))
+        except ValueError as exc:
+            raise GtpError(f"illegal move: {exc}") from None
+        if forced:
+            for action in forced:
+                self.generate.played(action)
+        elif state is not before:
+            self._reposition(state)
+        return forced, state
+
+    def _reposition(self, state) -> None:
+        self.generate.set_position(self.game, state, len(self.history) - 1)
+
+    def _record(self, state, action: int) -> None:
+        self.history.append(self.game.apply(state, action))
+        self.generate.played(action)
+
+    def commands(self) -> dict[str, Callable[[list[str]], str | None]]:
+        """The game commands' handlers, GTP's argument checks included."""
+        handlers = board_game_commands(set_size=self.set_size, clear=self.clear,
+                                       set_komi=self.set_komi, play=self.play,
+                                       genmove=self.genmove)
+
+        def genmove_cleanup(args: list[str]) -> str:
+            if len(args) != 1:
+                raise GtpError("kgs-genmove_cleanup needs a colour")
+            return self.genmove(parse_colour(args[0]), cleanup=True)
+
+        def time_settings(args: list[str]) -> None:
+            if len(args) != 3:
+                raise GtpError("time_settings needs three numbers")
+            main = _number(args[0], float, "main time")
+            byo = _number(args[1], float, "byo-yomi time")
+            stones = _number(args[2], int, "byo-yomi stones")
+            if main < 0 or byo < 0 or stones < 0:
+                raise GtpError("time settings must not be negative")
+            self.set_time(main, byo, stones)
+
+        def time_left(args: list[str]) -> None:
+            if len(args) != 3:
+                raise GtpError("time_left needs a colour, a time and a stone count")
+            colour = parse_colour(args[0])
+            seconds = _number(args[1], float, "time")
+            stones = _number(args[2], int, "stones")
+            if seconds < 0 or stones < 0:
+                raise GtpError("time left must not be negative")
+            self.set_time_left(colour, seconds, stones)
+
+        handlers.update({
+            "kgs-genmove_cleanup": genmove_cleanup,
+            "undo": lambda args: self.undo(),
+            "final_score": lambda args: self.final_score(),
+            "showboard": lambda args: self.showboard(),
+            "time_settings": time_settings,
+            "time_left": time_left,
+        })
+        return handlers
 
 
-_COLOURS = {"b": go_board.BLACK, "w": go_board.WHITE}
-
-
-def parse_colour(word: str) -> int:
-    """A GTP colour argument as BLACK or WHITE. Raises GtpError if it isn't one."""
-    return _COLOURS[parse_gtp_colour(word)]
-
-
-def parse_vertex(word: str, size: int):
+def _number(word: str, kind: Callable, what: str):
     try:
-        return common.move_from_vertex(word, size)
+        value = kind(word)
     except ValueError:
-        raise GtpError("invalid vertex") from None
-
-
-def _number(args: list[str], index: int, kind: Callable, what: str):
-    try:
-        value = kind(args[index])
-    except (IndexError, ValueError):
         raise GtpError(f"{what} needs a number") from None
     if isinstance(value, float) and not math.isfinite(value):
         raise GtpError(f"{what} needs a finite number")
     return value
 
 
-def add_go_commands(engine: GtpEngine, generate: MoveGenerator,
-                    board: GoGtpState | None = None) -> GoGtpState:
-    """Add the Go game commands to engine, generating moves with generate.
+def make_engine(name: str, version: str, generate: MoveGenerator, new_game: GameFactory, *,
+                size: int, komi: float = 0.0,
+                sizes: Collection[int] | None = None) -> tuple[GtpEngine, GtpAdapter]:
+    """A GTP engine playing new_game's game with generate; returns it and its adapter.
 
-    Returns the state the commands share.
+    See GtpAdapter for new_game, size, komi and sizes.
     """
-    board = board or GoGtpState()
-
-    def set_size(size: int) -> None:
-        if not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(size)
-        board.size = size
-        board.reset()
-
-    def set_komi(value: float) -> None:
-        board.komi = value
-        board.game.komi = value
-
-    def play(colour: str, vertex: str) -> None:
-        move = parse_vertex(vertex, board.size)
-        game = board.game
-        state = board.state_for(_COLOURS[colour])
-        action = game.move_to_action(move)
-        if not game.is_legal(state, action):
-            raise GtpError("illegal move")
-        board.history.append(game.apply(state, action))
-
-    def genmove(colour: str, cleanup: bool = False) -> str:
-        mover = _COLOURS[colour]
-        state = board.state_for(mover)
-        empty = int((state.board == go_board.EMPTY).sum())
-        seconds = board.clocks.get(mover, Clock()).budget(empty)
-        choice = generate(board.game, state, cleanup=cleanup, seconds=seconds)
-        if choice == RESIGN:
-            return RESIGN
-        board.history.append(board.game.apply(state, choice))
-        return common.format_vertex(board.game.action_to_move(choice))
-
-    def genmove_cleanup(args: list[str]) -> str:
-        if len(args) != 1:
-            raise GtpError("kgs-genmove_cleanup needs a colour")
-        return genmove(parse_gtp_colour(args[0]), cleanup=True)
-
-    def undo(args: list[str]) -> None:
-        if len(board.history) <= 1:
-            raise GtpError("cannot undo")
-        board.history.pop()
-
-    def final_score(args: list[str]) -> str:
-        margin = board.game.area_score(board.state) - board.komi
-        if margin == 0:
-            return "0"
-        return f"{'B' if margin > 0 else 'W'}+{abs(margin):g}"
-
-    def time_settings(args: list[str]) -> None:
-        if len(args) != 3:
-            raise GtpError("time_settings needs three numbers")
-        main = _number(args, 0, float, "main time")
-        byo = _number(args, 1, float, "byo-yomi time")
-        stones = _number(args, 2, int, "byo-yomi stones")
-        if main < 0 or byo < 0 or stones < 0:
-            raise GtpError("time settings must not be negative")
-        board.clocks = {c: Clock(main, byo, stones)
-                        for c in (go_board.BLACK, go_board.WHITE)}
-
-    def time_left(args: list[str]) -> None:
-        if len(args) != 3:
-            raise GtpError("time_left needs a colour, a time and a stone count")
-        colour = parse_colour(args[0])
-        seconds = _number(args, 1, float, "time")
-        stones = _number(args, 2, int, "stones")
-        if seconds < 0 or stones < 0:
-            raise GtpError("time left must not be negative")
-        clock = board.clocks.setdefault(colour, Clock())
-        clock.time_left = seconds
-        clock.stones_left = stones
-
-    def showboard(args: list[str]) -> str:
-        rows = []
-        symbols = {go_board.EMPTY: ".", go_board.BLACK: "X", go_board.WHITE: "O"}
-        for r in reversed(range(board.size)):
-            rows.append(f"{r + 1:2d} " + " ".join(
-                symbols[board.game.stone_at(board.state, r * board.size + c)]
-                for c in range(board.size)))
-        letters = "ABCDEFGHJKLMNOPQRST"[:board.size]
-        rows.append("   " + " ".join(letters))
-        return "\n" + "\n".join(rows)
-
-    engine.add_commands(board_game_commands(set_size=set_size, clear=board.reset,
-                                            set_komi=set_komi, play=play, genmove=genmove))
-    engine.add_commands({
-        "kgs-genmove_cleanup": genmove_cleanup,
-        "undo": undo,
-        "final_score": final_score,
-        "time_settings": time_settings,
-        "time_left": time_left,
-        "showboard": showboard,
-    })
-    return board
+    adapter = GtpAdapter(generate, new_game, size=size, komi=komi, sizes=sizes)
+    engine = GtpEngine(name, version)
+    engine.add_commands(adapter.commands())
+    return engine, adapter

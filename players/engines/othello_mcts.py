@@ -3,36 +3,50 @@
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 
 import numpy as np
 
-from players.engines.random_othello import RandomOthello, make_engine
+from players.engines import gtp_adapter
+from players.engines.random_othello import make_engine
+from players.games.othello import Othello, OthelloState
 from players.mcts import RolloutEvaluator, Tree, uct_policy
 from ringmaster.gtp.engine import run_gtp_session
 
 
-class RolloutOthello(RandomOthello):
-    """Chooses by UCT search (no priors) whose leaves are valued by one random rollout."""
+class RolloutOthello(gtp_adapter.MoveGenerator):
+    """Chooses by UCT search (no priors) whose leaves are valued by one random rollout.
+
+    It searches for --seconds or the clock's budget, whichever is less, and
+    for at most playouts rollouts.
+    """
 
     def __init__(self, seed: int | None, *, seconds: float | None, playouts: int, c: float) -> None:
-        super().__init__(seed)
+        self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.seconds = seconds
         self.playouts = playouts
         self.c = c
+        self._evaluate: RolloutEvaluator | None = None
 
-    def evaluate(self, states) -> tuple[None, list[float]]:
+    def evaluator(self, game: Othello) -> RolloutEvaluator:
         """Uniform priors; each state valued by one random rollout (the game's own, fast one)."""
-        return RolloutEvaluator(self.game, rollout=self.game.random_rollout)(states)
+        if self._evaluate is None or self._evaluate.game is not game:
+            self._evaluate = RolloutEvaluator(game, seed=self.rng.randrange(1 << 31),
+                                              rollout=game.random_rollout)
+        return self._evaluate
 
-    def choose_action(self) -> int:
-        legal = self.game.legal_actions(self.state)
+    def __call__(self, game: Othello, state: OthelloState, *, cleanup: bool,
+                 seconds: float | None) -> int:
+        legal = game.legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        result = uct_policy(Tree(self.game, self.state), self.evaluate,
-                            num_simulations=self.playouts, rng=self.np_rng, c=self.c,
-                            seconds=self.seconds)
+        limit = self.seconds
+        if seconds is not None:
+            limit = seconds if limit is None else min(limit, seconds)
+        result = uct_policy(Tree(game, state), self.evaluator(game), num_simulations=self.playouts,
+                            rng=self.np_rng, c=self.c, seconds=limit)
         return result.best_action
 
 
@@ -47,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     player = RolloutOthello(options.seed, seconds=options.seconds, playouts=options.playouts, c=options.c)
-    run_gtp_session(make_engine(player=player, name="mcts-othello"))
+    run_gtp_session(make_engine(player, "mcts-othello"))
     return 0
 
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import re
-from typing import Callable
 
 from players.games.base import Game
-from players.games.go import GoGame
-from players.games.go_sensible import GoSensible
-from players.games.othello import Othello
 
-GAMES: dict[str, Callable[..., Game]] = {
-    "go": GoGame,
-    "go-sensible": GoSensible,
-    "othello": Othello,
+# name -> 'module:factory', imported when the game is first made, so that a
+# light game doesn't pay for a heavy one's imports (Go's compiles with numba).
+GAMES: dict[str, str] = {
+    "go": "players.games.go:GoGame",
+    "go-sensible": "players.games.go_sensible:GoSensible",
+    "go-light": "players.games.go_light:LightGo",
+    "othello": "players.games.othello:Othello",
 }
 
 # What a sized name such as 'othello6' or 'go9' (the pipeline's, the checkpoints'
@@ -30,14 +30,18 @@ def make_game(name: str, **kwargs) -> Game:
 
     Raises ValueError for an unknown name, or for a size or argument the game refuses.
     """
-    factory = GAMES.get(name)
-    if factory is not None:
-        return factory(**kwargs)
+    if name in GAMES:
+        return _factory(name)(**kwargs)
     match = re.fullmatch(r"([a-z]+)(\d+)", name)
     if match is None or match.group(1) not in SIZED:
         raise ValueError(f"unknown game {name!r} (expected one of {', '.join(GAMES)}, "
                          "or a sized name such as othello6 or go9)")
-    return GAMES[SIZED[match.group(1)]](int(match.group(2)), **kwargs)
+    return _factory(SIZED[match.group(1)])(int(match.group(2)), **kwargs)
+
+
+def _factory(name: str):
+    module_name, attribute = GAMES[name].split(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 __all__ = ["GAMES", "SIZED", "Game", "make_game"]

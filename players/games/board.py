@@ -51,6 +51,10 @@ class BoardGame(Game):
         row, col = move
         return row * self.size + col
 
+    def is_legal(self, state, action: int) -> bool:
+        """True if an opponent or a controller may play action (what the referee accepts)."""
+        return action in self.legal_actions(state)
+
     def can_continue(self, state) -> bool:
         """True while moves may still be played (Go leaves the end to the controller)."""
         return not self.is_terminal(state)

@@ -26,10 +26,14 @@ def model_path(tmp_path_factory):
     return path
 
 
-def engine_for(model_path, *extra: str):
+def engine_and_adapter(model_path, *extra: str):
     options = alphazero_player.build_parser().parse_args(
         ["--model", str(model_path), "--device", "cpu", "--seed", "1", *extra])
-    return alphazero_player.make_engine(alphazero_player.build_player(options))
+    return alphazero_player.build_engine(options)
+
+
+def engine_for(model_path, *extra: str):
+    return engine_and_adapter(model_path, *extra)[0]
 
 
 def ok(engine, command: str, *args: str) -> str:
@@ -115,7 +119,7 @@ def test_implicit_pass_for_an_opponent_without_moves(model_path):
 
 
 def test_random_othello_engine():
-    engine = random_othello.make_engine(seed=3)
+    engine = random_othello.make_engine(random_othello.RandomOthello(3), "random-othello")
     ok(engine, "boardsize", "4")
     fails(engine, "boardsize", "5")
     rules = OthelloRules(4)
@@ -157,3 +161,58 @@ def test_sample_plies_vary_the_opening(model_path):
         return tuple(ok(engine, "genmove", c) for c in "bwbw")
     assert len({opening("--seed", str(s)) for s in range(6)}) == 1
     assert len({opening("--seed", str(s), "--sample-plies", "4") for s in range(6)}) > 1
+
+
+@pytest.fixture(scope="module")
+def go_model_path(tmp_path_factory):
+    """An untrained network for 5x5 Go (none is committed)."""
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig("go5", 5, 4, 26, channels=8, blocks=1, value_hidden=16))
+    path = tmp_path_factory.mktemp("model") / "go5.pt"
+    save_checkpoint(path, net, {"iteration": 0})
+    return path
+
+
+def test_go_network_scores_shows_the_board_and_lets_either_colour_move(go_model_path):
+    engine = engine_for(go_model_path, "--playouts", "8")
+    assert "unacceptable size" in fails(engine, "boardsize", "9")
+    ok(engine, "boardsize", "5")
+    ok(engine, "komi", "0.5")
+    assert ok(engine, "final_score") == "W+0.5"
+    ok(engine, "play", "b", "C3")
+    ok(engine, "play", "b", "B2")                          # GTP lets black move twice in Go
+    assert ok(engine, "final_score") == "B+24.5"
+    move = ok(engine, "genmove", "w")
+    assert move not in ("C3", "B2", "resign")
+    board = ok(engine, "showboard").splitlines()
+    assert board[3].split() == ["3", ".", ".", "X", ".", "."]
+    assert board[-1].split() == list("ABCDE")
+    ok(engine, "undo")
+    assert ok(engine, "final_score") == "B+24.5"
+
+
+def test_go_network_plays_under_a_clock(go_model_path):
+    engine, adapter = engine_and_adapter(go_model_path)
+    generator = adapter.generate
+    budgets = []
+    search = generator.search
+    generator.search = lambda seconds: budgets.append(seconds) or search(seconds)
+    ok(engine, "genmove", "b")
+    assert budgets == [None]                               # the default playouts
+    ok(engine, "time_settings", "0", "1", "1")
+    ok(engine, "time_left", "w", "0.3", "1")
+    ok(engine, "genmove", "w")
+    assert budgets[-1] == pytest.approx(0.9 * 0.3 - 0.1)
+
+
+def test_tree_is_kept_between_moves_and_dropped_after_undo(model_path):
+    engine, adapter = engine_and_adapter(model_path, "--playouts", "32")
+    generator = adapter.generate
+    ok(engine, "genmove", "b")
+    root = generator.tree.root
+    assert root.state == adapter.state and root.expanded          # the chosen move's subtree
+    reply = root.actions[max(range(len(root.N)), key=root.N.__getitem__)]
+    ok(engine, "play", "w", "ABCDEF"[reply % 6] + str(reply // 6 + 1))
+    assert generator.tree.root.state == adapter.state and generator.tree.root.expanded
+    ok(engine, "undo")
+    assert generator.tree.root.state == adapter.state and not generator.tree.root.expanded

@@ -1,4 +1,4 @@
-"""The fast Go search's tree statistics, the pattern table, the playout RNG and the move clock."""
+"""The fast Go search's tree statistics, the pattern table and the playout RNG."""
 
 import numpy as np
 import pytest
@@ -12,7 +12,6 @@ from players.engines.go_uct.uct import (
     copy_subtree,
     new_tree,
 )
-from players.engines.gtp_adapter import Clock
 from players.games import go_board
 from players.games.go import GoGame, state_from_diagram
 
@@ -201,13 +200,3 @@ def test_rand_below_is_uniform():
     rng = playout.new_rng_state(5)
     draws = np.bincount([playout.rand_below(rng, 6) for _ in range(6000)], minlength=6)
     assert draws.min() > 880 and draws.max() < 1120
-
-
-def test_clock_budgets():
-    assert Clock().budget(81) is None
-    assert Clock(0, 10, 0).budget(81) is None  # GTP: no time limit
-    byo = Clock(0, 30, 5, time_left=20, stones_left=4)
-    assert byo.budget(81) == pytest.approx(0.9 * 20 / 4 - 0.1)
-    main = Clock(300, 0, 0, time_left=100)
-    assert main.budget(80) == pytest.approx(0.9 * 100 / 40 - 0.1)
-    assert Clock(300, 0, 0, time_left=0.01).budget(80) == pytest.approx(0.05)

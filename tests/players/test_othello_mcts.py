@@ -26,7 +26,7 @@ def test_rollout_values_match_the_final_position():
 
 def test_search_engine_plays_a_legal_game():
     player = RolloutOthello(1, seconds=None, playouts=30, c=0.7)
-    engine = make_engine(player=player, name="mcts-othello")
+    engine = make_engine(player, "mcts-othello")
     assert engine.run_command("boardsize", ["6"])[0] is False
     rules = OthelloRules(6)
     colour = "b"
@@ -65,10 +65,8 @@ def endgames_with_one_winning_move(game, count: int, seed: int) -> list:
 def test_rollout_search_finds_the_only_winning_move():
     game = Othello(4)
     player = RolloutOthello(2, seconds=None, playouts=400, c=0.7)
-    player.resize(4)
     positions = endgames_with_one_winning_move(game, 5, seed=3)
     hits = 0
     for state, winner in positions:
-        player.state = state
-        hits += player.choose_action() == winner
+        hits += player(game, state, cleanup=False, seconds=None) == winner
     assert hits >= 4

@@ -7,14 +7,16 @@ import sys
 
 import numpy as np
 
+from players.engines import gtp_adapter
 from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_searcher
 from players.engines.go_uct.uct import UctParams
-from players.engines.gtp_adapter import RESIGN, add_go_commands
+from players.engines.gtp_adapter import RESIGN
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 VERSION = "1.0"
+BOARD_SIZES = range(5, 20)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class MctsGenerator:
+class MctsGenerator(gtp_adapter.MoveGenerator):
     """The move generator: search, then pass, resign or play the best move.
 
     It passes at once when the opponent has just passed and the position as
@@ -120,11 +122,16 @@ class MctsGenerator:
         return action
 
 
+def new_go(size: int, komi: float) -> GoGame:
+    """The adapter's game factory: Go as the referee plays it, long games allowed."""
+    return GoGame(size, komi, allow_suicide=False, max_moves=10 * size * size)
+
+
 def make_engine(options: argparse.Namespace) -> tuple[GtpEngine, MctsGenerator]:
-    """The GTP engine for options, and its move generator (to close when done)."""
-    engine = GtpEngine("ringmaster-mcts", VERSION)
+    """The GTP engine for options (19x19, komi 7.5 until told otherwise), and its move generator (to close when done)."""
     generator = MctsGenerator(options)
-    add_go_commands(engine, generator)
+    engine, _ = gtp_adapter.make_engine("ringmaster-mcts", VERSION, generator, new_go,
+                                        size=19, komi=7.5, sizes=BOARD_SIZES)
     return engine, generator
 
 

@@ -1,0 +1,179 @@
+"""The GTP adapter over Go and Othello: history, undo, forced passes, scoring, the board and the clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from players.engines import gtp_adapter
+from players.engines.go_uct.engine import new_go
+from players.engines.random_othello import new_othello
+from players.games.go_light import LightGo
+from players.games.othello import Othello
+
+
+class Recorder(gtp_adapter.MoveGenerator):
+    """Plays the first legal action and records what the adapter tells it."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def __call__(self, game, state, *, cleanup, seconds):
+        self.events.append(("generate", game.to_play(state), seconds))
+        return game.legal_actions(state)[0]
+
+    def set_position(self, game, state, plies):
+        self.events.append(("position", plies))
+
+    def played(self, action):
+        self.events.append(("played", action))
+
+
+def adapter_for(new_game, size: int, komi: float = 0.0):
+    generator = Recorder()
+    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_game, size=size, komi=komi)
+    return engine, adapter, generator
+
+
+def ok(engine, line: str) -> str:
+    command, *args = line.split()
+    failed, text, _ = engine.run_command(command, args)
+    assert not failed, f"{line!r} failed: {text}"
+    return text
+
+
+def fails(engine, line: str) -> str:
+    command, *args = line.split()
+    failed, text, _ = engine.run_command(command, args)
+    assert failed, f"{line!r} should fail, got {text!r}"
+    return text
+
+
+def vertex(game, action: int) -> str:
+    move = game.action_to_move(action)
+    return "pass" if move is None else "ABCDEFGHJ"[move[1]] + str(move[0] + 1)
+
+
+def othello_with_a_forced_pass(seed: int = 0):
+    """The moves of a 4x4 Othello game up to a position whose mover can only pass (not the end)."""
+    game = Othello(4)
+    rng = random.Random(seed)
+    while True:
+        state, moves = game.initial_state(), []
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            if legal == [game.pass_action]:
+                return game, state, moves
+            action = rng.choice(legal)
+            moves.append(("bw"[game.to_play(state)], action))
+            state = game.apply(state, action)
+
+
+def test_othello_forced_pass_is_played_for_the_side_without_a_move():
+    game, stuck, moves = othello_with_a_forced_pass()
+    engine, adapter, generator = adapter_for(new_othello, 4)
+    for colour, action in moves:
+        ok(engine, f"play {colour} {vertex(game, action)}")
+    other = "wb"[game.to_play(stuck)]
+    generator.events.clear()
+    reply = ok(engine, f"genmove {other}")
+    assert generator.events[0] == ("played", game.pass_action)       # the pass first
+    assert generator.events[1][:2] == ("generate", "bw".index(other))
+    after = game.apply(game.apply(stuck, game.pass_action), game.move_to_action(
+        None if reply == "pass" else (int(reply[1:]) - 1, "ABCD".index(reply[0]))))
+    assert adapter.state == after
+    ok(engine, "undo")                                                  # pass and move together
+    assert adapter.state == stuck and len(adapter.history) == len(moves) + 1
+
+
+def test_othello_refuses_a_move_out_of_turn_and_after_the_end():
+    engine, adapter, _ = adapter_for(new_othello, 4)
+    assert fails(engine, "play w A1") == "illegal move: it is the other colour's turn"
+    game = adapter.game
+    rng = random.Random(1)
+    state = adapter.state
+    while not game.is_terminal(state):
+        action = rng.choice(game.legal_actions(state))
+        ok(engine, f"play {'bw'[game.to_play(state)]} {vertex(game, action)}")
+        state = adapter.state
+    assert ok(engine, "genmove b") == "pass"
+    assert fails(engine, "play b A1") == "illegal move: the game is over"
+
+
+def test_undo_and_new_games_reposition_the_generator():
+    engine, adapter, generator = adapter_for(new_othello, 6)
+    assert generator.events == [("position", 0)]
+    fails(engine, "undo")
+    ok(engine, f"play b {vertex(adapter.game, adapter.game.legal_actions(adapter.state)[0])}")
+    ok(engine, "genmove w")
+    ok(engine, "undo")
+    assert generator.events[-1] == ("position", 1) and len(adapter.history) == 2
+    ok(engine, "komi 2")
+    assert generator.events[-1] == ("position", 1) and len(adapter.history) == 2
+    ok(engine, "boardsize 8")
+    assert generator.events[-1] == ("position", 0) and adapter.game.size == 8
+    assert fails(engine, "boardsize 5") == "unacceptable size"
+    assert fails(engine, "boardsize 10") == "unacceptable size"
+
+
+@pytest.mark.parametrize("new_game", [new_go, lambda size, komi: LightGo(size, komi)])
+def test_go_lets_either_colour_move_and_scores_by_area(new_game):
+    engine, adapter, generator = adapter_for(new_game, 5, komi=0.5)
+    assert ok(engine, "final_score") == "W+0.5"
+    ok(engine, "play w C3")
+    ok(engine, "play w B3")                                   # white again: GTP allows it
+    assert generator.events[-2] == ("position", 1)            # not a move: a new position
+    assert ok(engine, "final_score") == "W+25.5"
+    ok(engine, "play b pass")
+    ok(engine, "play w pass")
+    ok(engine, "play b A1")                                   # play goes on after two passes
+    board = ok(engine, "showboard").splitlines()
+    assert board[0] == ""
+    assert board[3].split() == ["3", ".", "O", "O", ".", "."]
+    assert board[-2].split() == ["1", "X", ".", ".", ".", "."]
+    assert board[-1].split() == list("ABCDE")
+    ok(engine, "komi 30")                                     # A1 makes the empty area neutral
+    assert ok(engine, "final_score") == "W+31"
+
+
+def test_othello_final_score_and_showboard():
+    engine, adapter, _ = adapter_for(new_othello, 4, komi=0.5)
+    assert ok(engine, "final_score") == "W+0.5"
+    game = adapter.game
+    ok(engine, f"play b {vertex(game, game.legal_actions(adapter.state)[0])}")
+    assert ok(engine, "final_score") == "B+2.5"                # 4 discs to 1
+    rows = [line.split() for line in ok(engine, "showboard").splitlines()[1:]]
+    assert [row[0] for row in rows[:-1]] == ["4", "3", "2", "1"] and rows[-1] == list("ABCD")
+    cells = [cell for row in rows[:-1] for cell in row[1:]]
+    assert cells.count("#") == 4 and cells.count("o") == 1 and cells.count(".") == 11
+
+
+def test_clock_gives_the_generator_its_budget():
+    engine, adapter, generator = adapter_for(new_othello, 6)
+
+    def budget() -> float | None:
+        return [event for event in generator.events if event[0] == "generate"][-1][2]
+
+    ok(engine, "genmove b")
+    assert budget() is None                                    # no clock, no budget
+    ok(engine, "time_settings 60 0 0")
+    ok(engine, "time_left b 10 4")
+    ok(engine, "genmove w")
+    empty = adapter.game.empty_points(adapter.history[-2])
+    assert budget() == pytest.approx(0.9 * 60 / max(10.0, empty / 2) - 0.1)
+    ok(engine, "genmove b")
+    assert budget() == pytest.approx(0.9 * 10 / 4 - 0.1)
+    for bad in ["time_settings 30 0", "time_settings a b c", "time_settings -1 0 0",
+                "time_left b 10", "time_left x 10 0", "time_left b -1 0", "time_left b nan 0"]:
+        fails(engine, bad)
+
+
+def test_resign_leaves_the_game_as_it_was():
+    class Resigner(Recorder):
+        def __call__(self, game, state, *, cleanup, seconds):
+            return gtp_adapter.RESIGN
+    generator = Resigner()
+    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_go, size=5)
+    assert ok(engine, "genmove b") == "resign"
+    assert len(adapter.history) == 1
