@@ -1,4 +1,4 @@
-"""Shared fixtures: write_ctl for control files, and gnugo (skipped when absent, except in CI)."""
+"""Shared fixtures (write_ctl, gnugo) and the rule that slow and gpu tests run only when -m names them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,23 @@ import textwrap
 import pytest
 
 GNUGO = "/usr/games/gnugo"
+OPT_IN_MARKERS = ("slow", "gpu")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Leave out slow and gpu tests unless the -m expression names their marker.
+
+    So `-m "not integration"` is the unit tier without them, and `-m slow`
+    or `-m gpu` selects them.
+    """
+    expression = config.getoption("markexpr") or ""
+    skipped = [m for m in OPT_IN_MARKERS if m not in expression]
+    kept, deselected = [], []
+    for item in items:
+        (deselected if any(item.get_closest_marker(m) for m in skipped) else kept).append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
 
 
 @pytest.fixture
