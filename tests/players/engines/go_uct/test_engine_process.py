@@ -3,6 +3,10 @@
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 
 def run_session(text, *args):
     return subprocess.run([sys.executable, "-m", "players", "mcts", "--playouts", "30",

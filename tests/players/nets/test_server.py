@@ -79,6 +79,7 @@ def test_server_batches_requests_from_several_clients(tmp_path):
     assert not os.path.exists(address)
 
 
+@pytest.mark.integration
 def test_engines_share_one_server_process(tmp_path):
     model_path = tmp_path / "m.pt"
     save_checkpoint(model_path, tiny_net())

@@ -1,4 +1,4 @@
-"""Tests for the AlphaZero GTP engine and the random Othello engine, in process and through the ringmaster."""
+"""The AlphaZero GTP engine, on Othello and Go networks, in process and through the ringmaster."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 import torch
 
 from players.engines import alphazero as alphazero_player
-from players.engines import random_othello
 from players.nets.checkpoint import save_checkpoint
 from players.nets.model import NetConfig, PolicyValueNet
 from ringmaster.rules.othello import OthelloRules
@@ -118,20 +117,7 @@ def test_implicit_pass_for_an_opponent_without_moves(model_path):
     assert skipped > 0
 
 
-def test_random_othello_engine():
-    engine = random_othello.make_engine(random_othello.RandomOthello(3), "random-othello")
-    ok(engine, "boardsize", "4")
-    fails(engine, "boardsize", "5")
-    rules = OthelloRules(4)
-    colour = "b"
-    while not rules.is_over():
-        move = rules.parse_move(ok(engine, "genmove", colour))
-        assert rules.check_move(colour, move) is None
-        rules.play(colour, move)
-        colour = "w" if colour == "b" else "b"
-    fails(engine, "play", "b", "A1")
-
-
+@pytest.mark.integration
 def test_engine_through_the_ringmaster(model_path, tmp_path):
     """A real game: our engine and the random engine as subprocesses, refereed by the ringmaster."""
     from ringmaster.game_jobs import GameJob, PlayerSpec
