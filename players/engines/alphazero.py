@@ -1,4 +1,4 @@
-"""`python -m players alphazero --model PATH`: a GTP engine playing PUCT search with a policy/value network."""
+"""`python -m players alphazero --model PATH`: GTP engine, PUCT search with a policy/value net."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from players.alphazero.puct import PuctConfig, Tree, search_many, search_timed, visit_policy
 from players.engines import gtp_adapter
 from players.games import make_game
 from players.games.board import BoardGame
@@ -27,7 +28,6 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
 
     def __init__(self, evaluate: Callable, *, playouts: int | None, seconds: float | None,
                  batch: int, c_puct: float, seed: int | None, sample_plies: int = 0) -> None:
-        from players.alphazero.puct import PuctConfig
         self.evaluate = evaluate
         self.playouts = playouts
         self.seconds = seconds
@@ -39,7 +39,6 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
         self.plies = 0
 
     def set_position(self, game: BoardGame, state, plies: int) -> None:
-        from players.alphazero.puct import Tree
         self.tree = Tree(game, state)
         self.plies = plies
 
@@ -58,13 +57,11 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
             limit = seconds if limit is None else min(limit, seconds)
         visits = self.search(limit)
         if self.plies < self.sample_plies:
-            from players.alphazero.puct import visit_policy
             return int(self.rng.choice(len(visits), p=visit_policy(visits, 1.0)))
         return int(np.argmax(visits))
 
     def search(self, seconds: float | None) -> np.ndarray:
         """Search the tree for seconds (None: the playouts); the root's visit counts [A]."""
-        from players.alphazero.puct import search_many, search_timed
         if seconds is not None:
             search_timed(self.tree, self.evaluate, self.config, seconds=seconds,
                          leaves_per_tree=self.batch, max_simulations=self.playouts, rng=self.rng)
@@ -77,7 +74,9 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
 
 def make_engine(generator: AlphaZeroGenerator,
                 game_name: str) -> tuple[GtpEngine, gtp_adapter.GtpAdapter]:
-    """The GTP engine playing generator's moves in the network's game, on its one board size, and its adapter.
+    """The GTP engine playing generator's moves in the network's game, and its adapter.
+
+    It plays the network's one board size.
 
     The search plays the game as the network was trained (in Go, with its
     komi); the controller's komi counts in final_score.
@@ -89,12 +88,15 @@ def make_engine(generator: AlphaZeroGenerator,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m players alphazero", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True, help="checkpoint file (.pt) from the training pipeline")
+    parser = argparse.ArgumentParser(prog="python -m players alphazero",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True,
+                        help="checkpoint file (.pt) from the training pipeline")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--playouts", type=int, default=None,
-                        help=f"simulations per move (default {DEFAULT_PLAYOUTS}; the most, under a clock)")
+                        help=f"simulations per move (default {DEFAULT_PLAYOUTS}; "
+                             "the most, under a clock)")
     budget.add_argument("--seconds", type=float, default=None,
                         help="search time per move (the most, under a clock)")
     parser.add_argument("--batch", type=int, default=8, help="leaves evaluated per network call")

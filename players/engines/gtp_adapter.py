@@ -1,4 +1,4 @@
-"""The one GTP front end of our engines: a board game of the registry, its history and clocks, around a move generator."""
+"""One GTP front end for our engines: a board game, its history and clocks, around a generator."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class MoveGenerator:
         raise NotImplementedError
 
     def set_position(self, game: BoardGame, state, plies: int) -> None:
-        """The game is now game, at state, plies moves after its start; what came before doesn't lead here."""
+        """The game is now game, at state, plies moves from its start; nothing before leads here."""
 
     def played(self, action: int) -> None:
         """action was played in the last position given; the game goes on after it."""
@@ -136,7 +136,8 @@ class GtpAdapter:
 
     def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
         """time_settings: both colours start a new clock."""
-        self.clocks = {player: Clock(main_time, byo_yomi_time, byo_yomi_stones) for player in (0, 1)}
+        self.clocks = {player: Clock(main_time, byo_yomi_time, byo_yomi_stones)
+                       for player in (0, 1)}
 
     def set_time_left(self, colour: str, seconds: float, stones: int) -> None:
         """time_left: what is left on colour's clock."""
@@ -152,7 +153,10 @@ class GtpAdapter:
         return self.game.move_to_action(move)
 
     def _turn_for(self, colour: str) -> tuple[list[int], object]:
-        """The moves forced on the other side and the state with colour to move; tells the generator."""
+        """The moves forced on the other side, and the state with colour to move.
+
+        Tells the generator of both.
+        """
         before = self.state
         try:
             forced, state = self.game.turn_for(before, "bw".index(colour))

@@ -1,4 +1,4 @@
-"""`python -m players othello-mcts`: a GTP Othello engine, UCT with random rollouts on the players.mcts search core."""
+"""`python -m players othello-mcts`: GTP Othello engine, UCT with random rollouts (players.mcts)."""
 
 from __future__ import annotations
 
@@ -51,16 +51,19 @@ class RolloutOthello(gtp_adapter.MoveGenerator):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players othello-mcts", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m players othello-mcts",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=None, help="search time per move")
     parser.add_argument("--playouts", type=int, default=None,
-                        help="rollouts per move (default 1000; the most, when --seconds also limits)")
+                        help="rollouts per move "
+                             "(default 1000; the most, when --seconds also limits)")
     parser.add_argument("--c", type=float, default=0.7, help="UCT exploration constant")
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
-    player = RolloutOthello(options.seed, seconds=options.seconds, playouts=options.playouts, c=options.c)
+    player = RolloutOthello(options.seed, seconds=options.seconds, playouts=options.playouts,
+                            c=options.c)
     run_gtp_session(make_engine(player, "mcts-othello"))
     return 0
 

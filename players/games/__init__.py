@@ -26,7 +26,7 @@ SIZED: dict[str, str] = {
 
 
 def make_game(name: str, **kwargs) -> Game:
-    """Build a game by name: a registered name with kwargs ('go', size=9), or a sized name ('othello6', 'go9').
+    """Build a game: a registered name with kwargs ('go', size=9), or a sized name ('go9').
 
     Raises ValueError for an unknown name, or for a size or argument the game refuses.
     """

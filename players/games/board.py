@@ -1,4 +1,4 @@
-"""Games on a square board whose actions are its points and a pass: what our GTP adapter asks of a game."""
+"""Games on a square board, whose actions are its points and a pass: what our GTP adapter asks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Go on sgfmill's boards, in plain Python: quick to start, for engines that need no speed (the random player)."""
+"""Go on sgfmill's boards in plain Python: quick to start, for engines that need no speed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Go as the network engine and the training pipeline search it: no filling one's own eyes, no early pass."""
+"""Go as the network's search plays it: never filling its own eyes, never passing early."""
 
 from __future__ import annotations
 

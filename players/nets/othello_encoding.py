@@ -1,4 +1,4 @@
-"""Othello for the network: planes of the mover's discs, the opponent's discs and the mover's placements."""
+"""Othello for the network: the mover's discs, the opponent's discs and the mover's placements."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _unpack(bitboards: Sequence[int], num_points: int) -> np.ndarray:
 
 
 class OthelloEncoder(BoardEncoder):
-    """[B, 3, n, n] planes: the mover's discs, the opponent's discs, the mover's legal placements."""
+    """[B, 3, n, n] planes: the mover's discs, the opponent's, the mover's legal placements."""
 
     num_planes = 3
 

@@ -1,4 +1,4 @@
-"""The board's 8 symmetries, on input planes [..., H, W] and on policies [..., A] (the pass stays put)."""
+"""The board's 8 symmetries on input planes [..., H, W] and policies [..., A] (pass stays put)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def inverse_symmetry(sym: int) -> int:
     return {1: 3, 3: 1}.get(sym, sym)
 
 
-def transform_example(planes: np.ndarray, policy: np.ndarray, sym: int) -> tuple[np.ndarray, np.ndarray]:
+def transform_example(planes: np.ndarray, policy: np.ndarray,
+                      sym: int) -> tuple[np.ndarray, np.ndarray]:
     """Planes [C, H, W] (or [B, C, H, W]) and policy [A] (or [B, A]) under symmetry sym."""
     size = planes.shape[-1]
     return (np.ascontiguousarray(transform_planes(planes, sym)),

@@ -1,4 +1,4 @@
-"""`python -m players mcts`: a GTP Go engine using UCT search with rollouts; every search parameter is an option."""
+"""`python -m players mcts`: GTP Go engine, UCT with rollouts; every search setting is an option."""
 
 from __future__ import annotations
 
@@ -128,7 +128,10 @@ def new_go(size: int, komi: float) -> GoGame:
 
 
 def make_engine(options: argparse.Namespace) -> tuple[GtpEngine, MctsGenerator]:
-    """The GTP engine for options (19x19, komi 7.5 until told otherwise), and its move generator (to close when done)."""
+    """The GTP engine for options, and its move generator (to close when done).
+
+    It plays 19x19 with komi 7.5 until told otherwise.
+    """
     generator = MctsGenerator(options)
     engine, _ = gtp_adapter.make_engine("ringmaster-mcts", VERSION, generator, new_go,
                                         size=19, komi=7.5, sizes=BOARD_SIZES)

@@ -1,4 +1,4 @@
-"""The GTP adapter over Go and Othello: history, undo, forced passes, scoring, the board and the clock."""
+"""The GTP adapter over Go and Othello: history, undo, forced passes, scores, board and clock."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ class Recorder(gtp_adapter.MoveGenerator):
 
 def adapter_for(new_game, size: int, komi: float = 0.0):
     generator = Recorder()
-    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_game, size=size, komi=komi)
+    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_game, size=size,
+                                              komi=komi)
     return engine, adapter, generator
 
 

@@ -1,4 +1,4 @@
-"""The Go variant the network searches: own eyes are never filled, the pass only comes when sensible."""
+"""The Go variant the network searches: no filling its own eyes, no pass before it is sensible."""
 
 from __future__ import annotations
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from players.nets.symmetries import NUM_SYMMETRIES, inverse_symmetry, policy_permutation, transform_planes
+from players.nets.symmetries import (
+    NUM_SYMMETRIES,
+    inverse_symmetry,
+    policy_permutation,
+    transform_planes,
+)
 
 
 def test_symmetries_are_distinct_and_invertible():

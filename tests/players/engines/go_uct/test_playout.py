@@ -1,4 +1,4 @@
-"""The numba playouts play moves the referee accepts, score as it does and never fill their own eyes."""
+"""The numba playouts play moves the referee accepts, score as it does, never fill own eyes."""
 
 import numpy as np
 import pytest
