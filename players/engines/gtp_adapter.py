@@ -42,9 +42,6 @@ class MoveGenerator:
     def played(self, action: int) -> None:
         """action was played in the last position given; the game goes on after it."""
 
-    def close(self) -> None:
-        """Release what the generator holds (threads, processes)."""
-
 
 class GtpAdapter:
     """The game as the controller has told it to us, and the GTP commands that change it.

@@ -35,6 +35,10 @@ class BoardGame(Game):
         """'b' or 'w' for the stone or disc at an action's point, None if it is empty."""
 
     @abstractmethod
+    def empty_points(self, state) -> int:
+        """The number of empty points."""
+
+    @abstractmethod
     def score(self, state) -> float:
         """Black's count minus White's, without komi (area in Go, discs in Othello)."""
 
@@ -73,9 +77,6 @@ class BoardGame(Game):
             return [self.pass_action], self.apply(state, self.pass_action)
         raise ValueError("it is the other colour's turn")
 
-    def empty_points(self, state) -> int:
-        """The number of empty points."""
-        return sum(self.colour_at(state, a) is None for a in range(self.size * self.size))
 
     def final_score(self, state, komi: float) -> str:
         """The result as GTP's final_score gives it: 'B+3.5', 'W+1', '0'."""

@@ -87,6 +87,7 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
         self._key: tuple | None = None
 
     def close(self) -> None:
+        """Stop the searcher's threads and processes."""
         if self._searcher is not None:
             self._searcher.close()
 
