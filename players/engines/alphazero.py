@@ -8,13 +8,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from players.alphazero.puct import PuctConfig, Tree, search_many, search_timed, visit_policy
 from players.engines import gtp_adapter
 from players.games import make_game
 from players.games.board import BoardGame
+from players.mcts import PolicyOutput, PuctSettings, Tree, alphazero_policy
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 DEFAULT_PLAYOUTS = 200
+UNLIMITED = 10**9   # simulations, when only time limits a search
 
 
 class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
@@ -31,9 +32,8 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
         self.evaluate = evaluate
         self.playouts = playouts
         self.seconds = seconds
-        self.batch = batch
         self.sample_plies = sample_plies
-        self.config = PuctConfig(c_puct=c_puct)
+        self.settings = PuctSettings(c_puct=c_puct, leaves_per_tree=batch)
         self.rng = np.random.default_rng(seed)
         self.tree = None
         self.plies = 0
@@ -55,21 +55,18 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
         limit = self.seconds
         if seconds is not None:
             limit = seconds if limit is None else min(limit, seconds)
-        visits = self.search(limit)
-        if self.plies < self.sample_plies:
-            return int(self.rng.choice(len(visits), p=visit_policy(visits, 1.0)))
-        return int(np.argmax(visits))
+        return self.search(limit).action
 
-    def search(self, seconds: float | None) -> np.ndarray:
-        """Search the tree for seconds (None: the playouts); the root's visit counts [A]."""
-        if seconds is not None:
-            search_timed(self.tree, self.evaluate, self.config, seconds=seconds,
-                         leaves_per_tree=self.batch, max_simulations=self.playouts, rng=self.rng)
+    def search(self, seconds: float | None) -> PolicyOutput:
+        """Search the tree for seconds (None: the playouts); the move chosen and the root's visits."""
+        if self.playouts is not None:
+            budget = self.playouts
         else:
-            search_many([self.tree], self.evaluate, self.config,
-                        num_simulations=self.playouts or DEFAULT_PLAYOUTS,
-                        leaves_per_tree=self.batch, rng=self.rng)
-        return self.tree.visit_counts()
+            budget = DEFAULT_PLAYOUTS if seconds is None else UNLIMITED
+        temperature = 1.0 if self.plies < self.sample_plies else 0.0
+        return alphazero_policy([self.tree], self.evaluate, self.settings,
+                                num_simulations=budget, rng=self.rng, seconds=seconds,
+                                temperatures=[temperature])[0]
 
 
 def make_engine(generator: AlphaZeroGenerator,

@@ -1,4 +1,4 @@
-"""Parallel modes search like the serial search: same visit distribution on a tiny position."""
+"""The Go engine's searches: parallel modes search like the serial one (same visit distribution on a tiny position)."""
 
 import numpy as np
 import pytest
@@ -41,7 +41,8 @@ def serial_generic():
     return mean_visit_share(SearchConfig(engine="generic", seed=1))
 
 
-@pytest.mark.parametrize("mode", ["leaf", "tree", "root"])
+@pytest.mark.parametrize("mode", ["leaf", "tree",
+                                  pytest.param("root", marks=pytest.mark.integration)])
 def test_generic_parallel_modes_match_serial(serial_generic, mode):
     shares = mean_visit_share(SearchConfig(engine="generic", mode=mode, threads=2, seed=2))
     assert total_variation(shares, serial_generic) < 0.2
