@@ -79,8 +79,8 @@ def main() -> None:
     planes = encoder.encode(states)
     print("network only (encoded planes -> logits, values):")
     for b in batches:
-        x = planes[:b]
-        print(f"  batch {b:6d}: {rate(lambda: predictor.predict(x), b, options.seconds, device):12.0f} positions/s")
+        speed = rate(lambda x=planes[:b]: predictor.predict(x), b, options.seconds, device)
+        print(f"  batch {b:6d}: {speed:12.0f} positions/s")
 
     evaluator = StateEvaluator(game, predictor)
     batch = min(256, max(batches))

@@ -56,7 +56,7 @@ def main(argv=None) -> int:
         searcher.search(state, 200)  # start pools, compile, warm up
     totals = [0.0] * len(configs)
     for _ in range(options.repeats):
-        for i, ((label, config), searcher) in enumerate(zip(configs, searchers)):
+        for i, ((_label, config), searcher) in enumerate(zip(configs, searchers)):
             playouts = options.fast_playouts if config.engine == "fast" else options.playouts
             start = time.perf_counter()
             searcher.search(state, playouts)

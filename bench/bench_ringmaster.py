@@ -103,7 +103,7 @@ class Ringmaster:
         cpu = children_cpu()
         start = time.perf_counter()
         proc = subprocess.run(argv, cwd=os.path.dirname(ctl), env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              capture_output=True, text=True)
         elapsed = time.perf_counter() - start
         cpu = children_cpu() - cpu
         if proc.returncode != 0:
@@ -184,7 +184,7 @@ class Bench:
         samples: dict = {}
         engine = self.fast_engine(self.args.moves)
         games = self.args.games
-        for rep in range(self.args.repeat):
+        for _rep in range(self.args.repeat):
             self.engine_sample()
             for mode in (None, 1, 2):
                 for impl in self.impls:
@@ -205,7 +205,7 @@ class Bench:
         """
         samples: dict = {}
         games = self.args.move_games
-        for rep in range(self.args.repeat):
+        for _rep in range(self.args.repeat):
             self.engine_sample()
             for impl in self.impls:
                 w_long, c_long, m_long = self.timed(
@@ -268,7 +268,7 @@ class Bench:
         # A fixed seed: GNU Go then plays the same games under both ringmasters.
         engine = [GNUGO, "--mode", "gtp", "--level", "0", "--seed", "1"]
         games = self.args.gnugo_games
-        for rep in range(self.args.repeat):
+        for _rep in range(self.args.repeat):
             for impl in self.impls:
                 wall, _, moves = self.timed(impl, engine, games, None)
                 samples.setdefault(impl.label, []).append((games / wall, 1000 * wall / moves))

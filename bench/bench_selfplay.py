@@ -11,8 +11,8 @@ import argparse
 import numpy as np
 import torch
 
-from players.games import make_game
 from players.alphazero.selfplay import SelfPlayConfig, play_games
+from players.games import make_game
 from players.nets.checkpoint import load_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device

@@ -19,7 +19,7 @@ import sys
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 
-class Board(object):
+class Board:
     def __init__(self, size):
         self.size = size
         self.points = {}          # (row, col) -> 'b' / 'w'
@@ -108,7 +108,7 @@ def format_vertex(point):
     if point is None:
         return "pass"
     row, col = point
-    return "%s%d" % (LETTERS[col], row + 1)
+    return f"{LETTERS[col]}{row + 1}"
 
 
 def parse_vertex(text, size):
@@ -172,14 +172,14 @@ def main(argv):
             elif command == "komi":
                 pass
             elif command == "quit":
-                stdout.write("=%s\n\n" % ident)
+                stdout.write(f"={ident}\n\n")
                 stdout.flush()
                 return
             else:
                 ok, text = False, "unknown command"
         except (IndexError, ValueError):
             ok, text = False, "syntax error"
-        stdout.write("%s%s %s\n\n" % ("=" if ok else "?", ident, text))
+        stdout.write("{}{} {}\n\n".format("=" if ok else "?", ident, text))
         stdout.flush()
 
 

@@ -12,8 +12,15 @@ import click
 from ringmaster import __version__
 from ringmaster.display import Presenter, QuietPresenter
 from ringmaster.errors import (
-    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_OK,
-    EXIT_USAGE, EXIT_USER_ERROR, RingmasterError, StartupCheckFailed,
+    EXIT_CHECKS_FAILED,
+    EXIT_HALTED,
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_USER_ERROR,
+    RingmasterError,
+    StartupCheckFailed,
 )
 from ringmaster.game_play import ChannelFactory, subprocess_channel
 from ringmaster.ringmaster import Ringmaster

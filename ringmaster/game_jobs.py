@@ -34,7 +34,7 @@ class PlayerSpec:
     sgf_player_name_from_gtp: bool = True
     timeout: float | None = None
 
-    def with_code(self, code: str) -> "PlayerSpec":
+    def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})
 
 

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Callable, TextIO
+from typing import TextIO
 
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec, engine_environment
 from ringmaster.game_results import GameResult
 from ringmaster.gtp.controller import (
-    BadGtpResponse, Channel, GtpChannelError, GtpController, SubprocessChannel,
+    BadGtpResponse,
+    Channel,
+    GtpChannelError,
+    GtpController,
+    SubprocessChannel,
 )
 from ringmaster.records import EngineNames, PlayedGame, write_game_record
 from ringmaster.referee import EnginePlayer, GameRecord, Referee

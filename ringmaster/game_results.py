@@ -72,7 +72,7 @@ class GameResult:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GameResult":
+    def from_json(cls, data: dict[str, Any]) -> GameResult:
         return cls(**data)
 
 

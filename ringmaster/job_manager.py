@@ -6,8 +6,9 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from ringmaster.errors import JobFailed
 from ringmaster.gtp.controller import set_parent_death_signal

@@ -7,20 +7,28 @@ import functools
 import io
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.errors import (
-    CompetitionError, LockError, RunHalted, StateFileError,
+    CompetitionError,
+    LockError,
+    RunHalted,
+    StateFileError,
 )
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
-    CompetitionLock, read_state, reconcile_history, remove_stale_temporaries, write_atomically,
+    CompetitionLock,
+    read_state,
+    reconcile_history,
+    remove_stale_temporaries,
+    write_atomically,
     write_state,
 )
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ringmaster.errors import RunInterrupted, StartupCheckFailed
 from ringmaster.persistence import CompetitionLock

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import bisect
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 
 class SimpleScheduler:
@@ -63,7 +64,7 @@ class SimpleScheduler:
         return {"next_new": self.next_new, "fixed": sorted(self.fixed)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "SimpleScheduler":
+    def from_json(cls, data: dict[str, Any]) -> SimpleScheduler:
         scheduler = cls()
         scheduler.next_new = data["next_new"]
         scheduler.fixed = set(data["fixed"])
@@ -123,7 +124,7 @@ class GroupScheduler:
         return {str(code): s.to_json() for code, s in self.schedulers.items()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "GroupScheduler":
+    def from_json(cls, data: dict[str, Any]) -> GroupScheduler:
         scheduler = cls()
         scheduler.schedulers = {code: SimpleScheduler.from_json(d) for code, d in data.items()}
         return scheduler

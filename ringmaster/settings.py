@@ -6,8 +6,9 @@ import math
 import re
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ringmaster.errors import ControlFileError
 

@@ -1,4 +1,4 @@
-"""Run metrics: rows to metrics.json and metrics.csv, a one-line summary, and a small hand-written SVG plot."""
+"""Run metrics: rows to metrics.json and metrics.csv, a one-line summary, and a small SVG plot."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`python -m players train`: self-play -> replay -> training -> checkpoint -> evaluation, resumable from its run directory."""
+"""`python -m players train`: self-play, replay, training, checkpoint, evaluation; resumable."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import torch
 from players.alphazero import metrics as metrics_io
 from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
-from players.games import make_game
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, train_steps
+from players.games import make_game
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
@@ -136,7 +136,8 @@ class Pipeline:
         self.optimizer.load_state_dict(trainer["optimizer"])
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = trainer["rng"]
-        self.pair_results = json.loads(self.paths.elo.read_text())["results"] if self.paths.elo.exists() else []
+        elo = self.paths.elo
+        self.pair_results = json.loads(elo.read_text())["results"] if elo.exists() else []
         self.buffer = ReplayBuffer.load(self.paths.replay, self.config.buffer_positions, self.iteration)
         self.log(f"resumed {self.paths.root} at iteration {self.iteration} "
                  f"({len(self.buffer)} positions in the buffer)")

@@ -1,4 +1,4 @@
-"""Replay buffer: a sliding window of recent examples, one npz shard per iteration on disk, symmetry-augmented sampling."""
+"""Replay buffer: a window of recent examples, one npz shard per iteration, symmetry-augmented samples."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class ReplayBuffer:
     def arrays(self) -> Examples:
         return Examples.concat([ex for _, ex in self.shards])
 
-    def sampler(self, rng: np.random.Generator) -> "Sampler":
+    def sampler(self, rng: np.random.Generator) -> Sampler:
         return Sampler(self.arrays(), rng)
 
     # -- disk ----------------------------------------------------------------------
@@ -45,7 +45,7 @@ class ReplayBuffer:
         return path
 
     @classmethod
-    def load(cls, directory: Path, max_positions: int, up_to_iteration: int) -> "ReplayBuffer":
+    def load(cls, directory: Path, max_positions: int, up_to_iteration: int) -> ReplayBuffer:
         """Rebuild the window from the shards of iterations <= up_to_iteration."""
         buffer = cls(max_positions)
         shards = sorted(p for p in directory.glob("iter_*.npz") if ".tmp" not in p.name)

@@ -34,7 +34,7 @@ class Examples:
         return len(self.values)
 
     @staticmethod
-    def concat(parts: list["Examples"]) -> "Examples":
+    def concat(parts: list[Examples]) -> Examples:
         return Examples(np.concatenate([p.planes for p in parts]),
                         np.concatenate([p.policies for p in parts]),
                         np.concatenate([p.values for p in parts]))

@@ -1,4 +1,4 @@
-"""Training: the AlphaZero loss (policy cross-entropy + value MSE, L2 via weight decay) and the update steps."""
+"""Training: the AlphaZero loss (policy cross-entropy + value MSE, L2 by weight decay) and update steps."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""Policy/value networks for the AlphaZero engine: encodings, model, checkpoints and batched inference (imports torch)."""
+"""Policy/value networks for the AlphaZero engine: encodings, model, checkpoints, batched inference."""

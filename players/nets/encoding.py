@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from players.games.board import BoardGame
 from players.nets.board_encoder import Encoder

@@ -156,7 +156,8 @@ class InferenceServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players.nets.server", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m players.nets.server",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)
     parser.add_argument("--device", default="auto")
     parser.add_argument("--address", default=None)

@@ -9,8 +9,12 @@ from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_results import format_float
 from ringmaster.settings import (
-    ControlFileObject, Setting, interpret_nonnegative_int, interpret_optional,
-    interpret_sequence, load_settings,
+    ControlFileObject,
+    Setting,
+    interpret_nonnegative_int,
+    interpret_optional,
+    interpret_sequence,
+    load_settings,
 )
 from ringmaster.tournament_results import compute_stats, render_table
 

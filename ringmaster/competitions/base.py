@@ -12,9 +12,20 @@ from ringmaster.errors import ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
 from ringmaster.settings import (
-    Player, Setting, interpret_any, interpret_bool, interpret_enum, interpret_float,
-    interpret_identifier, interpret_map, interpret_optional, interpret_positive_float,
-    interpret_positive_int, interpret_shlex_sequence, interpret_str, load_settings,
+    Player,
+    Setting,
+    interpret_any,
+    interpret_bool,
+    interpret_enum,
+    interpret_float,
+    interpret_identifier,
+    interpret_map,
+    interpret_optional,
+    interpret_positive_float,
+    interpret_positive_int,
+    interpret_shlex_sequence,
+    interpret_str,
+    load_settings,
 )
 
 DEFAULT_TIMEOUT = 300.0

@@ -8,8 +8,15 @@ from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import ControlFileError
 from ringmaster.settings import (
-    ControlFileObject, Setting, interpret_bool, interpret_identifier, interpret_nonnegative_int,
-    interpret_optional, interpret_sequence, interpret_str, load_settings,
+    ControlFileObject,
+    Setting,
+    interpret_bool,
+    interpret_identifier,
+    interpret_nonnegative_int,
+    interpret_optional,
+    interpret_sequence,
+    interpret_str,
+    load_settings,
 )
 
 MATCHUP_SETTINGS = GAME_SETTINGS + [

@@ -9,7 +9,8 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Callable, Protocol, TextIO
+from collections.abc import Callable
+from typing import Protocol, TextIO
 
 # Engines are untrusted: these bound what one of them can make us hold in memory.
 MAX_RESPONSE_BYTES = 1_000_000

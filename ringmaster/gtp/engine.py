@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-
 import re
 import sys
-from typing import Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 Handler = Callable[[list[str]], "str | None"]
 

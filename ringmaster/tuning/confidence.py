@@ -1,4 +1,4 @@
-"""Posterior probability that one candidate's true win rate is the highest (Beta posteriors, numeric integration)."""
+"""The posterior probability that a candidate's true win rate is the highest (Beta posteriors, integrated)."""
 
 from __future__ import annotations
 

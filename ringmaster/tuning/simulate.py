@@ -1,4 +1,4 @@
-"""Simulated games for tuners: a known win-rate landscape stands in for real engines (tests and benchmarks)."""
+"""Simulated games for tuners: a known win-rate landscape stands in for engines (tests and benchmarks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What both tuners share: opponent and candidate settings, candidate players, game jobs, confirmation games."""
+"""What the tuners share: opponent and candidate settings, candidate players, jobs, confirmation games."""
 
 from __future__ import annotations
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from ringmaster.game_jobs import PlayerSpec
 from ringmaster.gtp.controller import (
-    GtpChannelClosed, GtpChannelError, GtpProtocolError, GtpTimeout,
+    GtpChannelClosed,
+    GtpChannelError,
+    GtpProtocolError,
+    GtpTimeout,
 )
 from ringmaster.gtp.engine import GtpEngine, GtpError
 from tests.fakes.fake_commands import FAKE_ENGINE

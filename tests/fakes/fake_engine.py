@@ -142,7 +142,7 @@ def make_engine(options, misbehave, env) -> GtpEngine:
     if options.spawn_child:
         misbehave.spawn_child()
     if options.env_to_stderr:
-        misbehave.stderr("game=%s slot=%s" % (env.get("RINGMASTER_GAME_ID"),
+        misbehave.stderr("game={} slot={}".format(env.get("RINGMASTER_GAME_ID"),
                                                env.get("RINGMASTER_SLOT")))
     state = State()
     engine = GtpEngine(options.name, "1.0")

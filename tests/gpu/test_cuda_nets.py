@@ -1,4 +1,4 @@
-"""GPU tests (marked gpu; skipped without CUDA): reduced-precision inference, a training step, self-play on device."""
+"""GPU tests (marked gpu; skipped without CUDA): reduced precision inference, training, self-play."""
 
 from __future__ import annotations
 

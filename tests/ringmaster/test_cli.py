@@ -14,7 +14,11 @@ import sys
 import pytest
 
 from ringmaster.cli import (
-    EXIT_CHECKS_FAILED, EXIT_HALTED, EXIT_INTERRUPTED, EXIT_USAGE, EXIT_USER_ERROR,
+    EXIT_CHECKS_FAILED,
+    EXIT_HALTED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    EXIT_USER_ERROR,
     normalise_arguments,
 )
 from ringmaster.persistence import CompetitionLock

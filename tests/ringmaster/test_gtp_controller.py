@@ -11,8 +11,14 @@ import time
 import pytest
 
 from ringmaster.gtp.controller import (
-    BadGtpResponse, GtpChannelClosed, GtpController, GtpProtocolError, GtpTimeout,
-    GtpTransportError, SubprocessChannel, clean_response_line,
+    BadGtpResponse,
+    GtpChannelClosed,
+    GtpController,
+    GtpProtocolError,
+    GtpTimeout,
+    GtpTransportError,
+    SubprocessChannel,
+    clean_response_line,
 )
 from tests.fakes.channels import ScriptedChannel
 from tests.fakes.fake_commands import fake_engine_command

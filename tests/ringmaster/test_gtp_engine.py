@@ -8,7 +8,11 @@ import pytest
 
 from players.engines.random_go import make_engine
 from ringmaster.gtp.engine import (
-    GtpEngine, board_game_commands, format_response, parse_command_line, run_gtp_session,
+    GtpEngine,
+    board_game_commands,
+    format_response,
+    parse_command_line,
+    run_gtp_session,
 )
 
 

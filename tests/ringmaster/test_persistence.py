@@ -1,4 +1,4 @@
-"""Durable files: atomic writes, the state file (refusal of foreign or corrupt ones), history reconciliation, the lock."""
+"""Durable files: atomic writes, the state file (foreign or corrupt ones refused), the history, the lock."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import pytest
 
 from ringmaster.errors import RingmasterError, StateFileError
 from ringmaster.persistence import (
-    CompetitionLock, read_state, reconcile_history, remove_stale_temporaries, write_atomically,
+    CompetitionLock,
+    read_state,
+    reconcile_history,
+    remove_stale_temporaries,
+    write_atomically,
     write_state,
 )
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from ringmaster.game_results import result_from_score
 from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout
 from ringmaster.gtp.engine import GtpError
-from ringmaster.game_results import result_from_score
 from ringmaster.referee import EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
 from tests.fakes.channels import EngineChannel, gtp_failure, programmed_engine, raiser

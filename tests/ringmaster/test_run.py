@@ -14,14 +14,17 @@ import signal
 import subprocess
 import sys
 import time
-
 from pathlib import Path
 
 import pytest
 from sgfmill import sgf
 
 from ringmaster.errors import (
-    LockError, RunHalted, RunInterrupted, StartupCheckFailed, StateFileError,
+    LockError,
+    RunHalted,
+    RunInterrupted,
+    StartupCheckFailed,
+    StateFileError,
 )
 from ringmaster.persistence import CompetitionLock
 from ringmaster.ringmaster import Ringmaster
@@ -29,7 +32,6 @@ from ringmaster.run import run_competition
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.fake_commands import fake_engine_command
-
 
 GAMES = 12
 

@@ -177,7 +177,7 @@ def test_report_table_with_forfeits_cpu_and_elo(write_ctl):
     assert lines[6].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
     assert lines[7].split() == ["2", "50.00%", "2", "50.00%"]
     assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), win rate 50.0% [15.0%, 85.0%]")
-    assert "player a: E a" in lines and not any(l.startswith("player c") for l in lines)
+    assert "player a: E a" in lines and not any(line.startswith("player c") for line in lines)
 
 
 def test_jigo_counts_half_in_the_colour_actually_played():

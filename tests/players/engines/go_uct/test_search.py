@@ -1,10 +1,10 @@
-"""The Go engine's searches: parallel modes search like the serial one (same visit distribution on a tiny position)."""
+"""The Go engine's searches: parallel modes search like the serial one (same visits on a tiny position)."""
 
 import numpy as np
 import pytest
 
-from players.games.go import GoGame, state_from_diagram
 from players.engines.go_uct.search import SearchConfig, make_searcher
+from players.games.go import GoGame, state_from_diagram
 
 POSITION = """
 . . . . .
