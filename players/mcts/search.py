@@ -40,15 +40,16 @@ def expand(game, node: Node, prior, value: float, shuffle: np.random.Generator |
     if prior is None:
         p = [1.0 / len(actions)] * len(actions)
     else:
-        row = np.asarray(prior, dtype=np.float64)[actions]
+        legal = np.asarray(actions)
+        row = np.asarray(prior, dtype=np.float64)[legal]
         keep = row > 0
         if keep.any() and not keep.all():
-            actions = [a for a, k in zip(actions, keep) if k]
-            row = row[keep]
+            legal, row = legal[keep], row[keep]
+            actions = legal.tolist()
         total = row.sum()
         p = (row / total).tolist() if total > 0 else [1.0 / len(actions)] * len(actions)
     if shuffle is not None and len(actions) > 1:
-        order = shuffle.permutation(len(actions))
+        order = shuffle.permutation(len(actions)).tolist()
         actions = [actions[i] for i in order]
         p = [p[i] for i in order]
     node.expand(actions, p, value)

@@ -3,9 +3,9 @@
 A rule is called as rule(node) -> edge index; configure one with
 functools.partial, e.g. partial(puct, c_puct=1.5). Values are in [-1, 1]
 for the node's player to move. Each rule has a *_scores twin returning the
-scores of every edge as an array, for tests and inspection; the rules
-themselves are plain loops, which are several times faster than numpy on
-nodes of tens of edges.
+scores of every edge as an array. The rules loop in plain Python over
+nodes with fewer than VECTOR_EDGES edges, where that beats numpy's per-call
+cost several times over, and use their *_scores twin on larger nodes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import numpy as np
 
 from players.mcts.tree import Node
 
+VECTOR_EDGES = 32
+
 
 def puct(node: Node, *, c_puct: float = 1.5, fpu_reduction: float = 0.0) -> int:
     """AlphaZero's rule: argmax of Q + c_puct * P * sqrt(N) / (1 + n), the first edge on ties.
@@ -24,10 +26,12 @@ def puct(node: Node, *, c_puct: float = 1.5, fpu_reduction: float = 0.0) -> int:
     value minus fpu_reduction (first-play urgency). N is the node's total
     visits, at least 1, so that the priors decide the first descent.
     """
+    N, W, P = node.N, node.W, node.prior
+    if len(N) >= VECTOR_EDGES:
+        return int(np.argmax(puct_scores(node, c_puct=c_puct, fpu_reduction=fpu_reduction)))
     coef = c_puct * math.sqrt(node.total if node.total > 1.0 else 1.0)
     fpu = node.value - fpu_reduction
     best, best_i = -math.inf, 0
-    N, W, P = node.N, node.W, node.prior
     for i in range(len(N)):
         n = N[i]
         score = (W[i] / n if n > 0 else fpu) + coef * P[i] / (1.0 + n)
@@ -50,6 +54,8 @@ def uct(node: Node, *, c: float = 1.4) -> int:
     so every edge is tried once before any is tried twice. Priors are ignored.
     """
     N, W = node.N, node.W
+    if len(N) >= VECTOR_EDGES:
+        return int(np.argmax(uct_scores(node, c=c)))
     log_n = math.log(node.total) if node.total > 1.0 else 0.0
     best, best_i = -math.inf, 0
     for i in range(len(N)):
@@ -64,9 +70,10 @@ def uct(node: Node, *, c: float = 1.4) -> int:
 
 def uct_scores(node: Node, *, c: float = 1.4) -> np.ndarray:
     """The score uct() maximises, for every edge (+inf for unvisited edges)."""
-    n = np.asarray(node.N, dtype=np.float64)
+    n = np.array(node.N)
     log_n = math.log(node.total) if node.total > 1.0 else 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scores = (np.asarray(node.W) / n + 1.0) * 0.5 + c * np.sqrt(log_n / n)
-    scores[n <= 0] = np.inf
+    unvisited = n <= 0
+    n[unvisited] = 1.0
+    scores = (np.array(node.W) / n + 1.0) * 0.5 + c * np.sqrt(log_n / n)
+    scores[unvisited] = np.inf
     return scores

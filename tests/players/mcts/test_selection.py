@@ -44,7 +44,7 @@ def test_uct_scores_follow_the_formula_and_unvisited_come_first():
 def test_each_rule_picks_the_argmax_of_its_scores(rule, scores):
     rng = np.random.default_rng(7)
     for _ in range(200):
-        k = int(rng.integers(2, 6))
+        k = int(rng.integers(2, 6)) if rng.random() < 0.5 else int(rng.integers(30, 90))
         visits = rng.integers(0 if rule is puct else 1, 5, k).tolist()
         values = (rng.uniform(-1, 1, k) * visits).tolist()
         node = node_with(rng.dirichlet(np.ones(k)).tolist(), visits, values, rng.uniform(-1, 1))
