@@ -1,1 +1,1 @@
-"""AlphaZero: batched PUCT search over many games, self-play, training, arena and the resumable pipeline."""
+"""AlphaZero training: self-play and the arena on the search core, replay, training, the pipeline."""
