@@ -7,6 +7,7 @@ import functools
 import io
 import os
 import shutil
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from ringmaster.errors import (
     RunHalted,
     StateFileError,
 )
+from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
@@ -31,6 +33,8 @@ from ringmaster.persistence import (
     write_atomically,
     write_state,
 )
+from ringmaster.reporting.html import render_html
+from ringmaster.timing import RunClock, local_now, progress
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,10 @@ class CompetitionPaths:
         return self._path(".report")
 
     @property
+    def html(self) -> str:
+        return self._path(".html")
+
+    @property
     def command(self) -> str:
         return self._path(".cmd")
 
@@ -76,7 +84,7 @@ class CompetitionPaths:
         return self._path(".gtplogs")
 
     def all_outputs(self) -> list[str]:
-        return [self.log, self.status, self.command, self.history, self.report,
+        return [self.log, self.status, self.command, self.history, self.report, self.html,
                 self.games, self.void, self.gtplogs]
 
 
@@ -116,6 +124,9 @@ class Ringmaster:
         self.presenter: Any = None
         self.channel_factory = channel_factory
         self._log_file: Any = None
+        self.game_index: list[GameEntry] = []
+        self.clock = RunClock()
+        self._job_started: dict[str, float] = {}
 
     @property
     def warnings(self) -> list[str]:
@@ -147,6 +158,8 @@ class Ringmaster:
             self.void_game_count = int(document["void_game_count"])
             self.history_size = int(document["history_size"])
             self.history_tail = str(document["history_tail"])
+            self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
+            self.clock.load_json(document.get("timing"))
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
@@ -161,6 +174,8 @@ class Ringmaster:
             "history_size": self.history_size,
             "history_tail": self.history_tail,
             "competition": self.competition.get_status(),
+            "games": [g.to_json() for g in self.game_index],
+            "timing": self.clock.to_json(),
         })
 
     def state_as_json(self) -> dict[str, Any]:
@@ -240,6 +255,7 @@ class Ringmaster:
             job.stderr_pathname = self.paths.log
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
+        self._job_started[job.game_id] = time.monotonic()
         self.log(f"starting game {job.game_id}: {job.player_b.code} (b) vs "
                  f"{job.player_w.code} (w)")
         return job
@@ -275,6 +291,11 @@ class Ringmaster:
 
     def process_response(self, response: GameJobResult) -> None:
         self.games_in_progress.pop(response.game_id, None)
+        started = self._job_started.pop(response.game_id, None)
+        self.game_index.append(entry_for_result(
+            response.game_result, response.moves,
+            None if started is None else time.monotonic() - started, local_now()))
+        self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
         history = self.competition.pending_history
         self.competition.pending_history = []
@@ -285,6 +306,7 @@ class Ringmaster:
         if text:
             with open(self.paths.history, "a", encoding="utf-8") as f:
                 f.write(text)
+        self.write_html()
         self.log(f"response from game {response.game_id}")
         self._flush_competition_log()
         for warning in response.warnings:
@@ -295,10 +317,14 @@ class Ringmaster:
 
     def process_error_response(self, job: GameJob, message: str) -> None:
         self.games_in_progress.pop(job.game_id, None)
+        self._job_started.pop(job.game_id, None)
         self.warn(f"game {job.game_id} -- {message}")
         self.void_game_count += 1
+        self.game_index.append(GameEntry(job.game_id, job.player_b.code, job.player_w.code,
+                                         "void", finished=local_now(), detail=message))
         stop, retry = self.competition.process_game_error(job, self.void_game_count - 1)
         self.save_state()
+        self.write_html()
         self.log(f"game {job.game_id} will be replayed" if retry else
                  f"game {job.game_id} will not be replayed")
         self._flush_competition_log()
@@ -329,6 +355,7 @@ class Ringmaster:
         self.presenter = presenter
         if presenter is not None:
             presenter.attach(self)
+        self.clock.start_run()
         self.log(f"run started at {now()} with max_games {max_games}")
         if parallel is not None:
             self.log(f"using {parallel} worker processes")
@@ -384,15 +411,33 @@ class Ringmaster:
             out.write(f"\n{self.void_game_count} void games; see log file.\n")
         return out.getvalue()
 
+    def progress(self) -> dict[str, Any]:
+        """Elapsed time, games per hour and ETA (see timing.progress)."""
+        return progress(self.competition.games_played(), self.competition.games_wanted(),
+                        self.clock)
+
     def write_report(self) -> None:
+        """Write FILE.report and FILE.html from the state, each atomically."""
         out = io.StringIO()
         self.competition.write_short_report(out)
         write_atomically(self.paths.report, out.getvalue().encode("utf-8"))
+        self.write_html()
+
+    def write_html(self) -> None:
+        """Write FILE.html (atomically) from the state."""
+        write_atomically(self.paths.html, render_html(self.json_report()).encode("utf-8"))
 
     def json_report(self) -> dict[str, Any]:
         report = self.competition.get_json_report()
         report["void_games"] = self.void_game_count
+        report["progress"] = self.progress()
+        report["games"] = [g.to_json() for g in self.game_index]
+        report["games_directory"] = os.path.basename(self.paths.games)
         return report
+
+    def games_csv(self) -> str:
+        """One CSV row per game (show --csv)."""
+        return games_csv(self.game_index)
 
     # Reset
 

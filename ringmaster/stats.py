@@ -1,10 +1,17 @@
-"""Statistics for reports: win rates with confidence intervals, and Elo differences."""
+"""Statistics for reports: win rates with confidence intervals, Elo differences and LOS."""
 
 from __future__ import annotations
 
 import math
 
 Z_95 = 1.959963984540054
+
+# What every report says about how its Elo figures are computed.
+ELO_METHOD = ("Elo: logistic, Elo = -400 log10(1/score - 1), score = (wins + jigos/2) / games with a "
+              "result (games with no result are left out of every figure); 95% interval: the "
+              "Wilson score interval of the score mapped through the same curve; LOS "
+              "(likelihood of superiority) = (1 + erf((W - L) / sqrt(2 (W + L)))) / 2, jigos left "
+              "out (as cutechess computes it).")
 
 
 def wilson_interval(wins: float, games: float, z: float = Z_95) -> tuple[float, float]:
@@ -17,7 +24,7 @@ def wilson_interval(wins: float, games: float, z: float = Z_95) -> tuple[float, 
     p = wins / games
     denominator = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / games + z * z / (4 * games * games)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
@@ -30,27 +37,57 @@ def elo_from_rate(rate: float) -> float:
     return -400.0 * math.log10(1.0 / rate - 1.0)
 
 
-def elo_interval(wins: float, games: float) -> tuple[float, float, float]:
-    """(Elo difference, low, high) with a 95% interval, from a win count.
+def rate_from_elo(elo: float) -> float:
+    """Expected score of a player this many Elo points stronger (the logistic curve)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
-    The point estimate is shrunk by half a game each way so that 10/10 gives a
-    finite figure; the interval maps the Wilson interval through the Elo curve.
+
+def elo_interval(wins: float, games: float) -> tuple[float, float, float]:
+    """(Elo difference, low, high) with a 95% interval, from a score over games with a result.
+
+    The point estimate is the Elo of the observed score (+-inf for a perfect
+    or a zero score); the interval maps the Wilson interval through the Elo
+    curve (see ELO_METHOD). No games: (0, -inf, inf).
     """
     if games <= 0:
         return 0.0, -math.inf, math.inf
-    point = elo_from_rate((wins + 0.5) / (games + 1.0))
+    point = elo_from_rate(wins / games)
     low, high = wilson_interval(wins, games)
-    low_elo = -math.inf if wins <= 0 else elo_from_rate(low)
-    high_elo = math.inf if wins >= games else elo_from_rate(high)
-    return point, low_elo, high_elo
+    return point, elo_from_rate(low), elo_from_rate(high)
+
+
+def likelihood_of_superiority(wins: float, losses: float) -> float | None:
+    """P(the player with these wins is the stronger one): (1 + erf((W-L)/sqrt(2(W+L))))/2.
+
+    Jigos are left out (cutechess's formula). None when there are no decisive games.
+    """
+    if wins + losses <= 0:
+        return None
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def finite_or_none(x: float) -> float | None:
+    """x, or None for an infinite value (JSON has no infinity)."""
+    return None if math.isinf(x) or math.isnan(x) else x
+
+
+def format_signed(x: float) -> str:
+    """'+35', '-20', '+inf', '-inf'."""
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{round(x) + 0:+d}"
 
 
 def format_elo(wins: float, games: float) -> str:
-    """'+35 [-20, +93]' for the Elo of the player with these wins."""
+    """'+35 [-20, +93]' for the Elo of the player with this score over games with a result."""
     point, low, high = elo_interval(wins, games)
+    return f"{format_signed(point)} [{format_signed(low)}, {format_signed(high)}]"
 
-    def fmt(x: float) -> str:
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return f"{round(x) + 0:+d}"
-    return f"{fmt(point)} [{fmt(low)}, {fmt(high)}]"
+
+def elo_json(wins: float, games: float) -> dict[str, float | None]:
+    """{'elo', 'elo_low', 'elo_high'} as numbers (None for infinite or no games)."""
+    if games <= 0:
+        return {"elo": None, "elo_low": None, "elo_high": None}
+    point, low, high = elo_interval(wins, games)
+    return {"elo": finite_or_none(point), "elo_low": finite_or_none(low),
+            "elo_high": finite_or_none(high)}

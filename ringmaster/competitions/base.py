@@ -291,6 +291,18 @@ class Competition(ABC):
         """True when every game the competition wants has been played."""
         return False
 
+    def games_played(self) -> int:
+        """Games with a result so far (for progress and the ETA)."""
+        return 0
+
+    def games_wanted(self) -> int | None:
+        """How many games the whole event will have played when complete; None if unlimited.
+
+        An event that can stop early (an SPRT, stop_when_confident) gives its
+        largest count.
+        """
+        return None
+
     def log_history(self, text: str) -> None:
         """Add a line to the history file (written with the next saved state)."""
         self.pending_history.append(text)

@@ -1,0 +1,75 @@
+"""The index of every game a competition played or voided: for reports, the HTML game list and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from ringmaster.game_results import GameResult
+
+
+@dataclass
+class GameEntry:
+    """One game as the reports list it.
+
+    Public attributes:
+      game_id, black, white -- player codes
+      result      -- SGF RE[] ('B+3.5', 'W+R', '0', '?'), or 'void'
+      winner      -- the winning player's code, or None
+      moves       -- moves played (passes included), None if unknown
+      seconds     -- wall-clock time of the game, None if unknown
+      cpu_black, cpu_white -- CPU seconds the engines reported, None if unknown
+      finished    -- when the result arrived (ISO 8601, local time)
+      forfeit     -- True if a player forfeited
+      detail      -- why (a forfeit's or a void game's reason), or None
+    """
+
+    game_id: str
+    black: str
+    white: str
+    result: str
+    winner: str | None = None
+    moves: int | None = None
+    seconds: float | None = None
+    cpu_black: float | None = None
+    cpu_white: float | None = None
+    finished: str | None = None
+    forfeit: bool = False
+    detail: str | None = None
+
+    @property
+    def is_void(self) -> bool:
+        return self.result == "void"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameEntry:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def entry_for_result(result: GameResult, moves: int | None, seconds: float | None,
+                     finished: str) -> GameEntry:
+    """The entry for a finished game."""
+    return GameEntry(result.game_id, result.player_b, result.player_w, result.sgf_result,
+                     result.winning_player, moves, seconds, result.cpu_times.get(result.player_b),
+                     result.cpu_times.get(result.player_w), finished, result.is_forfeit,
+                     result.detail)
+
+
+CSV_COLUMNS = [f.name for f in fields(GameEntry)]
+
+
+def games_csv(entries: list[GameEntry]) -> str:
+    """One row per game, with a header row; empty cells for unknown values."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for entry in entries:
+        row = entry.to_json()
+        writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
+    return out.getvalue()
