@@ -75,11 +75,14 @@ def run(control_file: str, parallel: int | None, max_games: int | None, quiet: b
 @control_file_argument
 @click.option("--json", "as_json", is_flag=True,
               help="Print every game result and every statistic as JSON.")
-def show(control_file: str, as_json: bool) -> None:
+@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per game.")
+def show(control_file: str, as_json: bool, as_csv: bool) -> None:
     """Print the report from the saved state (safe while a run is going on)."""
     ringmaster = _load(control_file)
     ringmaster.load_state(required=True)
-    if as_json:
+    if as_csv:
+        click.echo(ringmaster.games_csv(), nl=False)
+    elif as_json:
         click.echo(json.dumps(ringmaster.json_report(), indent=2))
     else:
         click.echo(ringmaster.report_text(), nl=False)
@@ -88,7 +91,7 @@ def show(control_file: str, as_json: bool) -> None:
 @cli.command()
 @control_file_argument
 def report(control_file: str) -> None:
-    """Rewrite the report file from the saved state."""
+    """Rewrite the report file and FILE.html from the saved state."""
     ringmaster = _load(control_file)
     ringmaster.load_state(required=True)
     ringmaster.write_report()

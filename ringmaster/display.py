@@ -8,6 +8,8 @@ import time
 from collections import deque
 from typing import Any, TextIO
 
+from ringmaster.timing import progress_line
+
 DELIMITER = "-" * 78
 
 
@@ -21,6 +23,7 @@ class Presenter:
         self.is_tty = hasattr(self.out, "isatty") and self.out.isatty()
         self.results: deque[str] = deque(maxlen=6)
         self.warnings: deque[str] = deque(maxlen=4)
+        self.unshown_warnings: list[str] = []   # shown only in the display, so far
         self.ringmaster: Any = None
         self.min_interval = min_interval
         self._last_draw = 0.0
@@ -36,9 +39,23 @@ class Presenter:
 
     def warning(self, message: str) -> None:
         self.warnings.append(message)
-        if not self.is_tty:
+        if self.is_tty:
+            self.unshown_warnings.append(message)
+        else:
             self.err.write(message + "\n")
             self.err.flush()
+
+    def notice(self, message: str) -> None:
+        """Say something on stderr at once (such as 'stopping' after Ctrl-C)."""
+        self.err.write(message + "\n")
+        self.err.flush()
+
+    def close(self) -> None:
+        """The display is done: repeat below it the warnings that only it showed."""
+        if self.unshown_warnings:
+            self.err.write("".join(f"warning: {w}\n" for w in self.unshown_warnings))
+            self.err.flush()
+            self.unshown_warnings = []
 
     def refresh(self, final: bool = False) -> None:
         if final and not self.is_tty:
@@ -63,6 +80,7 @@ class Presenter:
                       "in this run\n")
         if r.void_game_count:
             out.write(f"{r.void_game_count} void games; see log file.\n")
+        out.write(progress_line(r.progress()) + "\n")
         out.write("\n")
         r.competition.write_screen_report(out)
         if self.results:
@@ -85,14 +103,21 @@ class Presenter:
 
 
 class QuietPresenter(Presenter):
-    """Shows nothing but warnings, on stderr."""
+    """Shows warnings, on stderr, and the results once, when the run ends."""
 
-    def __init__(self, err: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
         super().__init__(out=io.StringIO(), err=err)
         self.is_tty = False
+        self.final_out = out
 
     def game_finished(self, response: Any, line: str) -> None:
         pass
+
+    def refresh(self, final: bool = False) -> None:
+        if final and self.ringmaster is not None:
+            out = self.final_out or sys.stdout
+            self.ringmaster.competition.write_screen_report(out)
+            out.flush()
 
     def draw(self) -> None:
         pass
