@@ -99,7 +99,7 @@ def mle_distribution(frequencies: Sequence[float], scores: Sequence[float],
     def secular(theta: float) -> float:
         return sum(p * d / (1.0 + theta * d) for p, d in zip(frequencies, offsets))
 
-    for _ in range(200):   # secular() falls steadily from +inf to -inf on (low, high)
+    for _ in range(100):   # secular() falls steadily from +inf to -inf on (low, high)
         middle = 0.5 * (low + high)
         if secular(middle) > 0.0:
             low = middle
@@ -152,6 +152,7 @@ class SprtState:
     path: list[tuple[int, float]] = field(default_factory=list)
     decision: str | None = None
     decided_at: int | None = None
+    _waiting: dict[int, float] = field(default_factory=dict, repr=False)
 
     @property
     def state_text(self) -> str:
@@ -168,47 +169,56 @@ class SprtState:
                 f"elo1 {s.elo1:g} alpha {s.alpha:g} beta {s.beta:g} ({self.model}): "
                 f"{self.state_text}")
 
+    def add(self, number: int, score: float | None) -> None:
+        """Count game `number`'s result: player 1's score 1/0.5/0, or None for no result.
+
+        Game-level model: each scored game is a sample. Pentanomial: games 2k
+        and 2k+1 (colours swapped) form pair k, a sample once both have a
+        score. The decision is the first crossing of a bound; games finished
+        after it still count in the LLR shown.
+        """
+        if score is None:
+            return
+        if self.model == "pentanomial":
+            partner = number ^ 1
+            if partner not in self._waiting:
+                self._waiting[number] = score
+                return
+            self.counts[pentanomial_bin(self._waiting.pop(partner), score)] += 1
+            self.games_counted += 2
+            scores = PENTANOMIAL_SCORES
+        else:
+            self.counts[round(2 * score)] += 1
+            self.games_counted += 1
+            scores = TRINOMIAL_SCORES
+        self.samples += 1
+        self.llr = llr_logistic(self.counts, scores, self.spec.elo0, self.spec.elo1)
+        self.path.append((self.games_counted, self.llr))
+        if self.decision is None:
+            if self.llr >= self.spec.upper:
+                self.decision, self.decided_at = "H1", self.games_counted
+            elif self.llr <= self.spec.lower:
+                self.decision, self.decided_at = "H0", self.games_counted
+
     def to_json(self) -> dict[str, Any]:
         return {**self.spec.to_json(), "model": self.model, "llr": self.llr,
                 "lower_bound": self.spec.lower, "upper_bound": self.spec.upper,
                 "counts": self.counts, "samples": self.samples,
                 "games_counted": self.games_counted, "decision": self.decision,
-                "decided_at_games": self.decided_at}
+                "decided_at_games": self.decided_at,
+                "path": [[games, llr] for games, llr in self.path]}
+
+
+def new_sprt_state(spec: SprtSpec, pentanomial: bool) -> SprtState:
+    """A test with no results yet: per colour-swapped pair if pentanomial, else per game."""
+    scores = PENTANOMIAL_SCORES if pentanomial else TRINOMIAL_SCORES
+    return SprtState(spec, "pentanomial" if pentanomial else "game", counts=[0] * len(scores))
 
 
 def run_sprt(spec: SprtSpec, outcomes: Sequence[tuple[int, float | None]],
              pentanomial: bool) -> SprtState:
-    """Replay the test over a matchup's results in the order they arrived.
-
-    outcomes -- (game number, player 1's score 1/0.5/0, or None for no result),
-    in arrival order. Game-level model: each scored game is a sample.
-    Pentanomial: games 2k and 2k+1 (colours swapped) form pair k, a sample
-    once both have a score. The decision is the first crossing of a bound;
-    games finished after it still count in the LLR shown.
-    """
-    model = "pentanomial" if pentanomial else "game"
-    scores = PENTANOMIAL_SCORES if pentanomial else TRINOMIAL_SCORES
-    state = SprtState(spec, model, counts=[0] * len(scores))
-    waiting: dict[int, float] = {}
+    """Replay the test over a matchup's results in the order they arrived (see SprtState.add)."""
+    state = new_sprt_state(spec, pentanomial)
     for number, score in outcomes:
-        if score is None:
-            continue
-        if pentanomial:
-            partner = number ^ 1
-            if partner not in waiting:
-                waiting[number] = score
-                continue
-            state.counts[pentanomial_bin(waiting.pop(partner), score)] += 1
-            state.games_counted += 2
-        else:
-            state.counts[round(2 * score)] += 1
-            state.games_counted += 1
-        state.samples += 1
-        state.llr = llr_logistic(state.counts, scores, spec.elo0, spec.elo1)
-        state.path.append((state.games_counted, state.llr))
-        if state.decision is None:
-            if state.llr >= spec.upper:
-                state.decision, state.decided_at = "H1", state.games_counted
-            elif state.llr <= spec.lower:
-                state.decision, state.decided_at = "H0", state.games_counted
+        state.add(number, score)
     return state

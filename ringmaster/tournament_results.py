@@ -6,12 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ringmaster.game_results import GameResult, format_float
-from ringmaster.stats import elo_interval, format_elo, wilson_interval
+from ringmaster.stats import (
+    elo_json,
+    format_elo,
+    likelihood_of_superiority,
+    wilson_interval,
+)
 
 
 def format_percent(n: float, baseline: float) -> str:
+    """'55.00%' of baseline; '--' when the baseline is 0."""
     if baseline == 0:
-        return "--" if n == 0 else "??"
+        return "--"
     return f"{100.0 * n / baseline:.2f}%"
 
 
@@ -21,7 +27,9 @@ class MatchupStats:
 
     Jigos count half a win to each player. Unlike Gomill, a jigo's half point
     goes only into the colour each player actually had in that game, so the
-    black and white columns add up to the wins column.
+    black and white columns add up to the wins column. Games with no result
+    (unknown) count in total but in no percentage: every rate is over the
+    decided games (decided, decided_1b, decided_2b).
 
     Public attributes:
       player_1, player_2, total, wins_1, wins_2, unknown, jigos, forfeits_1, forfeits_2,
@@ -40,6 +48,8 @@ class MatchupStats:
     forfeits_2: int = 0
     played_1b: int = 0
     played_2b: int = 0
+    decided_1b: int = 0
+    decided_2b: int = 0
     wins_1b: float = 0
     wins_1w: float = 0
     wins_2b: float = 0
@@ -65,8 +75,13 @@ class MatchupStats:
         """Games that count for the win rate: all but those with no result."""
         return self.total - self.unknown
 
+    @property
+    def los_1(self) -> float | None:
+        """Likelihood that player 1 is the stronger (jigos left out)."""
+        return likelihood_of_superiority(self.wins_1 - self.jigos / 2, self.wins_2 - self.jigos / 2)
+
     def to_json(self) -> dict[str, Any]:
-        elo, low, high = elo_interval(self.wins_1, self.decided)
+        elo = elo_json(self.wins_1, self.decided)
         rate_low, rate_high = wilson_interval(self.wins_1, self.decided)
         return {
             "player_1": self.player_1, "player_2": self.player_2, "games": self.total,
@@ -77,14 +92,12 @@ class MatchupStats:
             "wins_1_as_white": self.wins_1w, "wins_2_as_black": self.wins_2b,
             "wins_2_as_white": self.wins_2w, "average_cpu_1": self.average_time_1,
             "average_cpu_2": self.average_time_2,
+            "decided": self.decided,
             "win_rate_1": self.wins_1 / self.decided if self.decided else None,
-            "win_rate_1_95": [rate_low, rate_high],
-            "elo_1_minus_2": _finite(elo), "elo_1_minus_2_95": [_finite(low), _finite(high)],
+            "win_rate_1_95": [rate_low, rate_high] if self.decided else None,
+            "elo_1_minus_2": elo["elo"], "elo_1_minus_2_95": [elo["elo_low"], elo["elo_high"]],
+            "los_1": self.los_1,
         }
-
-
-def _finite(x: float) -> float | None:
-    return x if abs(x) != float("inf") else None
 
 
 def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> MatchupStats:
@@ -98,6 +111,11 @@ def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> Ma
             s.played_1b += 1
         else:
             s.played_2b += 1
+        if not r.is_unknown:
+            if one_is_black:
+                s.decided_1b += 1
+            else:
+                s.decided_2b += 1
         if r.is_jigo:
             s.jigos += 1
             s.wins_1 += 0.5
@@ -154,46 +172,52 @@ def render_table(rows: list[list[str]], right_align_from: int = 1) -> list[str]:
 
 
 def matchup_table(s: MatchupStats) -> list[str]:
-    """The per-matchup table: wins, by colour, forfeits and average CPU time."""
+    """The per-matchup table, with a header row: wins, by colour, forfeits, average CPU time.
+
+    Percentages are over the games with a result (see MatchupStats).
+    """
     show_forfeits = s.forfeits_1 or s.forfeits_2
     show_cpu = s.average_time_1 is not None or s.average_time_2 is not None
-    header = ["", "wins", ""]
+    header = ["player", "wins", "%"]
     if s.alternating:
-        header += ["black", "", "white", ""]
+        header += ["as black", "%", "as white", "%"]
     else:
-        header += [""]
+        header += ["colour"]
     if show_forfeits:
         header += ["forfeits"]
     if show_cpu:
-        header += ["avg cpu"]
+        header += ["avg cpu (s)"]
     rows = [header]
-    for code, wins, wb, ww, pb, forfeits, avg in (
-            (s.player_1, s.wins_1, s.wins_1b, s.wins_1w, s.played_1b, s.forfeits_1,
-             s.average_time_1),
-            (s.player_2, s.wins_2, s.wins_2b, s.wins_2w, s.played_2b, s.forfeits_2,
-             s.average_time_2)):
-        row = [code, format_float(wins), format_percent(wins, s.total)]
+    for code, wins, wb, ww, db, dw, pb, forfeits, avg in (
+            (s.player_1, s.wins_1, s.wins_1b, s.wins_1w, s.decided_1b, s.decided_2b, s.played_1b,
+             s.forfeits_1, s.average_time_1),
+            (s.player_2, s.wins_2, s.wins_2b, s.wins_2w, s.decided_2b, s.decided_1b, s.played_2b,
+             s.forfeits_2, s.average_time_2)):
+        row = [code, format_float(wins), format_percent(wins, s.decided)]
         if s.alternating:
-            row += [format_float(wb), format_percent(wb, pb),
-                    format_float(ww), format_percent(ww, s.total - pb)]
+            row += [format_float(wb), format_percent(wb, db),
+                    format_float(ww), format_percent(ww, dw)]
         else:
-            row += ["(black)" if pb else "(white)"]
+            row += ["black" if pb else "white"]
         if show_forfeits:
             row += [str(forfeits)]
         if show_cpu:
-            row += [f"{avg:.2f}" if avg is not None else "----"]
+            row += [f"{avg:.2f}" if avg is not None else "--"]
         rows.append(row)
     if s.alternating:
-        rows.append(["", "", "", format_float(s.wins_b), format_percent(s.wins_b, s.total),
-                     format_float(s.wins_w), format_percent(s.wins_w, s.total)])
+        rows.append(["both", "", "", format_float(s.wins_b), format_percent(s.wins_b, s.decided),
+                     format_float(s.wins_w), format_percent(s.wins_w, s.decided)])
     return render_table(rows)
 
 
 def elo_line(s: MatchupStats) -> str:
-    """'Elo p1 - p2: +35 [-20, +93] (95%), win rate 55.0% [45.2%, 64.4%]'."""
+    """'Elo p1 - p2: +35 [-20, +93] (95%), LOS 87.1%, score 55.0% [45.2%, 64.4%] over 20 games'."""
     if not s.decided:
-        return f"Elo {s.player_1} - {s.player_2}: no decided games yet"
+        return f"Elo {s.player_1} - {s.player_2}: no games with a result yet"
     low, high = wilson_interval(s.wins_1, s.decided)
     rate = s.wins_1 / s.decided
+    los = s.los_1
+    los_text = "--" if los is None else f"{100 * los:.1f}%"
     return (f"Elo {s.player_1} - {s.player_2}: {format_elo(s.wins_1, s.decided)} (95%), "
-            f"win rate {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]")
+            f"LOS {los_text}, score {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] "
+            f"over {s.decided} games with a result")

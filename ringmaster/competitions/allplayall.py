@@ -52,6 +52,7 @@ class AllPlayAll(Tournament):
 
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
         self.load_common_settings(config)
+        self.load_rating_anchor(config)
         settings = load_settings(ALLPLAYALL_SETTINGS + [
             Setting("rounds", interpret_optional(interpret_nonnegative_int), default=None)],
             config)

@@ -18,10 +18,12 @@ from ringmaster.settings import (
     interpret_str,
     load_settings,
 )
+from ringmaster.sprt import interpret_sprt
 
 MATCHUP_SETTINGS = GAME_SETTINGS + [
     Setting("alternating", interpret_bool, default=False),
     Setting("number_of_games", interpret_optional(interpret_nonnegative_int), default=None),
+    Setting("sprt", interpret_optional(interpret_sprt), default=None),
 ]
 
 
@@ -45,10 +47,11 @@ class Playoff(Tournament):
 
     @classmethod
     def known_settings(cls) -> set[str]:
-        return super().known_settings() | {"matchups", "alternating", "number_of_games"}
+        return super().known_settings() | {"matchups", "alternating", "number_of_games", "sprt"}
 
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
         self.load_common_settings(config)
+        self.load_rating_anchor(config)
         defaults = {s.name: config.get(s.name) for s in MATCHUP_SETTINGS}
         given = [s for s in MATCHUP_SETTINGS if defaults[s.name] is not None]
         top = load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
@@ -103,4 +106,4 @@ class Playoff(Tournament):
         game_settings = {s.name: settings[s.name] for s in GAME_SETTINGS}
         return MatchupSpec(mid, p1, p2, name or f"{p1} v {p2}", game_settings,
                            settings["alternating"], settings["number_of_games"],
-                           explicit_name=name is not None)
+                           explicit_name=name is not None, sprt=settings["sprt"])

@@ -6,11 +6,37 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, Competition, NoGameAvailable, PlayerCheck
-from ringmaster.errors import CompetitionError
+from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_results import GameResult
+from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
-from ringmaster.tournament_results import compute_stats, elo_line, format_percent, matchup_table
+from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.stats import ELO_METHOD
+from ringmaster.tournament_results import (
+    compute_stats,
+    elo_line,
+    format_percent,
+    matchup_table,
+    render_table,
+)
+
+SPRT_BIAS_NOTE = ("(the SPRT stopped this matchup: an estimate taken where a sequential test stops "
+                  "is biased away from zero, so the Elo above overstates the difference)")
+
+
+def game_number(game_id: str) -> int:
+    """The number in a matchup's game id 'mid_007'."""
+    return int(game_id.rsplit("_", 1)[1])
+
+
+def score_for(result: GameResult, player: str) -> float | None:
+    """The player's score in a game: 1, 0.5 (jigo) or 0; None if it has no result."""
+    if result.is_jigo:
+        return 0.5
+    if result.winning_colour is None:
+        return None
+    return 1.0 if result.winning_player == player else 0.0
 
 
 @dataclass
@@ -23,6 +49,7 @@ class MatchupSpec:
       game_settings          -- board_size, komi, handicap...
       alternating            -- swap colours on odd-numbered games
       number_of_games        -- None: no limit
+      sprt                   -- SprtSpec: stop once the test accepts a hypothesis, or None
     """
 
     id: str
@@ -33,6 +60,7 @@ class MatchupSpec:
     alternating: bool
     number_of_games: int | None
     explicit_name: bool = False
+    sprt: SprtSpec | None = None
 
     def game_id(self, number: int) -> str:
         if self.number_of_games is None or self.number_of_games <= 1:
@@ -52,6 +80,39 @@ class Tournament(Competition):
         self.matchups: dict[str, MatchupSpec] = {}
         self.working_matchups: set[str] = set()
         self.probationary_matchups: set[str] = set()
+        self.sprt_states: dict[str, SprtState] = {}
+        self.rating_anchor: str | None = None
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {"rating_anchor"}
+
+    def load_rating_anchor(self, config: dict[str, Any]) -> None:
+        """The rating_anchor setting: a player code, or None (ratings relative to the mean).
+
+        Raises ControlFileError if it names no player.
+        """
+        anchor = config.get("rating_anchor")
+        if anchor is not None and anchor not in self.players:
+            raise ControlFileError(f"'rating_anchor': unknown player {anchor!r}",
+                                   setting="rating_anchor")
+        self.rating_anchor = anchor
+
+    # SPRT
+
+    def _rebuild_sprt_states(self) -> None:
+        self.sprt_states = {}
+        for mid, m in self.matchups.items():
+            if m.sprt is None:
+                continue
+            state = new_sprt_state(m.sprt, m.alternating)
+            for r in self.results.get(mid, []):
+                state.add(game_number(r.game_id), score_for(r, m.player_1))
+            self.sprt_states[mid] = state
+
+    def sprt_decided(self, mid: str) -> bool:
+        state = self.sprt_states.get(mid)
+        return state is not None and state.decision is not None
 
     # State
 
@@ -62,10 +123,13 @@ class Tournament(Competition):
         self.ghost_matchups: dict[str, tuple[str, str]] = {}
         self.stored_boards: dict[str, list] = {}
         self.scheduler = GroupScheduler()
+        self._rebuild_sprt_states()
         self._set_scheduler_groups()
 
     def _set_scheduler_groups(self) -> None:
-        self.scheduler.set_groups([(m.id, m.number_of_games) for m in self.matchups.values()])
+        """Matchups an SPRT has decided get no more games."""
+        self.scheduler.set_groups([(m.id, m.number_of_games) for m in self.matchups.values()
+                                   if not self.sprt_decided(m.id)])
 
     def get_status(self) -> dict[str, Any]:
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
@@ -106,6 +170,7 @@ class Tournament(Competition):
         self.engine_names = engine_names
         self.engine_descriptions = engine_descriptions
         self.scheduler = scheduler
+        self._rebuild_sprt_states()
         self._set_scheduler_groups()
         self.scheduler.rollback()
 
@@ -180,6 +245,13 @@ class Tournament(Competition):
         self.engine_names.update(response.engine_names)
         self.engine_descriptions.update(response.engine_descriptions)
         self.log_history(f"{response.game_id:>7} {response.game_result.describe()}")
+        state = self.sprt_states.get(mid)
+        if state is not None:
+            decided = state.decision is not None
+            state.add(number, score_for(response.game_result, self.matchups[mid].player_1))
+            if not decided and state.decision is not None:
+                self.log_history(f"matchup {mid} stopped by the SPRT: {state.describe()}")
+                self._set_scheduler_groups()
         return None
 
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
@@ -192,12 +264,70 @@ class Tournament(Competition):
         return False, True
 
     def is_complete(self) -> bool:
-        return all(m.number_of_games is not None
-                   and len(self.results.get(mid, [])) >= m.number_of_games
+        return all(self.sprt_decided(mid) or (
+                   m.number_of_games is not None
+                   and len(self.results.get(mid, [])) >= m.number_of_games)
                    for mid, m in self.matchups.items())
 
     def games_played(self) -> int:
         return sum(len(rs) for rs in self.results.values())
+
+    def games_wanted(self) -> int | None:
+        total = sum(len(rs) for mid, rs in self.results.items() if mid not in self.matchups)
+        for mid, m in self.matchups.items():
+            if self.sprt_decided(mid):
+                total += len(self.results.get(mid, []))
+            elif m.number_of_games is None:
+                return None
+            else:
+                total += max(m.number_of_games, len(self.results.get(mid, [])))
+        return total
+
+    # Ratings
+
+    def rating_players(self) -> list[str]:
+        players: list[str] = []
+        for mid in self.matchup_ids_for_report(include_ghosts=True):
+            for p in self._matchup_players(mid):
+                if p not in players:
+                    players.append(p)
+        return players
+
+    def _matchup_players(self, mid: str) -> tuple[str, str]:
+        if mid in self.matchups:
+            return self.matchups[mid].player_1, self.matchups[mid].player_2
+        return self.ghost_matchups[mid]
+
+    def wants_ratings(self) -> bool:
+        """Joint ratings mean something with three players or more."""
+        return len(self.rating_players()) > 2
+
+    def ratings(self) -> RatingTable | None:
+        """The joint Bradley-Terry ratings of every player, or None (see fit_ratings)."""
+        if not self.wants_ratings():
+            return None
+        games = []
+        for mid in self.matchup_ids_for_report(include_ghosts=True):
+            p1, p2 = self._matchup_players(mid)
+            for r in self.results.get(mid, []):
+                score = score_for(r, p1)
+                if score is not None:
+                    games.append((p1, p2, score))
+        anchor = self.rating_anchor
+        if anchor is not None and not any(anchor in (a, b) for a, b, _ in games):
+            anchor = None
+        return fit_ratings(games, self.rating_players(), anchor=anchor)
+
+    def write_ratings(self, out: TextIO) -> None:
+        if not self.wants_ratings():
+            return
+        table = self.ratings()
+        out.write("Ratings (Bradley-Terry, joint over every game)\n")
+        if table is None:
+            out.write("  none yet: the players with results don't form one connected group\n")
+            return
+        out.write("\n".join(render_table(rating_lines(table), right_align_from=2)) + "\n")
+        out.write(f"Ratings are relative to {table.reference}. {RATING_METHOD}\n")
 
     # Reports
 
@@ -223,12 +353,19 @@ class Tournament(Competition):
         out.write(f"{name} ({limit} games)\n")
         stats = compute_stats(results, p1, p2)
         if stats.unknown:
-            out.write(f"unknown results: {stats.unknown} "
-                      f"{format_percent(stats.unknown, stats.total)}\n")
+            out.write(f"unknown results: {stats.unknown} of {stats.total} games "
+                      f"({format_percent(stats.unknown, stats.total)}), left out of every "
+                      "percentage and the Elo\n")
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
             out.write(elo_line(stats) + "\n")
+        state = self.sprt_states.get(mid)
+        if state is not None:
+            out.write(f"SPRT: {state.describe()}\n")
+            if state.decision is not None:
+                out.write(f"stopped after {state.decided_at} games counted by the test; "
+                          f"{SPRT_BIAS_NOTE}\n")
 
     def matchup_ids_for_report(self, include_ghosts: bool) -> list[str]:
         ids = list(self.matchups)
@@ -256,12 +393,22 @@ class Tournament(Competition):
     def write_screen_report(self, out: TextIO) -> None:
         self.write_matchup_reports(out, include_ghosts=False)
 
+    def write_method_notes(self, out: TextIO) -> None:
+        out.write(ELO_METHOD + "\n")
+        if self.sprt_states:
+            out.write(f"SPRT: {SPRT_METHOD}\n")
+
     def write_short_report(self, out: TextIO) -> None:
         out.write(f"{self.competition_type}: {self.competition_code}\n")
         if self.description:
             out.write(self.description + "\n")
         out.write("\n")
+        if self.wants_ratings():
+            self.write_ratings(out)
+            out.write("\n")
         self.write_matchup_reports(out, include_ghosts=True)
+        out.write("\n")
+        self.write_method_notes(out)
         out.write("\n")
         self.write_player_descriptions(out)
 
@@ -275,10 +422,25 @@ class Tournament(Competition):
             else:
                 (p1, p2), name, limit = self.ghost_matchups[mid], None, None
             results = self.results.get(mid, [])
+            state = self.sprt_states.get(mid)
+            spec = self.matchups.get(mid)
             matchups.append({"id": mid, "name": name, "number_of_games": limit,
                              "in_control_file": mid in self.matchups,
+                             "alternating": spec.alternating if spec else None,
+                             "game_settings": spec.game_settings if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
+                             "sprt": None if state is None else state.to_json(),
                              "results": [r.to_json() for r in results]})
         report["matchups"] = matchups
+        report["engine_names"] = self.engine_names
         report["engine_descriptions"] = self.engine_descriptions
+        report["players"] = {code: list(p.command) for code, p in self.players.items()}
+        report["elo_method"] = ELO_METHOD
+        report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
+        table = self.ratings()
+        report["ratings"] = None if table is None else {
+            **table.to_json(),
+            "superiority": {a.player: {b.player: table.superiority(a.player, b.player)
+                                       for b in table.ratings if b.player != a.player}
+                            for a in table.ratings}}
         return report

@@ -172,11 +172,14 @@ def test_report_table_with_forfeits_cpu_and_elo(write_ctl):
     assert lines[:2] == ["playoff: comp", ""]
     assert lines[2] == "a v b (4/4 games)"
     assert lines[3] == "board size: 9   komi: 7.5"
-    assert lines[4].split() == ["wins", "black", "white", "forfeits", "avg", "cpu"]
+    assert lines[4].split() == ["player", "wins", "%", "as", "black", "%", "as", "white", "%",
+                                "forfeits", "avg", "cpu", "(s)"]
     assert lines[5].split() == ["a", "2", "50.00%", "1", "50.00%", "1", "50.00%", "0", "1.50"]
     assert lines[6].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
-    assert lines[7].split() == ["2", "50.00%", "2", "50.00%"]
-    assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), win rate 50.0% [15.0%, 85.0%]")
+    assert lines[7].split() == ["both", "2", "50.00%", "2", "50.00%"]
+    # Wilson for 2/4: [0.150, 0.850] -> Elo -400 log10(1/0.15 - 1) = -301; LOS = (1 + erf(0))/2.
+    assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), LOS 50.0%, "
+                        "score 50.0% [15.0%, 85.0%] over 4 games with a result")
     assert "player a: E a" in lines and not any(line.startswith("player c") for line in lines)
 
 
@@ -195,7 +198,12 @@ def test_unknown_results_are_reported_and_left_out_of_the_rate(write_ctl):
     respond(comp, jobs[1], "b")
     out = io.StringIO()
     comp.write_screen_report(out)
-    assert "unknown results: 1 50.00%" in out.getvalue()
+    text = out.getvalue()
+    assert "unknown results: 1 of 2 games (50.00%), left out of every percentage" in text
+    # The table's percentages and the Elo line agree: no win in the 1 game with a result.
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.strip()}
+    assert rows["a"][1:3] == ["0", "0.00%"] and rows["b"][1:3] == ["1", "100.00%"]
+    assert "score 0.0% [" in text and "over 1 games" in text
     assert comp.get_json_report()["matchups"][0]["stats"]["win_rate_1"] == 0.0
 
 

@@ -1,0 +1,100 @@
+"""Playoff settings beyond Gomill: an SPRT that stops a matchup, joint ratings, rating_anchor."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ringmaster.control_file import load_control_file
+from ringmaster.errors import ControlFileError
+from tests.fakes import cli
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.fake_commands import fake_engine_command
+
+CTL = """
+competition_type = 'playoff'
+players = {{'p': Player({p!r}), 'q': Player({q!r}), 'r': Player({r!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+{top}
+matchups = [{matchups}]
+"""
+
+
+def write(write_ctl, matchups, top="", q=("--resign-on", "1")):
+    return write_ctl(CTL.format(p=fake_engine_command("--name", "p"),
+                                q=fake_engine_command("--name", "q", *q),
+                                r=fake_engine_command("--name", "r"),
+                                top=top, matchups=matchups))
+
+
+def invoke(*args):
+    return cli.invoke(*args, channel_factory=fake_engine_channel)
+
+
+def test_sprt_stops_a_matchup_once_h1_is_accepted(write_ctl):
+    # q resigns every game, so p wins each. Wald's LLR after n straight wins is
+    # n ln(s1/0.5), s1 = 1/(1 + 10^(-150/400)): 9 wins pass ln(0.95/0.05) = 2.944, 8 don't.
+    ctl = write(write_ctl, "Matchup('p', 'q', number_of_games=200)",
+                top="sprt = {'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05}")
+    step = math.log(1 / (1 + 10 ** (-150 / 400)) / 0.5)
+    expected = math.ceil(math.log(0.95 / 0.05) / step)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    state = json.loads(Path(base + ".status").read_text())
+    assert len(state["competition"]["results"]["0"]) == expected == 9
+    report = Path(base + ".report").read_text()
+    assert "H1 accepted (elo >= 150)" in report and "biased" in report
+    data = json.loads(invoke("show", ctl, "--json").output)
+    sprt = data["matchups"][0]["sprt"]
+    assert sprt["decision"] == "H1" and sprt["decided_at_games"] == 9 and sprt["model"] == "game"
+    assert isinstance(sprt["llr"], float) and len(sprt["path"]) == 9
+    # A second run has nothing left to play.
+    assert invoke("run", ctl, "-q").exit_code == 0
+    assert len(json.loads(Path(base + ".status").read_text())
+               ["competition"]["results"]["0"]) == 9
+    assert Path(base + ".html").exists()
+
+
+def test_alternating_matchup_uses_pentanomial_pairs_and_per_matchup_setting(write_ctl):
+    ctl = write(write_ctl, "Matchup('p', 'q', alternating=True, number_of_games=200, "
+                           "sprt={'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05}), "
+                           "Matchup('p', 'r', number_of_games=2)")
+    assert invoke("run", ctl, "-q").exit_code == 0
+    data = json.loads(invoke("show", ctl, "--json").output)
+    sprt = data["matchups"][0]["sprt"]
+    assert sprt["model"] == "pentanomial" and sprt["decision"] == "H1"
+    assert sprt["games_counted"] % 2 == 0 and sprt["counts"][4] == sprt["samples"]
+    assert data["matchups"][0]["stats"]["games"] < 200
+    assert data["matchups"][1]["sprt"] is None
+
+
+def test_bad_sprt_setting_names_the_matchup(write_ctl):
+    ctl = write(write_ctl, "Matchup('p', 'q', sprt={'elo0': 5, 'elo1': 0, 'alpha': 0.05, "
+                           "'beta': 0.05})")
+    with pytest.raises(ControlFileError, match="matchup 0: 'sprt': 'elo0' must be less"):
+        load_control_file(ctl).make_competition()
+
+
+def test_several_matchups_sharing_players_get_joint_ratings(write_ctl):
+    ctl = write(write_ctl, "Matchup('p', 'q', number_of_games=3), "
+                           "Matchup('q', 'r', number_of_games=3)", top="rating_anchor = 'q'",
+                q=())
+    assert invoke("run", ctl, "-q").exit_code == 0
+    data = json.loads(invoke("show", ctl, "--json").output)
+    ratings = {r["player"]: r for r in data["ratings"]["ratings"]}
+    assert set(ratings) == {"p", "q", "r"} and ratings["q"]["elo"] == 0
+    assert data["ratings"]["relative_to"] == "anchor q"
+    report = Path(ctl[:-4] + ".report").read_text()
+    assert "Ratings (Bradley-Terry" in report and "rank  player" in report
+
+
+def test_unknown_rating_anchor_is_refused(write_ctl):
+    ctl = write(write_ctl, "Matchup('p', 'q')", top="rating_anchor = 'zz'")
+    with pytest.raises(ControlFileError, match="'rating_anchor': unknown player 'zz'"):
+        load_control_file(ctl).make_competition()

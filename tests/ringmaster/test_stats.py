@@ -1,0 +1,32 @@
+"""Elo, its interval and LOS, by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ringmaster.stats import elo_interval, elo_json, format_elo, likelihood_of_superiority
+
+
+def test_elo_point_is_the_observed_score_with_no_hidden_half_game():
+    # 3 wins in 4: 400 log10(3) = +191, not the +120 of (3.5/5).
+    point, low, high = elo_interval(3, 4)
+    assert point == pytest.approx(400 * math.log10(3))
+    assert low < point < high
+
+
+def test_one_win_in_one_game_is_an_infinite_estimate_with_a_finite_lower_bound():
+    # Wilson for 1/1: low = 1 / (1 + 1.96^2) = 0.2065 -> -234 Elo.
+    point, low, high = elo_interval(1, 1)
+    assert point == math.inf and high == math.inf
+    assert low == pytest.approx(-400 * math.log10(1 / 0.206543 - 1), abs=0.1)
+    assert format_elo(1, 1) == "+inf [-234, +inf]"
+    assert elo_json(1, 1) == {"elo": None, "elo_low": pytest.approx(low), "elo_high": None}
+
+
+def test_los_is_cutechess_formula():
+    assert likelihood_of_superiority(10, 10) == 0.5
+    # (1 + erf(4 / sqrt(2 * 16))) / 2 = 0.8413 (one standard deviation).
+    assert likelihood_of_superiority(10, 6) == pytest.approx(0.841345, abs=1e-6)
+    assert likelihood_of_superiority(0, 0) is None
