@@ -13,6 +13,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("players.alphazero.pipeline", "self-play training pipeline for the network engine"),
     "random-othello": ("players.engines.random_othello", "GTP engine playing random legal Othello moves"),
     "othello-mcts": ("players.engines.othello_mcts", "GTP Othello engine: UCT with random rollouts"),
+    "pig-hold": ("players.engines.pig_hold", "GTP Pig engine: hold at N (Hold20: --hold-at 20)"),
+    "pig-mcts": ("players.engines.pig_mcts", "GTP Pig engine: MCTS in a chance mode, rollouts or a network"),
 }
 
 

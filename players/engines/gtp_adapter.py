@@ -1,4 +1,4 @@
-"""One GTP front end for our engines: a board game, its history and clocks, around a generator."""
+"""One GTP front end for our engines: a game, its history and clocks, around a generator."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 from sgfmill import common
 
 from players.engines.clock import Clock
+from players.games.base import Game
 from players.games.board import BoardGame
 from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, parse_colour
 
@@ -223,6 +224,83 @@ def _number(word: str, kind: Callable, what: str):
     if isinstance(value, float) and not math.isfinite(value):
         raise GtpError(f"{what} needs a finite number")
     return value
+
+
+class ChanceGameAdapter:
+    """A chance game with no board (Pig) as the referee tells it: moves are words, dice thrown by the referee.
+
+    The game must offer parse_move(words) -> [actions] (a decision and the
+    chance outcome that followed it) and format_action(action) -> word.
+    reg_genmove chooses a decision without playing it; the referee then
+    tells both engines, ours included, what happened with play. new_game()
+    builds the game; set_game() replaces it (a new target) and starts over.
+
+    Public attributes:
+      game, history (states since clear_board; the last is current)
+    """
+
+    def __init__(self, generate: MoveGenerator, game: Game) -> None:
+        self.generate = generate
+        self.game = game
+        self.clear()
+
+    @property
+    def state(self):
+        return self.history[-1]
+
+    def clear(self) -> None:
+        """clear_board: a new game, scores 0, black to move."""
+        self.history = [self.game.initial_state()]
+        self.generate.set_position(self.game, self.state, 0)
+
+    def set_game(self, game: Game) -> None:
+        self.game = game
+        self.clear()
+
+    def play(self, colour: str, words: list[str]) -> None:
+        """Play the referee's move for colour. Raises GtpError if it is malformed or illegal."""
+        game = self.game
+        try:
+            actions = game.parse_move(words)
+        except ValueError as exc:
+            raise GtpError(f"invalid move: {exc}") from None
+        state = self.state
+        if game.is_terminal(state):
+            raise GtpError("illegal move: the game is over")
+        if game.to_play(state) != "bw".index(colour):
+            raise GtpError("illegal move: it is the other colour's turn")
+        if actions[0] not in game.legal_actions(state):
+            raise GtpError("illegal move")
+        for action in actions:
+            state = game.apply(state, action)
+            self.generate.played(action)
+        self.history.append(state)
+
+    def reg_genmove(self, colour: str) -> str:
+        """Choose colour's decision without playing it. Raises GtpError out of turn or after the end."""
+        game, state = self.game, self.state
+        if game.is_terminal(state):
+            raise GtpError("the game is over")
+        if game.to_play(state) != "bw".index(colour):
+            raise GtpError("it is the other colour's turn")
+        choice = self.generate(game, state, cleanup=False, seconds=None)
+        return game.format_action(choice)
+
+    def commands(self) -> dict[str, Callable[[list[str]], str | None]]:
+        """clear_board, play COLOUR WORDS..., reg_genmove COLOUR and showboard."""
+        def play(args: list[str]) -> None:
+            if len(args) < 2:
+                raise GtpError("play needs a colour and a move")
+            self.play(parse_colour(args[0]), args[1:])
+
+        def reg_genmove(args: list[str]) -> str:
+            if len(args) != 1:
+                raise GtpError("reg_genmove needs a colour")
+            return self.reg_genmove(parse_colour(args[0]))
+
+        return {"clear_board": lambda args: self.clear(), "play": play,
+                "reg_genmove": reg_genmove,
+                "showboard": lambda args: "\n" + self.game.describe(self.state)}
 
 
 def make_engine(name: str, version: str, generate: MoveGenerator, new_game: GameFactory, *,

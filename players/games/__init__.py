@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "go-sensible": "players.games.go_sensible:GoSensible",
     "go-light": "players.games.go_light:LightGo",
     "othello": "players.games.othello:Othello",
+    "pig": "players.games.pig:Pig",
 }
 
 # What a sized name such as 'othello6' or 'go9' (the pipeline's, the checkpoints'
@@ -22,6 +23,7 @@ GAMES: dict[str, str] = {
 SIZED: dict[str, str] = {
     "go": "go-sensible",
     "othello": "othello",
+    "pig": "pig",
 }
 
 
@@ -35,7 +37,7 @@ def make_game(name: str, **kwargs) -> Game:
     match = re.fullmatch(r"([a-z]+)(\d+)", name)
     if match is None or match.group(1) not in SIZED:
         raise ValueError(f"unknown game {name!r} (expected one of {', '.join(GAMES)}, "
-                         "or a sized name such as othello6 or go9)")
+                         "or a sized name such as othello6, go9 or pig50)")
     return _factory(SIZED[match.group(1)])(int(match.group(2)), **kwargs)
 
 

@@ -1,4 +1,4 @@
-"""Tiny games whose values are known exactly, for testing searches: Nim and a lottery with a chance draw."""
+"""Tiny games whose values are known exactly, for testing searches: Nim, a lottery, a coin, two dice."""
 
 from __future__ import annotations
 
@@ -77,3 +77,100 @@ class Lottery(Game):
     def chance_outcomes(self, state) -> list[tuple[int, float]]:
         p = self.p[state[1]]
         return [(1, p), (0, 1.0 - p)]
+
+
+class BiasedCoin(Game):
+    """Call heads (0) or tails (1), then a coin lands heads with probability p_heads; a right call wins.
+
+    States are ('call',), ('toss', call) (the chance state, outcomes 0
+    heads and 1 tails) and ('over', call, side). Calling heads is worth
+    2 * p_heads - 1 to the caller, tails the opposite.
+    """
+
+    name = "biased-coin"
+    num_actions = 2
+
+    def __init__(self, p_heads: float = 0.7) -> None:
+        self.p_heads = p_heads
+
+    def initial_state(self):
+        return ("call",)
+
+    def to_play(self, state) -> int:
+        return 0
+
+    def legal_actions(self, state) -> list[int]:
+        return [0, 1]
+
+    def apply(self, state, action: int):
+        if state[0] == "call":
+            return ("toss", action)
+        return ("over", state[1], action)
+
+    def is_terminal(self, state) -> bool:
+        return state[0] == "over"
+
+    def terminal_value(self, state) -> float:
+        return 1.0 if state[1] == state[2] else -1.0
+
+    def is_chance(self, state) -> bool:
+        return state[0] == "toss"
+
+    def chance_outcomes(self, state) -> list[tuple[int, float]]:
+        return [(0, self.p_heads), (1, 1.0 - self.p_heads)]
+
+    def value(self, call: int) -> float:
+        """The exact value of a call for the caller."""
+        p = self.p_heads if call == 0 else 1.0 - self.p_heads
+        return 2.0 * p - 1.0
+
+
+class TwoDiceSum(Game):
+    """Bet that the sum of two dice reaches a threshold; one chance draw of the sum (2..12, p = k/36).
+
+    Action a bets on `thresholds[a]`: +1 if the sum reaches it, else -1.
+    States are ('bet',), ('throw', a) (the chance state, outcomes the sums)
+    and ('over', a, sum).
+    """
+
+    name = "two-dice-sum"
+
+    def __init__(self, thresholds: tuple[int, ...] = (5, 8, 10)) -> None:
+        self.thresholds = thresholds
+        self.num_actions = len(thresholds)
+
+    def initial_state(self):
+        return ("bet",)
+
+    def to_play(self, state) -> int:
+        return 0
+
+    def legal_actions(self, state) -> list[int]:
+        return list(range(len(self.thresholds)))
+
+    def apply(self, state, action: int):
+        if state[0] == "bet":
+            return ("throw", action)
+        return ("over", state[1], action)
+
+    def is_terminal(self, state) -> bool:
+        return state[0] == "over"
+
+    def terminal_value(self, state) -> float:
+        return 1.0 if state[2] >= self.thresholds[state[1]] else -1.0
+
+    def is_chance(self, state) -> bool:
+        return state[0] == "throw"
+
+    def chance_outcomes(self, state) -> list[tuple[int, float]]:
+        return [(total, sum_probability(total)) for total in range(2, 13)]
+
+    def value(self, action: int) -> float:
+        """The exact value of a bet."""
+        p = sum(sum_probability(t) for t in range(self.thresholds[action], 13))
+        return 2.0 * p - 1.0
+
+
+def sum_probability(total: int) -> float:
+    """The probability that two fair dice sum to total."""
+    return (6 - abs(total - 7)) / 36.0 if 2 <= total <= 12 else 0.0

@@ -72,15 +72,21 @@ def descend(tree: Tree, select: Select, virtual_loss: float, rng: np.random.Gene
             chance: ChanceRule, root_edge: int | None = None) -> tuple[Path, Node]:
     """Walk from the root to a leaf (unexpanded or terminal), charging virtual loss.
 
+    A chance node is a leaf too until evaluated, when the chance rule needs
+    its value (chance.needs_value).
+
     root_edge, if given, is the edge taken at the root instead of select's.
     Returns the path of (node, edge index) and the leaf.
     """
     game = tree.game
+    stochastic = getattr(game, "stochastic_apply", False)
     node = tree.root
     path: Path = []
     vl = virtual_loss
     while True:
         if node.is_chance:
+            if node.value is None and chance.needs_value:
+                return path, node
             i = chance.select(node, rng)
         elif node.terminal or node.actions is None:
             return path, node
@@ -90,10 +96,25 @@ def descend(tree: Tree, select: Select, virtual_loss: float, rng: np.random.Gene
             node.W[i] -= vl
             node.total += vl
         path.append((node, i))
+        if stochastic:
+            node = _stochastic_child(game, node, i)
+            continue
         child = node.children[i]
         if child is None:
             child = node.children[i] = make_node(game, game.apply(node.state, node.actions[i]))
         node = child
+
+
+def _stochastic_child(game, node: Node, i: int) -> Node | ChanceNode:
+    """The node of the state that edge i leads to this time (the game draws chance in apply)."""
+    state = game.apply(node.state, node.actions[i])
+    reached = node.children[i]
+    if reached is None:
+        reached = node.children[i] = {}
+    child = reached.get(state)
+    if child is None:
+        child = reached[state] = make_node(game, state)
+    return child
 
 
 def backup(path: Path, player: int, value: float, virtual_loss: float,
@@ -163,8 +184,11 @@ def run_round(trees: Sequence[Tree], evaluate: Evaluate, select: Select,
         for k, (t, path, leaf) in enumerate(waiting):
             leaf.pending = False
             value = float(values[k])
-            expand(trees[t].game, leaf, None if priors is None else priors[k], value,
-                   rng if shuffle else None)
+            if leaf.is_chance:
+                chance.initialise(leaf, value)
+            else:
+                expand(trees[t].game, leaf, None if priors is None else priors[k], value,
+                       rng if shuffle else None)
             backup(path, leaf.to_play, value, virtual_loss, chance)
             done[t] += 1
     return done

@@ -24,7 +24,9 @@ class Node:
       N              -- visits of each edge (float: virtual loss is added in)
       W              -- value sum of each edge, for to_play
       total          -- sum(N)
-      children       -- Node or ChanceNode per edge, None until first reached
+      children       -- Node or ChanceNode per edge, None until first reached; for a game
+                        whose apply draws chance inside (stochastic_apply), a dict from
+                        each state reached to its node
       value          -- the evaluator's value at expansion, for to_play
       pending        -- True while the node waits in a batch for its evaluation
     """
@@ -73,18 +75,25 @@ class ChanceNode:
 
     Created expanded (the game lists the outcomes). W holds value sums from
     the point of view of to_play, the player to move in the chance state.
+    Chance rules that start outcomes from a prior (players.mcts.chance) have
+    the node evaluated first (value) and may add virtual visits to N and W;
+    total counts real visits only.
 
     Public attributes:
       state, to_play, outcomes (list of actions), probs, N, W, total,
-      children (one per outcome, None until first reached)
+      children (one per outcome, None until first reached),
+      value   -- the evaluator's value of the chance state for to_play, None until evaluated
+      widened -- outcomes expanded so far (progressive widening), in `order`
+      order   -- outcome indices by descending probability (set by rules that widen)
+      pending -- True while the node waits in a batch for its evaluation
     """
 
-    __slots__ = ("state", "to_play", "outcomes", "probs", "N", "W", "total", "children")
+    __slots__ = ("state", "to_play", "outcomes", "probs", "N", "W", "total", "children",
+                 "value", "widened", "order", "pending")
 
     is_chance = True
     terminal = False
     expanded = True
-    pending = False
 
     def __init__(self, state, to_play: int, outcomes: list[tuple[int, float]]) -> None:
         self.state = state
@@ -95,6 +104,10 @@ class ChanceNode:
         self.W = [0.0] * len(self.outcomes)
         self.total = 0.0
         self.children: list[Node | ChanceNode | None] = [None] * len(self.outcomes)
+        self.value: float | None = None
+        self.widened = 0
+        self.order: list[int] = []
+        self.pending = False
 
     @property
     def actions(self) -> list[int]:
@@ -133,14 +146,15 @@ class Tree:
     def advance(self, action: int) -> None:
         """Make the child reached by action (or chance outcome) the new root, keeping its subtree.
 
-        After an action the tree never tried, the new root is a fresh node.
+        After an action the tree never tried, or one whose outcome the game
+        draws inside apply (stochastic_apply), the new root is a fresh node.
         A chance root can't be searched: advance it by its outcome first.
         """
         root = self.root
         child = None
         if root.expanded and not root.terminal and action in root.actions:
             child = root.children[root.actions.index(action)]
-        if child is None:
+        if child is None or isinstance(child, dict):
             child = make_node(self.game, self.game.apply(root.state, action))
         self.root = child
         self.simulations = 0

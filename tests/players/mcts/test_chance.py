@@ -1,10 +1,25 @@
-"""Chance rules: the sampled-outcome rule draws outcomes by probability and passes values up."""
+"""Chance rules: the sampled-outcome rule, and seed 001's four modes on tiny games with exact values."""
+
+import functools
 
 import numpy as np
 import pytest
 
-from players.mcts.chance import SAMPLED
-from players.mcts.tree import ChanceNode
+from players.games.toys import BiasedCoin, TwoDiceSum, sum_probability
+from players.mcts.chance import (
+    CHANCE_MODES,
+    SAMPLED,
+    ExpectedOutcomes,
+    Expectimax,
+    HiddenChance,
+    ProgressiveWidening,
+    chance_rule,
+    game_for_mode,
+    prior_stats,
+)
+from players.mcts.search import search
+from players.mcts.selection import uct
+from players.mcts.tree import ChanceNode, Tree
 
 
 def test_sampled_outcomes_follow_the_probabilities():
@@ -17,3 +32,142 @@ def test_sampled_outcomes_follow_the_probabilities():
 def test_sampled_outcome_passes_the_value_up_unchanged():
     node = ChanceNode("s", 0, [(0, 0.5), (1, 0.5)])
     assert SAMPLED.backed_value(node, 1, -0.25) == pytest.approx(-0.25)
+
+
+# --- the four modes of seed 001 ---------------------------------------------------------
+
+def zero_evaluator(states):
+    return None, np.zeros(len(states))
+
+
+def run_mode(game, mode, simulations, seed=0, c=3.0):
+    tree = Tree(game_for_mode(game, mode, seed), game.initial_state())
+    search([tree], zero_evaluator, functools.partial(uct, c=c), num_simulations=simulations,
+           rng=np.random.default_rng(seed), chance=chance_rule(mode))
+    return tree
+
+
+def edge_q(tree):
+    root = tree.root
+    return {a: root.W[i] / root.N[i] for i, a in enumerate(root.actions)}
+
+
+def chance_value(tree, action, rule):
+    root = tree.root
+    node = root.children[root.actions.index(action)]
+    return rule.backed_value(node, 0, 0.0)
+
+
+@pytest.mark.parametrize("mode", CHANCE_MODES)
+def test_each_mode_finds_the_exact_values_of_the_two_dice_bets(mode):
+    game = TwoDiceSum((5, 8, 10))
+    tree = run_mode(game, mode, 3000, c=20.0)
+    q = edge_q(tree)
+    if mode == "hidden":
+        for action in range(3):
+            assert q[action] == pytest.approx(game.value(action), abs=0.08)
+    else:
+        # The chance node's value is the expectation over the outcomes' means.
+        rule = chance_rule(mode)
+        for action in range(3):
+            assert chance_value(tree, action, rule) == pytest.approx(game.value(action), abs=0.04)
+        assert q[0] == pytest.approx(game.value(0), abs=0.05)
+    assert max(q, key=q.get) == 0
+
+
+@pytest.mark.parametrize("mode", CHANCE_MODES)
+def test_each_mode_finds_the_exact_value_of_a_call_on_a_biased_coin(mode):
+    game = BiasedCoin(0.7)
+    q = edge_q(run_mode(game, mode, 1500, seed=3))
+    assert q[0] == pytest.approx(game.value(0), abs=0.06)
+    assert q[1] == pytest.approx(game.value(1), abs=0.1)
+
+
+def test_hidden_mode_has_no_chance_nodes_and_keeps_each_outcome_apart():
+    game = TwoDiceSum((5,))
+    tree = run_mode(game, "hidden", 400)
+    reached = tree.root.children[0]
+    assert isinstance(reached, dict)
+    assert not any(node.is_chance for node in reached.values())
+    assert {state[2] for state in reached} == set(range(2, 13))
+    assert not HiddenChance(game).is_chance(("throw", 0))
+
+
+def test_prior_virtual_visits_use_the_corrected_formula_not_value_times_probability():
+    assert prior_stats(0.6, 2.0) == (pytest.approx(1.2), 2.0)
+    node = ChanceNode("s", 0, [(0, 0.2), (1, 0.5), (2, 0.3)])
+    rule = ExpectedOutcomes(2.0)
+    rule.initialise(node, 0.6)
+    assert node.W == [pytest.approx(1.2)] * 3 and node.N == [2.0] * 3
+    # The buggy W = V * p * n_virtual would pass up 0.6 * sum(p) * p... != 0.6.
+    assert rule.backed_value(node, 0, 0.0) == pytest.approx(0.6)
+
+
+def test_the_prior_washes_out_with_real_visits():
+    node = ChanceNode("s", 0, [(0, 0.5), (1, 0.5)])
+    rule = ExpectedOutcomes(1.0)
+    rule.initialise(node, 1.0)
+    for _ in range(3):
+        node.N[0] += 1
+        node.W[0] += -1.0
+    # outcome 0: (1 * 1 + 3 * -1) / 4 = -0.5; outcome 1 still the prior 1.0
+    assert rule.backed_value(node, 0, -1.0) == pytest.approx(0.5 * -0.5 + 0.5 * 1.0)
+
+
+def _visit(rule, node, rng, value=0.0):
+    i = rule.select(node, rng)
+    node.N[i] += 1.0
+    node.W[i] += value
+    node.total += 1.0
+    return i
+
+
+@pytest.mark.parametrize("rule", [ExpectedOutcomes(1.0), Expectimax(1.0), ProgressiveWidening(0.5, 1.0)],
+                         ids=["sampling", "expectimax", "progressive"])
+def test_visits_over_outcomes_converge_to_the_probabilities(rule):
+    outcomes = [(t, sum_probability(t)) for t in range(2, 13)]
+    node = ChanceNode("s", 0, outcomes)
+    rule.initialise(node, 0.0)
+    rng = np.random.default_rng(5)
+    counts = np.zeros(len(outcomes))
+    for _ in range(20000):
+        counts[_visit(rule, node, rng)] += 1
+    assert np.allclose(counts / counts.sum(), [p for _, p in outcomes], atol=0.01)
+
+
+def test_expectimax_tracks_the_probabilities_without_randomness():
+    node = ChanceNode("s", 0, [(0, 0.25), (1, 0.75)])
+    rule = Expectimax(1.0)
+    rule.initialise(node, 0.0)
+    chosen = [_visit(rule, node, np.random.default_rng(k)) for k in range(8)]
+    assert chosen.count(0) == 2 and chosen.count(1) == 6
+
+
+def test_progressive_widening_expands_most_probable_first_at_square_visit_counts():
+    outcomes = [(t, sum_probability(t)) for t in range(2, 13)]
+    node = ChanceNode("s", 0, outcomes)
+    rule = ProgressiveWidening(0.5, 1.0)
+    rule.initialise(node, 0.25)
+    rng = np.random.default_rng(0)
+    widened_at = []
+    for visit in range(1, 40):
+        before = node.widened
+        _visit(rule, node, rng)
+        if node.widened > before:
+            widened_at.append(visit)
+    assert widened_at == [1, 4, 9, 16, 25, 36]
+    assert [node.outcomes[i] for i in node.order[:3]] == [7, 6, 8]
+    # Unexpanded outcomes are valued by the prior.
+    expanded = node.order[:node.widened]
+    expected = sum(node.probs[i] * (node.W[i] / node.N[i] if i in expanded else 0.25)
+                   for i in range(len(outcomes)))
+    assert rule.backed_value(node, 0, 0.0) == pytest.approx(expected)
+
+
+def test_unknown_mode_and_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="unknown chance mode"):
+        chance_rule("dice")
+    with pytest.raises(ValueError):
+        ProgressiveWidening(alpha=0.0)
+    with pytest.raises(ValueError):
+        ExpectedOutcomes(-1.0)

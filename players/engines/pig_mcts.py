@@ -1,0 +1,115 @@
+"""`python -m players pig-mcts`: GTP Pig engine, MCTS in a chance mode of seed 001, rollouts or a network."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+
+import numpy as np
+
+from players.engines import gtp_adapter
+from players.engines.pig_hold import make_pig_engine
+from players.games.pig import Pig, PigState, hold_at_rollout, random_pig_rollout
+from players.mcts import PuctSettings, RolloutEvaluator, Tree, alphazero_policy, uct_policy
+from players.mcts.chance import CHANCE_MODES, chance_rule, game_for_mode
+from ringmaster.gtp.engine import run_gtp_session
+
+ARENA = PuctSettings(c_puct=1.0, dirichlet_alpha=1.0, dirichlet_epsilon=0.05, temperature=0.2)
+
+
+def rollout_for(policy: str, game: Pig) -> Callable[[PigState, random.Random], float]:
+    """The rollout of a name: 'hold20' (both sides hold at 20, the default) or 'random'.
+
+    Raises ValueError for another name.
+    """
+    if policy == "random":
+        return lambda state, rng: random_pig_rollout(game, state, rng)
+    if policy.startswith("hold") and policy[4:].isdigit():
+        hold_at = int(policy[4:])
+        return lambda state, rng: hold_at_rollout(game, state, rng, hold_at)
+    raise ValueError(f"unknown rollout policy {policy!r} (expected holdN or random)")
+
+
+class PigSearch(gtp_adapter.MoveGenerator):
+    """One search per decision, in a chance mode, valued by rollouts (UCT) or by a network (PUCT).
+
+    With a network (evaluate set) the search is the AlphaZero policy with the
+    seed's arena settings (c_puct 1.0, Dirichlet 0.05 / 1.0, temperature 0.2).
+    """
+
+    def __init__(self, mode: str, *, playouts: int, seconds: float | None, c: float,
+                 rollout: str = "hold20", evaluate=None, alpha: float = 0.5,
+                 virtual_visits: float = 1.0, seed: int | None = None) -> None:
+        self.mode = mode
+        self.rule = chance_rule(mode, alpha=alpha, virtual_visits=virtual_visits)
+        self.playouts = playouts
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.evaluate = evaluate
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        rollout_for(rollout, Pig())
+
+    def search_tree(self, game: Pig, state: PigState) -> Tree:
+        return Tree(game_for_mode(game, self.mode, self.rng.randrange(1 << 31)), state)
+
+    def __call__(self, game: Pig, state: PigState, *, cleanup: bool, seconds: float | None) -> int:
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        tree = self.search_tree(game, state)
+        if self.evaluate is not None:
+            output = alphazero_policy([tree], self.evaluate, ARENA, num_simulations=self.playouts,
+                                      rng=self.np_rng, seconds=self.seconds, chance=self.rule)[0]
+            return output.action
+        evaluator = RolloutEvaluator(tree.game, seed=self.rng.randrange(1 << 31),
+                                     rollout=rollout_for(self.rollout, game))
+        result = uct_policy(tree, evaluator, num_simulations=self.playouts, rng=self.np_rng,
+                            c=self.c, seconds=self.seconds, chance=self.rule)
+        return result.best_action
+
+
+def network_evaluator(path: str, game: Pig):
+    """A batched evaluator for Pig states from a checkpoint (imports torch)."""
+    from players.nets.checkpoint import load_checkpoint
+    from players.nets.inference import LocalPredictor, StateEvaluator
+    model, _ = load_checkpoint(path)
+    return StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m players pig-mcts",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--chance-mode", choices=CHANCE_MODES, default="progressive")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--model", default=None, help="network checkpoint (PUCT search)")
+    source.add_argument("--rollouts", default="hold20",
+                        help="rollout policy for UCT: holdN (default hold20) or random")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="simulations per decision (default 1000; the most with --seconds)")
+    parser.add_argument("--seconds", type=float, default=None, help="search time per decision")
+    parser.add_argument("--c", type=float, default=0.5, help="UCT exploration constant")
+    parser.add_argument("--progressive-widening-alpha", type=float, default=0.5)
+    parser.add_argument("--prior-virtual-visits", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=None)
+    options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if options.playouts is None:
+        options.playouts = 10**9 if options.seconds is not None else 1000
+    try:
+        evaluate = network_evaluator(options.model, Pig()) if options.model else None
+        player = PigSearch(options.chance_mode, playouts=options.playouts, seconds=options.seconds,
+                           c=options.c, rollout=options.rollouts, evaluate=evaluate,
+                           alpha=options.progressive_widening_alpha,
+                           virtual_visits=options.prior_virtual_visits, seed=options.seed)
+    except (ValueError, OSError) as exc:
+        parser.error(str(exc))
+    engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}")
+    run_gtp_session(engine)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
