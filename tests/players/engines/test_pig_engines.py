@@ -40,10 +40,10 @@ def test_pig_mcts_holds_when_holding_wins_and_rolls_at_zero_in_every_mode():
         assert search(game, PigState((0, 0), 0, 0, 0), cleanup=False, seconds=None) == ROLL
 
 
-def test_pig_mcts_rolls_on_when_the_opponent_is_about_to_win():
+def test_pig_mcts_rolls_on_a_turn_total_of_two_at_the_start():
     for mode in ("hidden", "progressive"):
-        search = PigSearch(mode, playouts=400, seconds=None, c=1.0, seed=2)
-        assert search(Pig(50), PigState((10, 48), 2, 0, 20), cleanup=False, seconds=None) == ROLL
+        search = PigSearch(mode, playouts=1000, seconds=None, c=1.0, seed=0)
+        assert search(Pig(50), PigState((0, 0), 2, 0, 0), cleanup=False, seconds=None) == ROLL
 
 
 def test_rollout_policies_by_name():
