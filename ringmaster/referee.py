@@ -9,6 +9,8 @@ from ringmaster.game_results import format_float, result_from_score
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
+FORCED_PASS_COMMENT = "forced pass (played by the referee)"
+
 _SCORE = re.compile(r"\A([BW])\+(\d+(?:\.\d*)?)?\Z", re.IGNORECASE)
 
 
@@ -66,6 +68,11 @@ class Referee:
 
     Any failure of an engine mid-game, a failure response, a broken channel or
     a timeout, forfeits the game for that engine with the reason recorded.
+
+    A pass the rules force (Othello: no placement) is played by the referee:
+    the engine isn't asked for it and its opponent isn't told, since the next
+    'play' or 'genmove' names its colour (engines such as GRhino refuse
+    'play COLOUR pass'). The record shows it, commented FORCED_PASS_COMMENT.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
@@ -119,6 +126,11 @@ class Referee:
             if len(record.moves) >= self.move_limit:
                 record.sgf_result, record.detail = "Void", "hit move limit"
                 return record
+            if self.rules.pass_is_forced(colour):
+                self.rules.play(colour, None)
+                record.moves.append((colour, None, FORCED_PASS_COMMENT))
+                colour = opponent_of(colour)
+                continue
             try:
                 response = self._genmove(colour)
             except (BadGtpResponse, GtpChannelError) as exc:

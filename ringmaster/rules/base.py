@@ -81,6 +81,14 @@ class Rules(ABC):
         """Turn a move into a GTP vertex ('pass' for None)."""
         return common.format_vertex(move)
 
+    def pass_is_forced(self, colour: Colour) -> bool:
+        """True when the rules leave colour nothing but a pass (Othello with no placement).
+
+        The referee plays such a pass itself: it asks no engine for it and
+        tells no engine about it. A pass that is a choice (Go) is never forced.
+        """
+        return False
+
     @abstractmethod
     def check_move(self, colour: Colour, move) -> str | None:
         """Return None if colour may play move now, else the forfeit reason."""

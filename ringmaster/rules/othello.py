@@ -13,8 +13,9 @@ class OthelloRules(Rules):
     Moves are GTP vertices, as for Go (row 0 at the bottom). The start
     position has White on D4 and E5 and Black on D5 and E4 (for 8x8; the
     four centre points on other sizes). A placement must turn over at least
-    one opposing disc; 'pass' is legal only for a player with no placement.
-    The game is over when neither player can place a disc.
+    one opposing disc; 'pass' is legal only for a player with no placement,
+    and such a pass is forced (the referee plays it for the player). The
+    game is over when neither player can place a disc.
     """
 
     game_name = "othello"
@@ -56,6 +57,9 @@ class OthelloRules(Rules):
         n = self.board_size
         return [(r, c) for r in range(n) for c in range(n)
                 if self.board[r][c] is None and self.flips(colour, (r, c))]
+
+    def pass_is_forced(self, colour: Colour) -> bool:
+        return not self.legal_placements(colour) and not self.is_over()
 
     def check_move(self, colour: Colour, move) -> str | None:
         if move is None:

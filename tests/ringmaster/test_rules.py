@@ -48,3 +48,10 @@ def test_handicap_limits():
     assert sorted(get_rules("go", 9).fixed_handicap_points(2)) == [(2, 2), (6, 6)]
     with pytest.raises(ValueError, match="handicap not supported for othello"):
         get_rules("othello", 8).fixed_handicap_points(2)
+
+
+def test_a_go_pass_is_never_forced():
+    rules = GoRules(2)
+    for vertex in ("A1", "B2"):
+        rules.play("b", rules.parse_move(vertex))
+    assert not rules.pass_is_forced("w") and not rules.pass_is_forced("b")

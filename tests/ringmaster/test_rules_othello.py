@@ -80,10 +80,20 @@ def test_pass_only_when_forced_and_game_end():
     """)
     assert rules.check_move("w", None) is not None    # white can play D1
     assert rules.check_move("b", None) is None         # black has no placement
+    assert rules.pass_is_forced("b") and not rules.pass_is_forced("w")
     assert not rules.is_over()
     rules.play("w", rules.parse_move("D1"))
     assert rules.is_over()
+    assert not rules.pass_is_forced("b") and not rules.pass_is_forced("w")   # over: nothing to force
     assert rules.area_score() == -16
+
+
+def test_forced_pass_on_a_line_from_the_start():
+    rules = OthelloRules(4)
+    assert not rules.pass_is_forced("b")
+    for colour, vertex in (("b", "B1"), ("w", "C1"), ("b", "D3"), ("w", "A1")):
+        rules.play(colour, rules.parse_move(vertex))
+    assert rules.pass_is_forced("b") and not rules.pass_is_forced("w")
 
 
 def test_game_over_with_empty_points():
