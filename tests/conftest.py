@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 GNUGO = "/usr/games/gnugo"
+GRHINO = "/usr/games/gtp-rhino"
 OPT_IN_MARKERS = ("slow", "gpu")
 
 
@@ -46,3 +47,14 @@ def gnugo() -> str:
                         f"(.ci/run installs it: apt-get install gnugo)")
         pytest.skip(f"GNU Go is not installed at {GNUGO} (apt-get install gnugo)")
     return GNUGO
+
+
+@pytest.fixture
+def grhino() -> str:
+    """The path of GRhino's GTP engine; skips the test if it isn't installed, except in CI (fails)."""
+    if not os.access(GRHINO, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail(f"GRhino is required in CI but {GRHINO} is missing "
+                        f"(.ci/run installs it: apt-get install grhino)")
+        pytest.skip(f"GRhino is not installed at {GRHINO} (apt-get install grhino)")
+    return GRHINO

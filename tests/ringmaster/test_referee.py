@@ -1,15 +1,21 @@
-"""Whole games refereed between programmed in-process engines: captures, ko, scoring, forfeits."""
+"""Refereed games: programmed in-process engines (ko, scoring, forfeits, forced passes), and GRhino."""
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
+from sgfmill import sgf
 
 from ringmaster.game_results import result_from_score
 from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout
 from ringmaster.gtp.engine import GtpError
-from ringmaster.referee import EnginePlayer, Referee, parse_score
+from ringmaster.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
+from ringmaster.rules.othello import OthelloRules
 from tests.fakes.channels import EngineChannel, gtp_failure, programmed_engine, raiser
+from tests.fakes.cli import invoke
 
 
 def make_referee(b_moves, w_moves, *, size=5, komi=0.5, move_limit=1000, internal=True,
@@ -198,18 +204,74 @@ def test_parse_score():
     assert parse_score("nonsense") is None
 
 
-def test_othello_is_scored_by_the_referee_even_when_players_may_score():
-    from ringmaster.rules.othello import OthelloRules
-    # A whole 4x4 game: each side takes its first legal placement, passing only when forced.
+def othello_game(opening=()):
+    """A whole 4x4 Othello game: the opening's vertices, then each side's first legal placement.
+
+    Returns (the rules at the end, {colour: the vertices it placed}, the
+    colours whose pass was forced, in order).
+    """
     rules = OthelloRules(4)
-    moves = {"b": [], "w": []}
+    moves: dict[str, list[str]] = {"b": [], "w": []}
+    forced = []
     colour = "b"
+    opening = list(opening)
     while not rules.is_over():
         placements = rules.legal_placements(colour)
-        move = placements[0] if placements else None
-        moves[colour].append(rules.format_move(move))
-        rules.play(colour, move)
+        if not placements:
+            forced.append(colour)
+            rules.play(colour, None)
+        else:
+            move = rules.parse_move(opening.pop(0)) if opening else placements[0]
+            moves[colour].append(rules.format_move(move))
+            rules.play(colour, move)
         colour = "w" if colour == "b" else "b"
+    return rules, moves, forced
+
+
+# After these four moves on 4x4, Black has no placement: its pass is forced.
+FORCED_PASS_OPENING = ("B1", "C1", "D3", "A1")
+
+
+def refusing_pass(moves):
+    """A programmed engine that, like GRhino, answers 'play COLOUR pass' with a syntax error."""
+    def play(args):
+        if args[1].lower() == "pass":
+            raise GtpError("syntax error")
+    return programmed_engine(moves, extra={"play": play})
+
+
+def test_forced_pass_is_played_by_the_referee_asked_of_and_told_to_no_engine():
+    rules, moves, forced = othello_game(FORCED_PASS_OPENING)
+    assert forced and forced[0] == "b"
+    channels = {c: EngineChannel(refusing_pass(moves[c])) for c in ("b", "w")}
+    players = {c: EnginePlayer(c + "p", GtpController(channels[c], f"player {c}p")) for c in ("b", "w")}
+    record = Referee(OthelloRules(4), players, komi=0, move_limit=100, use_internal_scorer=True).play()
+    assert not record.is_forfeit and record.passed_out
+    assert record.sgf_result == result_from_score(rules.area_score())[1]
+    passes = [(colour, comment) for colour, move, comment in record.moves if move is None]
+    assert passes == [(c, FORCED_PASS_COMMENT) for c in forced]
+    assert record.moves[4] == ("b", None, FORCED_PASS_COMMENT)
+    for c in ("b", "w"):
+        log = channels[c].log
+        assert not any("pass" in line for line in log)
+        assert log.count(f"genmove {c}") == len(moves[c])     # never asked on a forced pass
+    # White is asked twice running, Black is told two White moves running.
+    assert "genmove w" in {a for a, b in zip(channels["w"].log, channels["w"].log[1:]) if a == b}
+    told = [line for line in channels["b"].log if line.startswith("play")]
+    assert told[1:3] == ["play w A1", f"play w {moves['w'][2]}"]
+
+
+def test_a_go_pass_is_asked_for_and_told():
+    referee, rules = make_referee(["pass"], ["pass"])
+    record = referee.play()
+    assert record.passed_out and [m[1] for m in record.moves] == [None, None]
+    assert [m[2] for m in record.moves] == [None, None]
+    assert "genmove b" in referee.players["b"].controller.channel.log
+    assert "play b pass" in referee.players["w"].controller.channel.log
+
+
+def test_othello_is_scored_by_the_referee_even_when_players_may_score():
+    rules, moves, _ = othello_game()
     asked = []
     players = {}
     for c in ("b", "w"):
@@ -221,3 +283,41 @@ def test_othello_is_scored_by_the_referee_even_when_players_may_score():
     record = referee.play()
     assert record.passed_out and asked == []
     assert record.sgf_result == result_from_score(rules.area_score() - 0.5)[1]
+
+
+@pytest.mark.integration
+def test_grhino_against_random_othello_through_the_cli_forced_passes_and_no_forfeit(write_ctl, grhino):
+    # Seeded random players and GRhino without its opening book: the random players' passes
+    # are forced in these games (each was a forfeit by GRhino, which refuses 'play COLOUR
+    # pass', before the referee kept forced passes to itself).
+    ctl = write_ctl(f"""
+competition_type = 'playoff'
+game = 'othello'
+board_size = 8
+komi = 0
+players = {{'rhino': Player('{grhino} --level 1 --book 0')}}
+for seed in (3, 6, 7):
+    players[f'random{{seed}}'] = Player([PYTHON, '-m', 'players', 'random-othello', '--seed', str(seed)])
+matchups = [Matchup(f'random{{seed}}', 'rhino', alternating=True, number_of_games=2)
+            for seed in (3, 6, 7)]
+""")
+    result = invoke("run", ctl, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    report = json.loads(invoke("show", ctl, "--json").output)
+    results = [r for m in report["matchups"] for r in m["results"]]
+    assert len(results) == 6
+    assert not any(r["is_forfeit"] for r in results), [r["detail"] for r in results]
+    assert report["engine_descriptions"]["rhino"].startswith("GTP GRhino")
+    forced_by = []
+    games_dir = os.path.splitext(ctl)[0] + ".games"
+    for name in os.listdir(games_dir):
+        with open(os.path.join(games_dir, name), "rb") as f:
+            game = sgf.Sgf_game.from_bytes(f.read())
+        assert game.get_root().get("GM") == 2
+        players = {"b": game.get_player_name("b"), "w": game.get_player_name("w")}
+        for node in game.get_main_sequence()[1:]:
+            colour, move = node.get_move()
+            if move is None:
+                assert node.get("C") == FORCED_PASS_COMMENT
+                forced_by.append(players[colour])
+    assert len(forced_by) >= 3 and all(name.startswith("random") for name in forced_by)
