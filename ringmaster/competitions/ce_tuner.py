@@ -15,7 +15,8 @@ from ringmaster.settings import (
     interpret_positive_int,
     load_settings,
 )
-from ringmaster.stats import format_elo
+from ringmaster.stats import ELO_METHOD, format_elo
+from ringmaster.tournament_results import render_table
 from ringmaster.tuning.cross_entropy import (
     Distribution,
     elite_count,
@@ -89,6 +90,7 @@ class CeTuner(Tuner):
     def set_clean_status(self) -> None:
         self.generation = 0
         self.distribution = list(self.initial_distribution)
+        self.history: list[Distribution] = [list(self.distribution)]
         self.opponent_description: str | None = None
         self.clean_confirmation()
         self._new_generation()
@@ -113,6 +115,7 @@ class CeTuner(Tuner):
             "scheduler": self.scheduler.to_json(),
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
+            "history": [[list(p) for p in d] for d in self.history],
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
@@ -132,6 +135,8 @@ class CeTuner(Tuner):
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
+            history = status.get("history") or [distribution]   # states before the report
+            self.history = [[(float(m), float(v)) for m, v in d] for d in history]
         except (KeyError, ValueError, TypeError):
             raise CompetitionError(INCONSISTENT) from None
         self._set_groups()   # batch_size may have changed
@@ -216,6 +221,7 @@ class CeTuner(Tuner):
         self.log_history("")
         elites = [self.sample_parameters[number] for number in ranking[:count]]
         self.distribution = update_distribution(self.distribution, elites, self.step_size)
+        self.history.append(list(self.distribution))
         self.generation += 1
         if not self.tuning_over():
             self.log_event(f"starting generation {self.generation}")
@@ -242,15 +248,19 @@ class CeTuner(Tuner):
         out.write(f"komi: {self.game_settings['komi']}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
-        out.write(f"generation {self.generation}\n\n")
-        wins = ", ".join(format_float(w) for w in self.wins)
-        out.write(f"wins from current samples:\n[{wins}]\n")
+        state = "tuning over" if self.tuning_over() else "running"
+        out.write(f"generation {min(self.generation + 1, self.number_of_generations)} of "
+                  f"{self.number_of_generations} ({state})\n\n")
+        out.write(f"samples of generation {self.samples_generation()}:\n")
+        rows = [["sample", "parameters", "wins", "games", "win rate", "95% interval"]]
         for number, parameters in enumerate(self.sample_parameters):
             games = self._candidate_games(number)
-            if games:
-                out.write(f"  {candidate_code(self.samples_generation(), number)} "
-                          f"{self.format_optimiser_parameters(parameters)}  "
-                          f"{describe_record(self.wins[number], games)}\n")
+            record = describe_record(self.wins[number], games).split(" ", 2)
+            rows.append([candidate_code(self.samples_generation(), number),
+                         self.format_optimiser_parameters(parameters),
+                         format_float(self.wins[number]), str(games),
+                         record[1] if games else "--", record[2] if games else "--"])
+        out.writelines(line + "\n" for line in render_table(rows, right_align_from=2))
         best = max(range(len(self.wins)), key=lambda i: (self.wins[i], -i))
         best_games = self._candidate_games(best)
         if best_games:
@@ -258,11 +268,16 @@ class CeTuner(Tuner):
                       f"Elo vs opponent {format_elo(self.wins[best], best_games)}\n")
             out.write(f"  {selection_bias_warning(self.confirm_games)}\n")
         out.write("\n")
+        means = [mean for mean, _ in self.distribution]
         if self.tuning_over():
-            out.write("final distribution:\n")
+            out.write("final distribution (its mean is the recommended candidate):\n")
         else:
             out.write(f"distribution for generation {self.generation}:\n")
-        out.write(self.describe_distribution(self.distribution) + "\n")
+        out.write(f"  mean: {self.format_optimiser_parameters(means)}\n")
+        rows = [["parameter", "mean", "variance"]]
+        rows += [[spec.code, f"{mean:.4g}", f"{variance:.4g}"]
+                 for spec, (mean, variance) in zip(self.parameter_specs, self.distribution)]
+        out.writelines("  " + line + "\n" for line in render_table(rows))
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
@@ -271,7 +286,18 @@ class CeTuner(Tuner):
         self.write_static_description(out)
         self.write_screen_report(out)
         self.write_opponent_line(out)
-        out.write("\n")
+        out.write(ELO_METHOD + "\n")
+
+    def games_played(self) -> int:
+        per_generation = self.samples_per_generation * self.batch_size
+        done = min(self.generation, self.number_of_generations) * per_generation
+        if not self.tuning_over():
+            done += sum(self._candidate_games(i) for i in range(self.samples_per_generation))
+        return done + self.confirm_played
+
+    def games_wanted(self) -> int | None:
+        return (self.number_of_generations * self.samples_per_generation * self.batch_size
+                + self.confirm_games)
 
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
@@ -289,5 +315,15 @@ class CeTuner(Tuner):
             "confirmation": self.confirmation_json(),
             "opponent": self.opponent.code,
             "opponent_description": self.opponent_description,
+            "parameter_codes": [spec.code for spec in self.parameter_specs],
+            "history": [{"generation": g, "means": [m for m, _ in d],
+                         "variances": [v for _, v in d],
+                         "mean_parameters": self.format_optimiser_parameters([m for m, _ in d])}
+                        for g, d in enumerate(self.history)],
+            "stop_reason": ("stopped: all generations played" if self.tuning_over()
+                            else "running"),
+            "board_size": self.game_settings["board_size"],
+            "komi": self.game_settings["komi"],
+            "elo_method": ELO_METHOD,
         })
         return report

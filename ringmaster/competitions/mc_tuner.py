@@ -18,7 +18,8 @@ from ringmaster.settings import (
     interpret_sequence_of,
     load_settings,
 )
-from ringmaster.stats import format_elo, wilson_interval
+from ringmaster.stats import ELO_METHOD, elo_json, format_elo, wilson_interval
+from ringmaster.tournament_results import render_table
 from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (
     MC_PARAMETER_SETTINGS,
@@ -27,7 +28,7 @@ from ringmaster.tuning.parameters import (
     mc_parameter_spec,
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
-from ringmaster.tuning.tree import Node, Path, Tree, in_flight_rule
+from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
 from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 
 
@@ -175,7 +176,7 @@ class McTuner(Tuner):
         if self.outstanding or self.confirm_games <= 0:
             return NO_GAME
         if self.confirm_parameters is None:
-            best = self.tree.best_path()
+            best = self._confirmation_path()
             self.start_confirmation(self.tree.parameters_for_path(best), self.describe_path(best))
         job = self.get_confirmation_game()
         return NO_GAME if job is None else job
@@ -240,11 +241,25 @@ class McTuner(Tuner):
 
     # Statistics
 
+    def _confirmation_path(self) -> Path:
+        """The recommended candidate; if tuning ended before every candidate played, the most-played."""
+        best = self.tree.best_path()
+        if best:
+            return best
+        children = self.tree.root.children or []
+        return (max(range(len(children)), key=lambda i: (children[i].games, children[i].won, -i)),)
+
     def best_probability(self) -> float:
-        """P(the best candidate is better than each of its siblings), multiplied down the best path."""
+        """P(the recommended candidate is better than each of its siblings), multiplied down its path.
+
+        0.0 while there is no recommended candidate.
+        """
+        best = self.tree.best_path()
+        if not best:
+            return 0.0
         probability = 1.0
         node = self.tree.root
-        for index in self.tree.best_path():
+        for index in best:
             assert node.children is not None
             records = [(child.won, child.games) for child in node.children]
             probability *= probability_best(records, index)
@@ -255,24 +270,39 @@ class McTuner(Tuner):
         return (self.stop_when_confident is not None
                 and self.best_probability() >= self.stop_when_confident)
 
+    def stop_reason(self) -> str:
+        """Why the event stopped, or what it is waiting for."""
+        if self.confident:
+            return (f"stopped early: the recommended candidate beats every other with probability "
+                    f"{self.best_probability():.3f} >= stop_when_confident {self.stop_when_confident:g}")
+        if self.number_of_games is not None and self.tree.root.games >= self.number_of_games:
+            return f"stopped: number_of_games ({self.number_of_games}) played"
+        return "running"
+
+    def edge_warnings(self, path: Path) -> list[str]:
+        """A warning for each end of a parameter's range the candidate's cell touches."""
+        warnings = []
+        for i, end in edges_touched(self.tree.splits, path):
+            code = self.parameter_specs[i].code
+            word = "lowest" if end == "low" else "highest"
+            beyond = "below" if end == "low" else "above"
+            warnings.append(f"warning: {code} lies in the {word} division of its range: the best "
+                            f"value may be {beyond} it; widen the range of {code} and tune again")
+        return warnings
+
     # Descriptions
 
     def describe_path(self, path: Path) -> str:
-        """'lv: 1; sd: 25 [(1,0)]'."""
+        """'c: 0.123 [cell 3]', or '... [cell 3 > 1]' at depth 2."""
         parameters = self.format_optimiser_parameters(self.tree.parameters_for_path(path))
-        return f"{parameters} [{self.tree.describe_path(path)}]"
+        return f"{parameters} [cell {self.tree.describe_path(path)}]"
 
-    def _node_line(self, path: Path, node: Node, summary: bool) -> str:
+    def _node_line(self, path: Path, node: Node) -> str:
+        """The history's tree dump line: 'cell parameters win rate games'."""
         parameters = self.format_optimiser_parameters(self.tree.parameters_for_path(path))
-        if summary:
-            line = (f"{self.tree.describe_path(path)} {parameters:<40} "
-                    f"{node.value:.3f} {node.games:3d}")
-            if node.games:
-                low, high = wilson_interval(node.won, node.games)
-                line += f"  [{low:.3f}, {high:.3f}]"
-            return line
-        return (f"{self.tree.describe_path(path[-1:])} {parameters} "
-                f"{node.value:.3f} {node.games:3d}")
+        rate = f"{node.won / node.games:.3f}" if node.games else "--"
+        return f"cell {self.tree.describe_path(path[-1:])}: {parameters}  win rate {rate}  " \
+               f"games {node.games}"
 
     def describe_tree(self) -> str:
         """The history file's tree dump: the first generation, and the second under expanded nodes."""
@@ -280,39 +310,71 @@ class McTuner(Tuner):
         rate = f"{root.won / root.games:.3f}" if root.games else "--"
         lines = [f"{root.count_nodes()} nodes", f"Win rate {root.won}/{root.games} = {rate}"]
         for i, node in enumerate(root.children or ()):
-            lines.append("  " + self._node_line((i,), node, summary=False))
+            lines.append("  " + self._node_line((i,), node))
             for j, child in enumerate(node.children or ()):
-                lines.append("    " + self._node_line((i, j), child, summary=False))
+                lines.append("    " + self._node_line((i, j), child))
         return "\n".join(lines)
+
+    def summary_rows(self, depth: int, count: int) -> list[list[str]]:
+        """The most-visited candidates at a depth: a header row, then one row each."""
+        generation = self.tree.generations(depth)
+        shown = sorted(generation, key=lambda item: (-item[1].visits, item[0]))[:max(count, 0)]
+        best = self.tree.best_path()
+        rows = [["cell", *(spec.code for spec in self.parameter_specs), "wins", "games",
+                 "win rate", "95% interval", ""]]
+        for path, node in sorted(shown, key=lambda item: item[0]):
+            values = self.convert(self.tree.parameters_for_path(path))
+            cells = self.format_engine_parameters(values).split("; ")
+            if len(cells) != len(self.parameter_specs):
+                cells = [repr(v) for v in values]
+            row = [self.tree.describe_path(path), *cells, str(node.won), str(node.games)]
+            if node.games:
+                low, high = wilson_interval(node.won, node.games)
+                row += [f"{node.won / node.games:.3f}", f"[{low:.3f}, {high:.3f}]"]
+            else:
+                row += ["--", "--"]
+            row.append("<- recommended" if path == best else "")
+            rows.append(row)
+        return rows
 
     def write_summary(self, out: TextIO) -> None:
         for depth, count in enumerate(self.summary_spec, start=1):
-            out.write(f"most visited at depth {depth}\n")
-            generation = self.tree.generations(depth)
-            shown = sorted(generation, key=lambda item: (-item[1].visits, item[0]))[:max(count, 0)]
-            out.writelines(self._node_line(path, node, summary=True) + "\n"
-                           for path, node in sorted(shown, key=lambda item: item[0]))
+            if not self.tree.generations(depth):
+                break
+            out.write(f"most visited candidates at depth {depth} (win rates are of the "
+                      f"candidate against the opponent)\n")
+            out.writelines(line + "\n" for line in render_table(self.summary_rows(depth, count)))
             out.write("\n")
 
     def _write_main_report(self, out: TextIO) -> None:
         played = self.tree.root.games
         if self.number_of_games is None:
-            out.write(f"{played} games played\n")
+            out.write(f"{played} tuning games played\n")
         else:
-            out.write(f"{played}/{self.number_of_games} games played\n")
-        if self.confident:
-            out.write(f"stopped early: the best candidate is better than every other with "
-                      f"probability >= {self.stop_when_confident}\n")
+            out.write(f"{played}/{self.number_of_games} tuning games played\n")
+        out.write(f"state: {self.stop_reason()}\n")
+        if self.stop_when_confident is not None:
+            out.write(f"stop_when_confident: target {self.stop_when_confident:g}, now "
+                      f"{self.best_probability():.3f} (the probability that the recommended "
+                      f"candidate is better than every other)\n")
         out.write("\n")
         best = self.tree.best_path()
-        node = self.tree.node_for_path(best)
-        out.write(f"Best parameters: {self.describe_path(best)}\n")
-        if node.games:
+        if not best:
+            children = self.tree.root.children or []
+            tried = sum(1 for c in children if c.games)
+            out.write(f"Recommended parameters: none yet ({tried}/{len(children)} candidates "
+                      f"have played)\n")
+        else:
+            node = self.tree.node_for_path(best)
+            out.write(f"Recommended parameters: {self.describe_path(best)}\n")
             out.write(f"  record {describe_record(node.won, node.games)}  "
                       f"Elo vs opponent {format_elo(node.won, node.games)}\n")
             out.write(f"  probability it is better than every other candidate: "
                       f"{self.best_probability():.3f}\n")
             out.write(f"  {selection_bias_warning(self.confirm_games)}\n")
+            for warning in self.edge_warnings(best):
+                out.write(f"  {warning}\n")
+        out.write(f"  (how it is chosen: {BEST_RULE})\n")
         out.write("\n")
         self.write_summary(out)
         if self.confirm_games > 0:
@@ -337,33 +399,74 @@ class McTuner(Tuner):
         self.write_static_description(out)
         self._write_main_report(out)
         self.write_opponent_line(out)
-        out.write("\n")
+        out.write(ELO_METHOD + "\n")
+
+    def games_played(self) -> int:
+        return self.tree.root.games + self.confirm_played
+
+    def games_wanted(self) -> int | None:
+        if self.confident or (self.number_of_games is not None
+                              and self.tree.root.games >= self.number_of_games):
+            return self.tree.root.games + self.confirm_games
+        if self.number_of_games is None:
+            return None
+        return self.number_of_games + self.confirm_games
+
+    def _candidate_json(self, path: Path, n: Node) -> dict[str, Any]:
+        low, high = wilson_interval(n.won, n.games)
+        engine = self.convert(self.tree.parameters_for_path(path))
+        return {"path": list(path), "cell": self.tree.describe_path(path),
+                "parameters": self.format_engine_parameters(engine),
+                "parameter_values": [_plain(v) for v in engine],
+                "optimiser_parameters": self.tree.parameters_for_path(path),
+                "games": n.games, "wins": n.won,
+                "win_rate": n.won / n.games if n.games else None,
+                "win_rate_95": [low, high] if n.games else None}
+
+    def _tree_json(self, path: Path, node: Node) -> dict[str, Any]:
+        result = self._candidate_json(path, node)
+        result["children"] = [self._tree_json(path + (i,), child)
+                              for i, child in enumerate(node.children or ())]
+        return result
 
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         best = self.tree.best_path()
-        node = self.tree.node_for_path(best)
-
-        def candidate(path: Path, n: Node) -> dict[str, Any]:
-            low, high = wilson_interval(n.won, n.games)
-            return {"path": list(path), "coordinates": self.tree.describe_path(path),
-                    "parameters": self.format_optimiser_parameters(
-                        self.tree.parameters_for_path(path)),
-                    "optimiser_parameters": self.tree.parameters_for_path(path),
-                    "games": n.games, "wins": n.won, "value": n.value,
-                    "win_rate_95": [low, high] if n.games else None}
-
+        best_json = None
+        if best:
+            node = self.tree.node_for_path(best)
+            best_json = {**self._candidate_json(best, node),
+                         "probability_best": self.best_probability(),
+                         **elo_json(node.won, node.games),
+                         "edge_warnings": self.edge_warnings(best)}
         report.update({
             "games_played": self.tree.root.games,
             "number_of_games": self.number_of_games,
             "stopped_confident": self.confident,
-            "best": {**candidate(best, node),
-                     "probability_best": self.best_probability(),
-                     "elo": format_elo(node.won, node.games) if node.games else None},
-            "candidates": [candidate(p, n) for d in range(1, len(self.summary_spec) + 1)
+            "stop_reason": self.stop_reason(),
+            "stop_when_confident": self.stop_when_confident,
+            "probability_best": self.best_probability(),
+            "best_rule": BEST_RULE,
+            "max_depth": self.tree.max_depth,
+            "splits": self.tree.splits,
+            "parameter_codes": [spec.code for spec in self.parameter_specs],
+            "best": best_json,
+            "candidates": [self._candidate_json(p, n) for d in range(1, self.tree.max_depth + 1)
                            for p, n in self.tree.generations(d)],
+            "tree": [self._tree_json((i,), child)
+                     for i, child in enumerate(self.tree.root.children or ())],
             "confirmation": self.confirmation_json(),
             "opponent": self.opponent.code,
             "opponent_description": self.opponent_description,
+            "board_size": self.game_settings["board_size"],
+            "komi": self.game_settings["komi"],
+            "elo_method": ELO_METHOD,
         })
         return report
+
+
+def _plain(value: Any) -> Any:
+    """A JSON number or string for an engine parameter value."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return value

@@ -87,10 +87,44 @@ def parameters_for_path(splits: list[int], path: Path) -> list[float]:
     return [lo + 0.5 * b for lo, b in zip(low, breadth)]
 
 
-def describe_choice(coordinates: tuple[int, ...]) -> str:
-    """'(0,1)' for a child's coordinates."""
-    return "(" + ",".join(str(c) for c in coordinates) + ("," if len(coordinates) == 1 else "") + ")"
+def cell_bounds(splits: list[int], path: Path) -> tuple[list[float], list[float]]:
+    """The (low, high) corners, in optimiser parameters, of the cell a path leads to."""
+    coordinates = _cube_coordinates(tuple(splits))
+    low = [0.0] * len(splits)
+    breadth = [1.0] * len(splits)
+    for index in path:
+        breadth = [b / s for b, s in zip(breadth, splits)]
+        low = [lo + b * c for lo, b, c in zip(low, breadth, coordinates[index])]
+    return low, [lo + b for lo, b in zip(low, breadth)]
 
+
+def edges_touched(splits: list[int], path: Path) -> list[tuple[int, str]]:
+    """(parameter index, 'low' or 'high') for each end of a range the path's cell touches.
+
+    Parameters with split 1 are not tuned and never count.
+    """
+    if not path:
+        return []
+    low, high = cell_bounds(splits, path)
+    result = []
+    for i, split in enumerate(splits):
+        if split <= 1:
+            continue
+        if low[i] <= 1e-12:
+            result.append((i, "low"))
+        if high[i] >= 1.0 - 1e-12:
+            result.append((i, "high"))
+    return result
+
+
+def describe_choice(coordinates: tuple[int, ...]) -> str:
+    """'3' for a child of a one-parameter tree, '0,1' for two parameters."""
+    return ",".join(str(c) for c in coordinates)
+
+
+BEST_RULE = ("the recommended candidate is, at each level of the tree, the one with the most games "
+             "(the tuner gives most games to what it believes best), ties going to the higher win "
+             "rate; there is none until every candidate at the first level has played a game")
 
 IN_FLIGHT_RULES = ("ignore", "loss", "mean")
 DEFAULT_IN_FLIGHT_RULE = "mean"   # the most even in bench/bench_parallel_tuning.py
@@ -161,7 +195,8 @@ class Tree:
         return parameters_for_path(self.splits, path)
 
     def describe_path(self, path: Path) -> str:
-        return " ".join(describe_choice(self.coordinates[i]) for i in path)
+        """'3' at depth 1, '3 > 1' at depth 2 (the division chosen at each level)."""
+        return " > ".join(describe_choice(self.coordinates[i]) for i in path)
 
     def node_for_path(self, path: Path) -> Node:
         node = self.root
@@ -257,14 +292,22 @@ class Tree:
     # Results
 
     def best_path(self) -> Path:
-        """Walk down choosing the child with most wins (then most games, then first)."""
+        """The candidate to recommend, walking down from the root (BEST_RULE).
+
+        At each level: the child with the most games (the bandit gives most
+        games to what it believes best), ties to the higher win rate, then to
+        the first. The walk stops above a level where some child has played no
+        game yet, so the result is () until every first-generation candidate
+        has played.
+        """
         path: list[int] = []
         node = self.root
-        while node.children is not None:
-            index = max(range(len(node.children)),
-                        key=lambda i: (node.children[i].wins, node.children[i].games, -i))
+        while node.children is not None and all(c.games > 0 for c in node.children):
+            children = node.children
+            index = max(range(len(children)),
+                        key=lambda i: (children[i].games, children[i].won / children[i].games, -i))
             path.append(index)
-            node = node.children[index]
+            node = children[index]
         return tuple(path)
 
     def generations(self, depth: int) -> list[tuple[Path, Node]]:

@@ -158,9 +158,20 @@ def test_event_ends_after_the_last_generation():
     out = io.StringIO()
     tuner.write_short_report(out)
     text = out.getvalue()
-    assert text.startswith("CEM tuning event: cemtest\nboard size: 9\nkomi: 7.5\ngeneration 3\n")
-    assert "final distribution:" in text
+    assert text.startswith("CEM tuning event: cemtest\nboard size: 9\nkomi: 7.5\n"
+                           "generation 3 of 3 (tuning over)\n")
+    assert "final distribution (its mean is the recommended candidate):" in text
     assert "g2#0 " in text
+    # Column headers, and no Python list syntax.
+    assert any(line.split() == ["sample", "parameters", "wins", "games", "win", "rate", "95%",
+                                "interval"] for line in text.splitlines())
+    assert any(line.split() == ["parameter", "mean", "variance"] for line in text.splitlines())
+    assert "[0" not in text.split("samples of generation")[1].split("\n")[2][:20]
+    data = tuner.get_json_report()
+    assert [h["generation"] for h in data["history"]] == [0, 1, 2, 3]
+    assert data["history"][-1]["means"] == [m for m, _ in tuner.distribution]
+    assert data["stop_reason"] == "stopped: all generations played"
+    assert tuner.games_played() == tuner.games_wanted() == 36
 
 
 def test_confirmation_games_for_the_final_mean():

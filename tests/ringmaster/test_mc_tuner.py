@@ -2,6 +2,7 @@
 
 import io
 import json
+import math
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
 from ringmaster.tuning.simulate import make_result
-from ringmaster.tuning.tree import Tree, cube_coordinates, parameters_for_path
+from ringmaster.tuning.tree import Tree, cube_coordinates, edges_touched, parameters_for_path
 
 
 def simple_make_candidate(*args):
@@ -212,9 +213,10 @@ def test_children_subdivide_their_parent_in_coordinate_order():
 
 def test_coordinates_description():
     tree = Tree([3, 3], 2, 0.5, 10, 5)
-    assert tree.describe_path((5,)) == "(1,2)"
-    assert tree.describe_path((5, 0)) == "(1,2) (0,0)"
-    assert Tree([4], 1, 0.5, 10, 5).describe_path((2,)) == "(2,)"
+    # No Python tuple syntax: '1,2' for two parameters, '2' for one, ' > ' between levels.
+    assert tree.describe_path((5,)) == "1,2"
+    assert tree.describe_path((5, 0)) == "1,2 > 0,0"
+    assert Tree([4], 1, 0.5, 10, 5).describe_path((2,)) == "2"
 
 
 # Selection and update on hand-built trees
@@ -340,17 +342,42 @@ def test_no_expansion_at_max_depth():
     assert tree.root.count_nodes() == 3
 
 
-def test_best_candidate_walks_down_by_most_wins():
+def test_recommended_candidate_walks_down_by_most_games():
     tree = Tree([2], 2, 0.5, 10, 5)
-    # (0,) has more wins but the worse rate: the walk still takes it.
+    # (0,) has fewer wins per game but more games: the bandit believed in it, so it is chosen.
     tree.root.children[0].games, tree.root.children[0].won = 30, 12
     tree.root.children[1].games, tree.root.children[1].won = 10, 8
     tree.root.children[0].children = [tree.new_node(), tree.new_node()]
+    tree.root.children[0].children[0].games = tree.root.children[0].children[0].won = 3
     tree.root.children[0].children[1].games = 3
     tree.root.children[0].children[1].won = 2
-    tree.root.children[1].children = [tree.new_node(), tree.new_node()]
-    tree.root.children[1].children[0].games = tree.root.children[1].children[0].won = 7
-    assert tree.best_path() == (0, 1)
+    # Equal games below (0,): the higher win rate.
+    assert tree.best_path() == (0, 0)
+    tree.root.children[0].children[0].games = 0
+    # A child that hasn't played: the walk stops above its level.
+    assert tree.best_path() == (0,)
+
+
+def test_no_recommendation_until_every_candidate_has_played():
+    tree = Tree([3], 1, 0.5, 10, 5)
+    tree.record_result((1,), False)
+    assert tree.best_path() == ()
+    tree.record_result((0,), True)
+    tree.record_result((2,), False)
+    # One game each: the winner, not the first candidate to have lost.
+    assert tree.best_path() == (0,)
+
+
+def test_edges_touched_by_a_cell():
+    assert edges_touched([8], (0,)) == [(0, "low")]
+    assert edges_touched([8], (7,)) == [(0, "high")]
+    assert edges_touched([8], (3,)) == []
+    # Depth 2: the lowest sub-cell of the lowest cell touches the edge; its upper one doesn't.
+    assert edges_touched([2], (0, 0)) == [(0, "low")]
+    assert edges_touched([2], (0, 1)) == []
+    # Two parameters, 3x3: cell 2 is (0, 2): low end of the first, high end of the second.
+    assert edges_touched([3, 3], (2,)) == [(0, "low"), (1, "high")]
+    assert edges_touched([1, 3], (1,)) == []
 
 
 # Playing
@@ -417,7 +444,7 @@ def test_history_lines_and_tree_dump():
     dump = tuner.pending_history[-1].splitlines()
     assert dump[0] == "5 nodes"
     assert dump[1] == "Win rate 1/2 = 0.500"
-    assert dump[2].startswith("  (0,0) lv: 0; sd: 25 ")
+    assert dump[2].startswith("  cell 0,0: lv: 0; sd: 25  win rate ")
     assert len(dump) == 6
 
 
@@ -493,34 +520,48 @@ def test_report_line_format():
     config = default_config(parameters=[Parameter("lv", scale=EXPLICIT([0, 1]), split=2),
                                         Parameter("sd", scale=LINEAR(0, 100), split=2,
                                                   format="sd: %d")],
-                            initial_visits=2, initial_wins=1, summary_spec=[2],
+                            initial_visits=2, initial_wins=1, summary_spec=[4],
                             number_of_games=8, description="Tiny study.")
     tuner = make_tuner(config)
     tuner.tree.root.children[3].games = 3
     tuner.tree.root.children[3].won = 2
     tuner.tree.root.children[1].games = 1
     tuner.tree.root.games, tuner.tree.root.won = 4, 2
+    tuner.tree.root.children[0].games = tuner.tree.root.children[2].games = 1
+    tuner.tree.root.games, tuner.tree.root.won = 6, 2
     text = report(tuner)
     lines = text.splitlines()
-    assert lines[:5] == ["MCTS tuning event: mctstest", "Tiny study.", "board size: 13",
-                         "komi: 7.5", "4/8 games played"]
-    assert "Best parameters: lv: 1; sd: 75 [(1,1)]" in lines
-    assert "most visited at depth 1" in lines
-    assert f"(0,1) {'lv: 0; sd: 75':<40} 0.333   1  [0.000, 0.793]" in lines
-    assert f"(1,1) {'lv: 1; sd: 75':<40} 0.600   3  [0.208, 0.939]" in lines
+    assert lines[:6] == ["MCTS tuning event: mctstest", "Tiny study.", "board size: 13",
+                         "komi: 7.5", "6/8 tuning games played", "state: running"]
+    assert "Recommended parameters: lv: 1; sd: 75 [cell 1,1]" in lines
+    assert any(line.startswith("  (how it is chosen: the recommended candidate is") for line in lines)
+    # Every candidate sits at the edge of a two-division range.
+    assert "  warning: lv lies in the highest division of its range" in text
+    assert "most visited candidates at depth 1" in text
+    table = lines[lines.index(next(x for x in lines if x.startswith("cell "))):]
+    assert table[0].split() == ["cell", "lv", "sd", "wins", "games", "win", "rate", "95%",
+                                "interval"]
+    assert table[2].split() == ["0,1", "lv:", "0", "sd:", "75", "0", "1", "0.000",
+                                "[0.000,", "0.793]"]
+    assert table[4].split() == ["1,1", "lv:", "1", "sd:", "75", "2", "3", "0.667",
+                                "[0.208,", "0.939]", "<-", "recommended"]
     assert "flatters" in text
+    assert "(0,)" not in text and "[(" not in text
     assert lines[-2] == "opponent: opp"
+    assert lines[-1].startswith("Elo: logistic")
 
 
 def test_report_shows_best_candidate_elo_and_opponent_description():
-    tuner = make_tuner()
-    job = tuner.get_game()
-    response = make_result(job, "w")
-    response.engine_names = {"opp": "opp engine:v1.2.3"}
-    tuner.process_game_result(response)
+    tuner = make_tuner(default_config(parameters=[Parameter("x", scale=LINEAR(0, 1), split=2)],
+                                      exploration_coefficient=5.0))
+    for _ in range(2):
+        job = tuner.get_game()
+        response = make_result(job, "w" if _ == 0 else "b")
+        response.engine_names = {"opp": "opp engine:v1.2.3"}
+        tuner.process_game_result(response)
     text = report(tuner)
     assert "opponent (opp): opp engine:v1.2.3" in text
-    assert "Elo vs opponent +" in text
+    assert "Elo vs opponent " in text
 
 
 def test_screen_report_shows_games_in_progress():
@@ -538,5 +579,13 @@ def test_json_report():
     data = json.loads(json.dumps(tuner.get_json_report()))
     assert data["competition_type"] == "mc_tuner"
     assert data["games_played"] == 1
-    assert data["best"]["games"] == 1 and data["best"]["wins"] == 1
+    assert data["best"] is None and data["probability_best"] == 0.0
     assert len(data["candidates"]) == 120
+    for child in tuner.tree.root.children:
+        child.games, child.won = 2, 1
+    tuner.tree.root.children[7].games = 3
+    data = json.loads(json.dumps(tuner.get_json_report()))
+    assert data["best"]["games"] == 3 and data["best"]["wins"] == 1
+    # Numbers as numbers: the Elo of 1/3 is -400 log10(2).
+    assert data["best"]["elo"] == pytest.approx(-400 * math.log10(2))
+    assert all(isinstance(x, float) for x in (data["best"]["elo_low"], data["best"]["elo_high"]))

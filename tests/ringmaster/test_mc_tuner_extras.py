@@ -91,13 +91,13 @@ def test_confirmation_games_follow_the_tuning_games():
     assert tuner.get_game() is NO_GAME
     for i, job in enumerate(confirm):
         line = tuner.process_game_result(make_result(job, "b" if i < 2 else "w"))
-        assert line.startswith("confirmation x: 0.875 [(3,)]")
+        assert line.startswith("confirmation x: 0.875 [cell 3]")
     assert tuner.is_complete()
     assert tuner.tree.root.games == 40      # confirmation games don't touch the tree
     out = io.StringIO()
     tuner.write_short_report(out)
     text = out.getvalue()
-    assert "confirmation games (5/5) for x: 0.875 [(3,)]:" in text
+    assert "confirmation games (5/5) for x: 0.875 [cell 3]:" in text
     assert "2/5 0.400 [" in text
     assert tuner.get_json_report()["confirmation"]["won"] == 2
 

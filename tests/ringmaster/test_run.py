@@ -244,7 +244,7 @@ def test_history_is_reconciled_and_crash_debris_removed_at_start(write_ctl):
     base = ctl[:-4]
     with open(base + ".hist", "a") as f:
         f.write("0_9 a line the state never counted\n")
-    Path(base + ".games/.0_1.sgf.tmp-x").write_text("half")
+    Path(base + ".games/.0_1.sgf.x.ringmaster-tmp").write_text("half")
     Path(base + ".cmd").write_text("stop\n")
     run_competition(ringmaster_for(ctl), quiet=True)
     check_consistent(ctl, 2)
@@ -314,7 +314,7 @@ def test_mc_tuner_event_runs_in_process(write_ctl):
     assert result.exit_code == 0, result.output
     base = ctl[:-4]
     assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
-    assert "3/3 games played" in Path(base + ".report").read_text()
+    assert "3/3 tuning games played" in Path(base + ".report").read_text()
     assert "confirmation games (2/2)" in Path(base + ".report").read_text()
 
 
@@ -340,12 +340,12 @@ def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
     assert sum(line.startswith("confirm n: cand-") for line in history) == 2
     report = Path(base + ".report").read_text()
     assert report.startswith("MCTS tuning event: comp\ntiny tuning event\n")
-    assert "3/3 games played" in report
-    assert "Best parameters: n: cand-" in report
+    assert "3/3 tuning games played" in report
+    assert "Recommended parameters: " in report
     assert "confirmation games (2/2)" in report
     assert "opponent (opp): opp:1.0" in report
     shown = invoke("show", ctl)
-    assert shown.exit_code == 0 and "most visited at depth 1" in shown.output
+    assert shown.exit_code == 0 and "most visited candidates at depth 1" in shown.output
     data = json.loads(invoke("show", ctl, "--json").output)
     assert data["games_played"] == 3 and data["confirmation"]["played"] == 2
 
@@ -369,7 +369,7 @@ def test_ce_tuner_event_runs(write_ctl):
                                                    "g1#1r0.sgf"]
     report = Path(base + ".report").read_text()
     assert report.startswith("CEM tuning event: comp\n")
-    assert "final distribution:" in report
+    assert "final distribution (its mean is the recommended candidate):" in report
     assert "Generation 1" in Path(base + ".hist").read_text()
     log = Path(base + ".log").read_text()
     assert log.count("starting generation 1") == 1 and "starting generation 2" not in log
