@@ -48,6 +48,7 @@ class GameJob:
       game_id, game_data -- the competition's id and its own data for this game
       player_b, player_w -- PlayerSpecs
       game, board_size, komi, handicap, handicap_style, move_limit
+      rules_options      -- the game's own settings (Pig: pig_target, pig_max_turns)
       use_internal_scorer, internal_scorer_handicap_compensation
       sgf_dirname        -- where to write the game's record (None: don't)
       void_sgf_dirname   -- where to write a void game's record (None: don't)
@@ -76,6 +77,7 @@ class GameJob:
     gtp_log_pathname: str | None = None
     stderr_pathname: str | None = None
     slot: int | None = None
+    rules_options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

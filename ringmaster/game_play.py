@@ -20,7 +20,7 @@ from ringmaster.gtp.controller import (
 )
 from ringmaster.records import EngineNames, PlayedGame, write_game_record
 from ringmaster.referee import EnginePlayer, GameRecord, Referee
-from ringmaster.rules import get_rules
+from ringmaster.rules import get_rules, get_rules_class
 from ringmaster.rules.base import Rules
 
 ChannelFactory = Callable[[PlayerSpec, dict[str, str], "str | Callable[[str], None]"], Channel]
@@ -181,8 +181,12 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) ->
     """Play a game job, starting its engines through factory, and write its record.
 
     Raises JobFailed (a void game, whose record goes to the job's void
-    directory) if the game can't start.
+    directory) if the game can't start. A game whose rules have their own
+    referee (Pig) is played by it.
     """
+    own_referee = getattr(get_rules_class(job.game), "play_function", None)
+    if own_referee is not None:
+        return own_referee()(job, factory)
     try:
         return _play(job, factory)
     except JobFailed as exc:

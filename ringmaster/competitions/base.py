@@ -46,6 +46,7 @@ class PlayerCheck:
     board_size: int
     komi: float
     game: str = "go"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def _interpret_board_size(value: Any) -> int:
@@ -66,15 +67,24 @@ def _interpret_handicap(value: Any) -> int:
 # Settings that describe the game itself; also allowed per matchup in playoffs.
 GAME_SETTINGS = [
     Setting("game", interpret_enum(*GAMES), default="go"),
-    Setting("board_size", _interpret_board_size),
-    Setting("komi", interpret_float),
+    Setting("board_size", _interpret_board_size, default=None),
+    Setting("komi", interpret_float, default=None),
     Setting("handicap", interpret_optional(_interpret_handicap), default=None),
     Setting("handicap_style", interpret_enum("fixed", "free"), default="fixed"),
     Setting("move_limit", interpret_positive_int, default=1000),
     Setting("scorer", interpret_enum("internal", "players"), default="players"),
     Setting("internal_scorer_handicap_compensation",
             interpret_enum("no", "full", "short"), default="full"),
+    Setting("pig_target", interpret_positive_int, default=None),
+    Setting("pig_max_turns", interpret_positive_int, default=None),
 ]
+
+
+def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
+    """The game's own settings that were given (Pig's pig_target and pig_max_turns)."""
+    rules = get_rules_class(settings.get("game") or "go")
+    return {name: settings[name] for name in getattr(rules, "default_options", {})
+            if settings.get(name) is not None}
 
 COMMON_SETTINGS = [
     Setting("description", interpret_str, default=None),
@@ -105,7 +115,19 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     context is '' for top-level settings, or a prefix such as 'matchup 0: '.
     Raises ControlFileError naming the setting.
     """
-    rules = get_rules_class(settings.get("game") or "go")
+    game = settings.get("game") or "go"
+    rules = get_rules_class(game)
+    for name in ("pig_target", "pig_max_turns"):
+        if settings.get(name) is not None and name not in getattr(rules, "default_options", {}):
+            raise ControlFileError(f"{context}'{name}' is a setting of game 'pig', not {game!r}",
+                                   setting=None if context else name)
+    if not getattr(rules, "uses_board", True):
+        return
+    # A playoff's top-level settings hold only those given; complete settings hold them all.
+    for name in ("board_size", "komi"):
+        if name in settings and settings[name] is None:
+            raise ControlFileError(f"{context}'{name}' not specified",
+                                   setting=None if context else name)
     size = settings["board_size"]
     reason = rules.board_size_error(size)
     if reason is not None:
@@ -235,7 +257,9 @@ class Competition(ABC):
         return GameJob(
             game_id=game_id, game_data=game_data, player_b=player_b, player_w=player_w,
             game=game_settings.get("game", "go"),
-            board_size=game_settings["board_size"], komi=game_settings["komi"],
+            board_size=game_settings.get("board_size") or 0,
+            komi=game_settings.get("komi") or 0.0,
+            rules_options=rules_options(game_settings),
             handicap=game_settings.get("handicap"),
             handicap_style=game_settings.get("handicap_style", "fixed"),
             move_limit=game_settings.get("move_limit", 1000),

@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import NO_GAME, Competition, NoGameAvailable, PlayerCheck
+from ringmaster.competitions.base import (
+    NO_GAME,
+    Competition,
+    NoGameAvailable,
+    PlayerCheck,
+    rules_options,
+)
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_results import GameResult
@@ -213,7 +219,8 @@ class Tournament(Competition):
                 if base not in checks:
                     checks[base] = PlayerCheck(
                         self.players[base], m.game_settings["board_size"],
-                        m.game_settings["komi"], m.game_settings.get("game", "go"))
+                        m.game_settings["komi"], m.game_settings.get("game", "go"),
+                        tuple(rules_options(m.game_settings).items()))
         return list(checks.values())
 
     def _player_spec(self, code: str):
@@ -343,6 +350,11 @@ class Tournament(Competition):
             if settings.get("handicap"):
                 details.append(f"handicap: {settings['handicap']} ({settings['handicap_style']})")
             details.append(f"komi: {settings['komi']}")
+            if settings.get("game", "go") == "pig":
+                options = {"pig_target": 50, "pig_max_turns": 200, **rules_options(settings)}
+                details = [f"target: {options['pig_target']}",
+                           f"turn limit: {options['pig_max_turns']} (no result when hit)",
+                           "black moves first"]
             if settings.get("game", "go") != "go":
                 details.insert(0, f"game: {settings['game']}")
             detail_line = "   ".join(details)

@@ -10,6 +10,7 @@ from ringmaster.rules.base import Rules
 _RULES = {
     "go": ("ringmaster.rules.go", "GoRules"),
     "othello": ("ringmaster.rules.othello", "OthelloRules"),
+    "pig": ("ringmaster.rules.pig", "PigRules"),
 }
 
 GAMES = tuple(_RULES)

@@ -1,0 +1,191 @@
+"""Pig in the ringmaster: the referee's dice, the GTP dialogue, forfeits, the turn limit, records, replay."""
+
+import json
+import os
+
+import pytest
+
+from players.engines.pig_hold import HoldAt, make_pig_engine
+from ringmaster.errors import ControlFileError
+from ringmaster.game_jobs import GameJob, PlayerSpec
+from ringmaster.gtp.engine import GtpEngine
+from ringmaster.pig_referee import dice_seed, play_pig_job, replay_record
+from ringmaster.ringmaster import Ringmaster
+from ringmaster.rules import get_rules_class
+from ringmaster.rules.pig import PigRules
+from tests.fakes.channels import EngineChannel
+
+
+def hold_engine(hold_at):
+    return make_pig_engine(HoldAt(hold_at), f"hold{hold_at}")[0]
+
+
+def stubborn_engine(answer, refuse_target=False):
+    """Answers every reg_genmove with answer; accepts everything else (or refuses pig-target)."""
+    engine = GtpEngine("stubborn", "1")
+    for command in ("clear_board", "play"):
+        engine.add_command(command, lambda args: None)
+    if not refuse_target:
+        engine.add_command("pig-target", lambda args: None)
+    engine.add_command("reg_genmove", lambda args: answer)
+    return engine
+
+
+def factory_for(engines, channels=None):
+    def factory(spec, env, stderr):
+        channel = EngineChannel(engines[spec.code]())
+        if channels is not None:
+            channels[spec.code] = channel
+        return channel
+    return factory
+
+
+def job(tmp_path, b="b", w="w", **options):
+    return GameJob(game_id="0_0", player_b=PlayerSpec(b, ("x",)), player_w=PlayerSpec(w, ("x",)),
+                   board_size=0, komi=0.0, game="pig", sgf_event="test",
+                   sgf_dirname=str(tmp_path / "games"), void_sgf_dirname=str(tmp_path / "void"),
+                   rules_options=options)
+
+
+def test_the_rules_registry_names_pig_and_its_referee():
+    assert get_rules_class("pig") is PigRules
+    assert PigRules.play_function() is play_pig_job
+    assert PigRules.setup_commands({"pig_target": 30}) == [("pig-target", ["30"]), ("clear_board", [])]
+
+
+def test_pig_rules_roll_hold_and_win():
+    rules = PigRules(target=10)
+    assert rules.check_move("b", "hold") is not None
+    rules.throw(6)
+    rules.throw(5)
+    assert rules.check_move("w", "roll") == "moved out of turn" and rules.check_move("b", "hold") is None
+    rules.play("b", "hold")
+    assert rules.is_over() and rules.winner() == "b" and rules.scores == {"b": 11, "w": 0}
+    rules = PigRules(max_turns=1)
+    rules.throw(1)
+    assert rules.hit_turn_limit() and rules.winner() is None
+
+
+def test_a_game_between_two_engines_is_refereed_recorded_and_replays_exactly(tmp_path):
+    channels = {}
+    the_job = job(tmp_path, pig_target=30)
+    result = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)},
+                                               channels))
+    record = json.loads((tmp_path / "games" / "0_0.json").read_text())
+    assert record["dice_seed"] == dice_seed(the_job) and record["pig_target"] == 30
+    assert record["result"] == result.game_result.sgf_result
+    assert result.moves == len(record["moves"]) > 0
+    final = replay_record(record)
+    winner = final.winner()
+    assert winner == result.game_result.winning_colour
+    assert record["final_scores"] == {"black": final.scores["b"], "white": final.scores["w"]}
+    # Both engines got the target, every move, and only the mover was asked to move.
+    sent = channels["b"].log
+    assert sent[sent.index("pig-target 30") + 1] == "clear_board"
+    assert [line for line in sent if line.startswith("play")] == \
+        [f"play {m}" for m in record["moves"]] == \
+        [line for line in channels["w"].log if line.startswith("play")]
+    assert "reg_genmove w" not in sent
+    # The same game id throws the same dice.
+    again = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)}))
+    assert again.game_result.sgf_result == result.game_result.sgf_result
+
+
+def test_a_tampered_record_does_not_replay(tmp_path):
+    play_pig_job(job(tmp_path), factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(20)}))
+    record = json.loads((tmp_path / "games" / "0_0.json").read_text())
+    first_roll = next(i for i, m in enumerate(record["moves"]) if " roll " in m)
+    colour, _, face = record["moves"][first_roll].split()
+    record["moves"][first_roll] = f"{colour} roll {int(face) % 6 + 1}"
+    with pytest.raises(ValueError, match="the seed throws"):
+        replay_record(record)
+
+
+@pytest.mark.parametrize("answer, reason", [("pass", "ill-formed move pass"),
+                                            ("hold", "held with a turn total of 0")])
+def test_anything_but_a_legal_roll_or_hold_forfeits(tmp_path, answer, reason):
+    result = play_pig_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine(answer),
+                                                      "w": lambda: hold_engine(20)}))
+    assert result.game_result.sgf_result == "W+F" and reason in result.game_result.detail
+
+
+def test_the_turn_limit_gives_no_result(tmp_path):
+    # Two engines that always roll never bank a point: the game runs into the limit.
+    result = play_pig_job(job(tmp_path, pig_max_turns=6),
+                          factory_for({"b": lambda: stubborn_engine("roll"),
+                                       "w": lambda: stubborn_engine("roll")}))
+    assert result.game_result.sgf_result == "Void" and result.game_result.winning_colour is None
+    assert result.game_result.detail == "hit turn limit"
+
+
+def test_an_engine_refusing_pig_target_voids_the_game_with_a_record(tmp_path):
+    from ringmaster.errors import JobFailed
+    with pytest.raises(JobFailed, match="pig-target"):
+        play_pig_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine("roll", refuse_target=True),
+                                                 "w": lambda: hold_engine(20)}))
+    assert os.listdir(tmp_path / "void") == ["0_0.json"]
+
+
+CONTROL = """competition_type = 'playoff'
+game = 'pig'
+{extra}
+players = {{'h20': Player('h20'), 'h10': Player('h10'), 'deaf': Player('deaf')}}
+matchups = [Matchup('h20', 'h10', alternating=True, number_of_games=4)]
+"""
+
+
+def make_ringmaster(tmp_path, extra=""):
+    ctl = tmp_path / "pig.ctl"
+    ctl.write_text(CONTROL.format(extra=extra))
+    engines = {"h20": lambda: hold_engine(20), "h10": lambda: hold_engine(10),
+               "deaf": lambda: stubborn_engine("roll", refuse_target=True)}
+    return Ringmaster(str(ctl), channel_factory=factory_for(engines))
+
+
+def test_a_pig_playoff_runs_reports_each_seat_and_checks_players(tmp_path):
+    ringmaster = make_ringmaster(tmp_path, "pig_target = 20")
+    assert ringmaster.run_startup_checks() == []
+    ringmaster.load_state()
+    ringmaster.open_log()
+    ringmaster.run()
+    ringmaster.close_log()
+    report = ringmaster.report_text()
+    assert "game: pig" in report and "target: 20" in report and "as black" in report
+    assert len(os.listdir(tmp_path / "pig.games")) == 4
+    checks = {c.player.code: c for c in ringmaster.competition.get_player_checks()}
+    assert ringmaster.check_player(checks["h20"]) is None
+
+
+def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):
+    ctl = tmp_path / "pig.ctl"
+    ctl.write_text(CONTROL.format(extra="").replace("Matchup('h20', 'h10'", "Matchup('deaf', 'h10'"))
+    engines = {"deaf": lambda: stubborn_engine("roll", refuse_target=True), "h10": lambda: hold_engine(10)}
+    ringmaster = Ringmaster(str(ctl), channel_factory=factory_for(engines))
+    failures = ringmaster.run_startup_checks()
+    assert len(failures) == 1 and "deaf" in failures[0] and "pig-target" in failures[0]
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("pig_target = 0", "'pig_target': must be positive"),
+    ("pig_max_turns = 'many'", "'pig_max_turns': invalid integer"),
+])
+def test_bad_pig_settings_are_one_line_errors(tmp_path, extra, message):
+    with pytest.raises(ControlFileError, match=message) as info:
+        make_ringmaster(tmp_path, extra)
+    assert "\n" not in str(info.value)
+
+
+def test_pig_settings_are_refused_for_go(tmp_path):
+    ctl = tmp_path / "go.ctl"
+    ctl.write_text("competition_type = 'playoff'\nboard_size = 9\nkomi = 7.5\npig_target = 30\n"
+                   "players = {'a': Player('a'), 'b': Player('b')}\nmatchups = [Matchup('a', 'b')]\n")
+    with pytest.raises(ControlFileError, match="'pig_target' is a setting of game 'pig'"):
+        Ringmaster(str(ctl))
+
+
+def test_go_still_needs_a_board_size(tmp_path):
+    ctl = tmp_path / "go.ctl"
+    ctl.write_text("competition_type = 'playoff'\nkomi = 7.5\n"
+                   "players = {'a': Player('a'), 'b': Player('b')}\nmatchups = [Matchup('a', 'b')]\n")
+    with pytest.raises(ControlFileError, match="'board_size' not specified"):
+        Ringmaster(str(ctl))
