@@ -34,6 +34,7 @@ from ringmaster.persistence import (
     write_state,
 )
 from ringmaster.reporting.html import render_html
+from ringmaster.rules import get_rules_class
 from ringmaster.timing import RunClock, local_now, progress
 
 
@@ -209,10 +210,13 @@ class Ringmaster:
                                          stderr=stderr, gtp_log=None)
         except (GtpChannelError, BadGtpResponse) as exc:
             return str(exc)
+        setup = getattr(get_rules_class(check.game), "setup_commands", None)
+        commands = setup(dict(check.options)) if setup is not None else [
+            ("boardsize", [str(check.board_size)]), ("clear_board", []),
+            ("komi", [str(float(check.komi))])]
         try:
-            controller.do_command("boardsize", str(check.board_size))
-            controller.do_command("clear_board")
-            controller.do_command("komi", str(float(check.komi)))
+            for command, args in commands:
+                controller.do_command(command, *args)
             controller.close()
         except (GtpChannelError, BadGtpResponse) as exc:
             controller.kill()

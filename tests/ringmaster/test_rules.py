@@ -10,7 +10,7 @@ from ringmaster.rules.othello import OthelloRules
 
 
 def test_registry_names_every_game():
-    assert GAMES == ("go", "othello")
+    assert GAMES == ("go", "othello", "pig")
     assert get_rules_class("go") is GoRules and get_rules_class("othello") is OthelloRules
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         get_rules_class("chess")
