@@ -21,10 +21,13 @@ from ringmaster.errors import (
     EXIT_USER_ERROR,
     RingmasterError,
     StartupCheckFailed,
+    StorageError,
 )
 from ringmaster.game_play import ChannelFactory, subprocess_channel
+from ringmaster.persistence import storage_error
+from ringmaster.reaper import reaping
 from ringmaster.ringmaster import Ringmaster
-from ringmaster.run import run_competition
+from ringmaster.run import run_competition, sigterm_interrupts
 
 __all__ = ["EXIT_CHECKS_FAILED", "EXIT_HALTED", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED",
            "EXIT_OK", "EXIT_USAGE", "EXIT_USER_ERROR", "cli", "main", "normalise_arguments",
@@ -34,11 +37,12 @@ COMMANDS = ("run", "show", "report", "stop", "reset", "check", "debugstatus")
 _OPTIONS_WITH_VALUES = ("-j", "--parallel", "-g", "--max-games")
 
 
-def _load(control_file: str) -> Ringmaster:
+def _load(control_file: str, echo_warnings: bool = True) -> Ringmaster:
     factory = click.get_current_context().obj or subprocess_channel
     ringmaster = Ringmaster(control_file, channel_factory=factory)
-    for warning in ringmaster.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    if echo_warnings:   # run shows them itself, on its display and in the log
+        for warning in ringmaster.warnings:
+            click.echo(f"warning: {warning}", err=True)
     return ringmaster
 
 
@@ -66,7 +70,7 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
 def run(control_file: str, parallel: int | None, max_games: int | None, quiet: bool,
         log_gtp: bool) -> None:
     """Play the competition's games (continuing where the last run stopped)."""
-    run_competition(_load(control_file), max_games=max_games, parallel=parallel,
+    run_competition(_load(control_file, echo_warnings=False), max_games=max_games, parallel=parallel,
                     log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
                     say=click.echo, quiet=quiet)
 
@@ -102,16 +106,22 @@ def report(control_file: str) -> None:
 def stop(control_file: str) -> None:
     """Ask a running competition to finish its games in progress and stop."""
     ringmaster = _load(control_file)
-    with open(ringmaster.paths.command, "w", encoding="utf-8") as f:
-        f.write("stop\n")
+    try:
+        with open(ringmaster.paths.command, "w", encoding="utf-8") as f:
+            f.write("stop\n")
+    except OSError as exc:
+        raise storage_error(exc, ringmaster.paths.command) from None
 
 
 @cli.command()
 @control_file_argument
 def reset(control_file: str) -> None:
     """Delete the state and every output file (refused while a run is going on)."""
-    for error in _load(control_file).reset():
-        click.echo(error, err=True)
+    errors = _load(control_file).reset()
+    for error in errors[:-1]:
+        click.echo(f"ringmaster: {error}", err=True)
+    if errors:
+        raise StorageError(errors[-1])
 
 
 @cli.command()
@@ -119,7 +129,8 @@ def reset(control_file: str) -> None:
 def check(control_file: str) -> None:
     """Start every player and run its start-up checks, showing its stderr."""
     ringmaster = _load(control_file)
-    failures = ringmaster.run_startup_checks(stderr="inherit", report=click.echo)
+    with reaping():
+        failures = ringmaster.run_startup_checks(stderr="inherit", report=click.echo)
     for failure in failures:
         click.echo(failure)
     if failures:
@@ -171,8 +182,9 @@ def run_command_line(argv: list[str],
     them in-process).
     """
     try:
-        cli.main(normalise_arguments(argv), prog_name="ringmaster", standalone_mode=False,
-                 obj=channel_factory)
+        with sigterm_interrupts():
+            cli.main(normalise_arguments(argv), prog_name="ringmaster", standalone_mode=False,
+                     obj=channel_factory)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
@@ -185,6 +197,10 @@ def run_command_line(argv: list[str],
         return exc.exit_code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except OSError as exc:   # the environment (a full disk, a read-only directory), not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"ringmaster: {where}{exc.strerror or exc}", err=True)
+        return EXIT_USER_ERROR
     except Exception:
         click.echo("ringmaster: internal error", err=True)
         click.echo(traceback.format_exc(), err=True, nl=False)

@@ -13,10 +13,12 @@ from typing import Any
 
 from ringmaster.competitions import COMPETITION_TYPES, get_competition_class
 from ringmaster.competitions.base import Competition
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import ControlFileError, Interrupt
 
 FORBIDDEN_EXTENSIONS = (".log", ".status", ".cmd", ".hist", ".report", ".games",
                         ".void", ".gtplogs", ".lock")
+
+_MISSING_SETTING = re.compile(r"'([_a-zA-Z0-9]+)' not specified")
 
 _TYPE_LINE = re.compile(r"""^competition_type\s*=\s*(['"])([_a-zA-Z0-9]+)\1\s*(#.*)?$""")
 
@@ -57,8 +59,22 @@ class ControlFile:
             line = exc.line
             if line is None and exc.setting is not None:
                 line = self.setting_lines.get(exc.setting)
-            raise self.error(str(exc), line, exc.setting) from None
+            message = str(exc)
+            missing = _MISSING_SETTING.search(message)
+            if missing:
+                guess = self.misspelling_of(missing.group(1), cls.known_settings())
+                if guess is not None:
+                    message += (f" (line {self.setting_lines[guess]} sets '{guess}': "
+                                f"did you mean '{missing.group(1)}'?)")
+            raise self.error(message, line, exc.setting) from None
         return competition
+
+    def misspelling_of(self, setting: str, known: set[str]) -> str | None:
+        """A top-level name of this file that isn't a setting but looks like setting misspelt."""
+        names = [n for n in self.setting_lines
+                 if n not in known and n in self.config and not n.startswith("_")]
+        close = difflib.get_close_matches(setting, names, n=1, cutoff=0.8)
+        return close[0] if close else None
 
 
 def _locate(path: str, line: int | None, message: str) -> str:
@@ -157,7 +173,14 @@ def load_control_file(path: str) -> ControlFile:
     except ControlFileError as exc:
         line = _error_line(exc, path)
         raise ControlFileError(_locate(path, line, str(exc)), line) from None
-    except Exception as exc:
+    except Interrupt:
+        raise   # Ctrl-C or SIGTERM while it ran: the run is interrupted
+    except SystemExit as exc:
+        line = _error_line(exc, path)
+        raise ControlFileError(_locate(
+            path, line, f"the control file called sys.exit({exc.code!r}); a control file "
+            f"only defines settings"), line) from None
+    except (Exception, KeyboardInterrupt) as exc:
         line = _error_line(exc, path)
         raise ControlFileError(
             _locate(path, line, f"{type(exc).__name__}: {exc}"), line) from None

@@ -45,6 +45,10 @@ class StateFileError(RingmasterError):
     """The state file is unreadable, corrupt or from an incompatible version."""
 
 
+class StorageError(RingmasterError):
+    """A file couldn't be written or removed (disk full, read-only directory...); nothing was lost."""
+
+
 class LockError(RingmasterError):
     """Another run holds the competition's lock."""
 
@@ -81,6 +85,10 @@ class RunHalted(RingmasterError):
     """The run stopped early because of void games (the state is saved)."""
 
     exit_code = EXIT_HALTED
+
+
+class Interrupt(KeyboardInterrupt):
+    """Raised by our handlers of SIGINT and SIGTERM (a control file's own KeyboardInterrupt isn't one)."""
 
 
 class JobFailed(Exception):

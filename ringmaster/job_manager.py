@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
 
+from ringmaster import reaper
 from ringmaster.errors import JobFailed
 from ringmaster.gtp.controller import set_parent_death_signal
 
@@ -46,24 +47,64 @@ class JobSource(Protocol):
     def poll(self, running: list[Job]) -> None:
         """Called at least once a second while jobs run: redraw, look for stop requests."""
 
+    def interrupted(self) -> None:
+        """Called at once on Ctrl-C or SIGTERM, before the jobs running are stopped."""
+
+
+class WorkerTerminated(BaseException):
+    """Raised in a worker's job by SIGTERM from the coordinator: unwind the job, then exit."""
+
+
+_in_job = False
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    if _in_job:
+        raise WorkerTerminated
+    os._exit(1)   # an idle worker has nothing to clean up
+
 
 def _worker_initialiser(coordinator_pid: int) -> None:
     # Ctrl-C goes to the whole foreground process group: the coordinator deals
     # with it. SIGTERM (from the coordinator) unwinds the job so that its
-    # engines are killed. A worker never outlives the coordinator, so that an
-    # orphaned game can't overwrite the record of its replay.
+    # engines are killed, then the worker exits at once. A worker never
+    # outlives the coordinator, so that an orphaned game can't overwrite the
+    # record of its replay; it is its engines' subreaper, so that what they
+    # leave behind dies with each game.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
+    signal.signal(signal.SIGTERM, _on_sigterm)
     set_parent_death_signal()
+    reaper.become_subreaper()
     if os.getppid() != coordinator_pid:
         os._exit(1)
 
 
 def _run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
+    """Run one job; then kill what its processes left behind (as their subreaper)."""
+    global _in_job
+    _in_job = True
     try:
         return True, play(job)
     except JobFailed as exc:
         return False, str(exc)
+    except WorkerTerminated:
+        _in_job = False
+        _kill_orphans()
+        os._exit(1)
+    finally:
+        _in_job = False
+        _kill_orphans()
+
+
+def _notify_interrupted(source: JobSource) -> None:
+    interrupted = getattr(source, "interrupted", None)
+    if interrupted is not None:
+        interrupted()
+
+
+def _kill_orphans() -> None:
+    if reaper.is_subreaper():
+        reaper.kill_orphans(keep={p.pid for p in multiprocessing.active_children()})
 
 
 def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
@@ -103,7 +144,9 @@ def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
             if done:
                 exhausted = False
             source.poll(list(in_flight.values()))
-    except BaseException:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            _notify_interrupted(source)
         _terminate(executor)
         raise
     executor.shutdown(wait=True)
@@ -126,7 +169,11 @@ def _run_inline(source: JobSource, play: PlayFunction) -> None:
         job = source.get_job()
         if isinstance(job, NoJobAvailable):
             return
-        ok, value = _run_job(play, job)
+        try:
+            ok, value = _run_job(play, job)
+        except KeyboardInterrupt:
+            _notify_interrupted(source)
+            raise
         if ok:
             source.process_response(value)
         else:
@@ -142,7 +189,8 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
         except (ProcessLookupError, TypeError):
             pass
     for process in processes:
-        process.join(5)
+        process.join(2)   # a worker exits as soon as its job's engines are killed
         if process.is_alive():
             process.kill()
+            process.join(1)
     executor.shutdown(wait=False, cancel_futures=True)

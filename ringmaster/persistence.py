@@ -5,18 +5,39 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import tempfile
 from typing import Any
 
-from ringmaster.errors import LockError, StateFileError
+from ringmaster.errors import LockError, StateFileError, StorageError
 
 STATE_FORMAT = "ringmaster-state"
 STATE_VERSION = 1
 
 
+# Temporary files end with this suffix, which no record's name can have: game ids are
+# refused if they can't be file names, and every record's name ends in a known extension.
+TEMP_SUFFIX = ".ringmaster-tmp"
+
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """text as one line for a log or history file: control characters become escapes (\\n, \\x1b)."""
+    def escape(match: re.Match) -> str:
+        ch = match.group()
+        return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
+    return _CONTROL_CHARACTERS.sub(escape, text)
+
+
+def storage_error(exc: OSError, pathname: str, action: str = "write") -> StorageError:
+    """A one-line StorageError naming the file and the system's reason."""
+    return StorageError(f"can't {action} {pathname}: {exc.strerror or exc}")
+
+
 def temp_prefix(pathname: str) -> str:
     """The name prefix of write_atomically()'s temporary files for pathname."""
-    return f".{os.path.basename(pathname)}.tmp-"
+    return f".{os.path.basename(pathname)}."
 
 
 def remove_stale_temporaries(directory: str, prefix: str = ".") -> None:
@@ -26,29 +47,47 @@ def remove_stale_temporaries(directory: str, prefix: str = ".") -> None:
     except FileNotFoundError:
         return
     for name in names:
-        if name.startswith(prefix) and ".tmp-" in name:
+        if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
             try:
                 os.remove(os.path.join(directory, name))
             except OSError:
                 pass
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(pathname: str, data: bytes) -> None:
-    """Write a file so that it either appears whole or not at all, and survives a power cut."""
+    """Write a file so that it either appears whole or not at all, and survives a power cut.
+
+    The file gets the mode the umask gives a new file. Raises StorageError
+    naming the file if it can't be written (disk full, read-only directory);
+    the file is then as it was.
+    """
     directory = os.path.dirname(pathname) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(pathname))
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(pathname),
+                                    suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        raise storage_error(exc, pathname) from None
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o666 & ~_umask())
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, pathname)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(temp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise storage_error(exc, pathname) from None
         raise
     try:
         dir_fd = os.open(directory, os.O_RDONLY)
@@ -105,8 +144,11 @@ class CompetitionLock:
         self._file = None
 
     def acquire(self) -> None:
-        """Raises LockError if another process holds the lock."""
-        f = open(self.pathname, "a")
+        """Raises LockError if another process holds the lock, StorageError if it can't be made."""
+        try:
+            f = open(self.pathname, "a")
+        except OSError as exc:
+            raise storage_error(exc, self.pathname, "open") from None
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -121,13 +163,19 @@ class CompetitionLock:
             self._file = None
 
     def is_held_elsewhere(self) -> bool:
-        if not os.path.exists(self.pathname):
-            return False
+        """Whether another process holds the lock (needs only read access to the file)."""
         try:
-            self.acquire()
-        except LockError:
+            f = open(self.pathname, "rb")
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise storage_error(exc, self.pathname, "open") from None
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
             return True
-        self.release()
+        finally:
+            f.close()
         return False
 
 
@@ -137,7 +185,8 @@ def reconcile_history(pathname: str, size: int, tail: str) -> str | None:
     The state records the file's size just after its last result was
     appended, and the text of that append. Lines written for games the state
     doesn't count are cut off; a last append that was lost is redone.
-    Returns a warning if the file can't be made to agree, else None.
+    Returns a warning if the file can't be made to agree, else None. Raises
+    StorageError if the file can't be written.
     """
     try:
         actual = os.path.getsize(pathname)
@@ -145,14 +194,17 @@ def reconcile_history(pathname: str, size: int, tail: str) -> str | None:
         actual = 0
     if actual == size:
         return None
-    if actual > size:
-        with open(pathname, "r+b") as f:
-            f.truncate(size)
-        return None
-    tail_bytes = tail.encode("utf-8")
-    if actual == size - len(tail_bytes):
-        with open(pathname, "ab") as f:
-            f.write(tail_bytes)
-        return None
+    try:
+        if actual > size:
+            with open(pathname, "r+b") as f:
+                f.truncate(size)
+            return None
+        tail_bytes = tail.encode("utf-8")
+        if actual == size - len(tail_bytes):
+            with open(pathname, "ab") as f:
+                f.write(tail_bytes)
+            return None
+    except OSError as exc:
+        raise storage_error(exc, pathname) from None
     return (f"history file {os.path.basename(pathname)} is shorter than the state expects "
             f"({actual} bytes, expected {size}); it was edited or truncated")

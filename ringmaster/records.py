@@ -111,6 +111,9 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         short = engines[colour].short
         names[colour] = short if (specs[colour].sgf_player_name_from_gtp and short) \
             else specs[colour].code
+    if names["b"] == names["w"] and specs["b"].code != specs["w"].code:
+        # Two configurations of one engine report the same name: tell them apart by code.
+        names = {c: f"{names[c]} ({specs[c].code})" for c in ("b", "w")}
     last = [result.describe()] if result is not None else []
     last += game.notes + [f"late error: {e}" for e in game.late_errors]
     return build_sgf(

@@ -27,9 +27,11 @@ from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
     CompetitionLock,
+    one_line,
     read_state,
     reconcile_history,
     remove_stale_temporaries,
+    storage_error,
     write_atomically,
     write_state,
 )
@@ -89,8 +91,15 @@ class CompetitionPaths:
                 self.games, self.void, self.gtplogs]
 
 
+DISAGREED = "players disagreed"
+DISAGREEMENT_HINT = (
+    "the players disagreed on the score (each one's final_score is in the SGF): they may "
+    "count by different rules (GNU Go counts Japanese-style unless given --chinese-rules); "
+    "scorer = 'internal' has the referee count every game")
+
+
 def now() -> str:
-    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
 class Ringmaster:
@@ -154,18 +163,44 @@ class Ringmaster:
                 f"but the control file says {self.competition.competition_type}")
         if document.get("competition_version") != self.competition.status_format_version:
             raise StateFileError(f"state file {name} has an incompatible competition version")
+        check_state_fields(document, name)
+        self.check_game_settings(document.get("game_settings"), name)
         try:
             self.competition.set_status(document["competition"])
-            self.void_game_count = int(document["void_game_count"])
-            self.history_size = int(document["history_size"])
-            self.history_tail = str(document["history_tail"])
+            self.void_game_count = document["void_game_count"]
+            self.history_size = document["history_size"]
+            self.history_tail = document["history_tail"]
             self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
             self.clock.load_json(document.get("timing"))
         except CompetitionError as exc:
-            raise CompetitionError(f"error loading competition state: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StateFileError(f"state file {name} is malformed: {exc!r}") from None
+            raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise StateFileError(f"state file {name} is malformed: {type(exc).__name__}: "
+                                 f"{exc}"[:200]) from None
         return True
+
+    def game_settings(self) -> dict[str, dict[str, Any]]:
+        """{matchup id (or '' for a tuner): the settings its games are played under}."""
+        return game_settings_of(self.competition)
+
+    def check_game_settings(self, saved: Any, name: str) -> None:
+        """Refuse a control file whose komi, board size or handicap changed since the state.
+
+        Raises CompetitionError naming the matchup and setting.
+        """
+        if not isinstance(saved, dict):
+            return
+        for key, settings in self.game_settings().items():
+            before = saved.get(key)
+            if not isinstance(before, dict):
+                continue
+            for setting, value in settings.items():
+                if setting in before and before[setting] != value:
+                    where = f"matchup {key}" if key else "the competition"
+                    raise CompetitionError(
+                        f"{setting} of {where} is {value} in the control file but was "
+                        f"{before[setting]} for the games in {name}; put it back, or use "
+                        f"a new matchup (or reset) for games at {value}")
 
     def save_state(self) -> None:
         write_state(self.paths.status, {
@@ -175,6 +210,7 @@ class Ringmaster:
             "history_size": self.history_size,
             "history_tail": self.history_tail,
             "competition": self.competition.get_status(),
+            "game_settings": self.game_settings(),
             "games": [g.to_json() for g in self.game_index],
             "timing": self.clock.to_json(),
         })
@@ -188,9 +224,13 @@ class Ringmaster:
     # Logging
 
     def log(self, message: str) -> None:
+        """Append one line to the log (control characters escaped). Raises StorageError."""
         if self._log_file is not None:
-            self._log_file.write(message + "\n")
-            self._log_file.flush()
+            try:
+                self._log_file.write(one_line(message) + "\n")
+                self._log_file.flush()
+            except OSError as exc:
+                raise storage_error(exc, self.paths.log) from None
 
     def warn(self, message: str) -> None:
         self.log(message)
@@ -288,7 +328,7 @@ class Ringmaster:
             self.log(f"halting competition: {reason}")
 
     def _append_history(self, lines: list[str]) -> str:
-        text = "".join(line + "\n" for line in lines)
+        text = "".join(one_line(line) + "\n" for line in lines)
         self.history_tail = text
         self.history_size += len(text.encode("utf-8"))
         return text
@@ -308,13 +348,18 @@ class Ringmaster:
             self.history_tail = ""
         self.save_state()
         if text:
-            with open(self.paths.history, "a", encoding="utf-8") as f:
-                f.write(text)
+            try:
+                with open(self.paths.history, "a", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as exc:   # the next run completes the history from the state
+                raise storage_error(exc, self.paths.history) from None
         self.write_html()
         self.log(f"response from game {response.game_id}")
         self._flush_competition_log()
         for warning in response.warnings:
             self.warn(warning)
+        if response.game_result.detail == DISAGREED:
+            self.warn(f"game {response.game_id}: {DISAGREEMENT_HINT}")
         if self.presenter is not None:
             self.presenter.game_finished(
                 response, screen_line or response.game_result.describe())
@@ -338,6 +383,12 @@ class Ringmaster:
             self.stopping_for_voids = True
             self.warn("halting run due to void games")
             self.halt("too many void games")
+
+    def interrupted(self) -> None:
+        """Ctrl-C or SIGTERM: say so at once (the job loop then stops the games)."""
+        if self.presenter is not None:
+            self.presenter.notice("interrupted: stopping the games in progress "
+                                  "(they will be replayed)")
 
     def poll(self, running: list) -> None:
         if self.halt_reason is None and os.path.exists(self.paths.command):
@@ -379,11 +430,18 @@ class Ringmaster:
             raise RunHalted("run halted: too many void games; see the log file")
 
     def open_log(self) -> None:
-        self._log_file = open(self.paths.log, "a", encoding="utf-8")
+        """Raises StorageError if the log can't be opened for appending."""
+        try:
+            self._log_file = open(self.paths.log, "a", encoding="utf-8")
+        except OSError as exc:
+            raise storage_error(exc, self.paths.log, "open") from None
 
     def close_log(self) -> None:
         if self._log_file is not None:
-            self._log_file.close()
+            try:
+                self._log_file.close()
+            except OSError:
+                pass   # a full disk: the error that stopped the run has been raised
             self._log_file = None
 
     def prepare_history(self) -> None:
@@ -402,6 +460,8 @@ class Ringmaster:
             os.remove(self.paths.command)
         except FileNotFoundError:
             pass
+        except OSError as exc:
+            raise storage_error(exc, self.paths.command, "remove") from None
         remove_stale_temporaries(self.paths.directory, f".{self.paths.code}.")
         remove_stale_temporaries(self.paths.games)
         remove_stale_temporaries(self.paths.void)
@@ -464,3 +524,33 @@ class Ringmaster:
                 errors.append(f"error removing {path}: {exc.strerror}")
         return errors
 
+
+def check_state_fields(document: dict[str, Any], name: str) -> None:
+    """Check the ringmaster's own fields of a state document.
+
+    Raises StateFileError naming the file and the field if one is missing or
+    of the wrong type, or a count is negative.
+    """
+    for field, kind in (("void_game_count", int), ("history_size", int),
+                        ("history_tail", str), ("competition", dict)):
+        if field not in document:
+            raise StateFileError(f"state file {name} is malformed: no {field}")
+        value = document[field]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise StateFileError(f"state file {name} is malformed: {field} should be "
+                                 f"{'an integer' if kind is int else 'a ' + kind.__name__}, "
+                                 f"not {type(value).__name__}")
+        if kind is int and value < 0:
+            raise StateFileError(f"state file {name} is malformed: {field} is negative")
+
+
+def game_settings_of(competition: Competition) -> dict[str, dict[str, Any]]:
+    """The settings each matchup's games are played under (komi, board size, handicap, game)."""
+    names = ("board_size", "komi", "handicap", "game")
+    matchups = getattr(competition, "matchups", None)
+    if isinstance(matchups, dict):
+        sources = {str(key): m.game_settings for key, m in matchups.items()}
+    else:
+        sources = {"": getattr(competition, "game_settings", {})}
+    return {key: {n: settings[n] for n in names if n in settings}
+            for key, settings in sources.items()}

@@ -2,34 +2,47 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ringmaster.errors import RunInterrupted, StartupCheckFailed
+from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed
 from ringmaster.persistence import CompetitionLock
+from ringmaster.reaper import reaping
 from ringmaster.ringmaster import Ringmaster
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
+COMPLETE_MESSAGE = "competition is complete: nothing to play (ringmaster show prints the results)"
 
 
 def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
+    raise Interrupt
 
 
 @contextmanager
 def sigterm_interrupts() -> Iterator[None]:
-    """While inside, SIGTERM unwinds like Ctrl-C (in the main thread; elsewhere nothing changes)."""
+    """While inside, SIGTERM unwinds like Ctrl-C, and both raise errors.Interrupt.
+
+    Only in the main thread (elsewhere nothing changes); a SIGINT that is
+    ignored stays ignored. Interrupt tells a signal from a KeyboardInterrupt
+    that a control file raises itself.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous_term = signal.signal(signal.SIGTERM, _interrupt)
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        if previous_int is signal.default_int_handler:
+            signal.signal(signal.SIGINT, previous_int)
 
 
 def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: bool) -> None:
@@ -57,7 +70,9 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                     quiet: bool = False) -> None:
     """Run a competition from its lock to its report: what 'ringmaster run' does.
 
-    Takes the lock, opens the log, loads the state (or starts clean), runs the
+    Takes the lock, opens the log (where the control file's warnings go, and
+    to the presenter), loads the state (or starts clean; a complete
+    competition is said to be so, and nothing more is done), runs the
     start-up checks, makes the history agree with the state, cleans up after a
     crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
     Ctrl-C. say() receives the lines for the user about the checks.
@@ -66,14 +81,24 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     CompetitionError if the state can't be used; StartupCheckFailed if a
     player fails its check; RunHalted if void games stopped the run;
     RunInterrupted after Ctrl-C or SIGTERM (the state is saved, and games in
-    progress will be replayed).
+    progress will be replayed); StorageError if a file can't be written (the
+    state is as it was). Every process the engines leave behind is killed
+    (this process is their subreaper meanwhile; see reaper.py).
     """
     lock = CompetitionLock(ringmaster.paths.log)
     lock.acquire()
+    if presenter is not None:
+        ringmaster.presenter = presenter
+        presenter.attach(ringmaster)
     try:
-        with sigterm_interrupts():
+        with sigterm_interrupts(), reaping(_worker_pids):
             ringmaster.open_log()
+            for warning in ringmaster.warnings:
+                ringmaster.warn(warning)
             ringmaster.load_state()
+            if ringmaster.competition.is_complete():
+                say(COMPLETE_MESSAGE)
+                return
             check_players(ringmaster, say, quiet)
             ringmaster.prepare_history()
             ringmaster.clean_up_after_crash()
@@ -84,3 +109,9 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     finally:
         ringmaster.close_log()
         lock.release()
+        if presenter is not None and hasattr(presenter, "close"):
+            presenter.close()
+
+
+def _worker_pids() -> set[int]:
+    return {p.pid for p in multiprocessing.active_children()}

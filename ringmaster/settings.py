@@ -84,11 +84,20 @@ def interpret_str(value: Any) -> str:
     return value
 
 
+# Identifiers name files (a matchup id is the start of its games' SGF names): they must fit
+# in a file name with a game number and an extension, and must not be hidden or special.
+MAX_IDENTIFIER_LENGTH = 100
+
+
 def interpret_identifier(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError("not a string")
     if not _IDENTIFIER.match(value):
         raise ValueError(f"{value!r} is not a valid identifier")
+    if len(value) > MAX_IDENTIFIER_LENGTH:
+        raise ValueError(f"{value[:20]!r}... is longer than {MAX_IDENTIFIER_LENGTH} characters")
+    if value.startswith("."):
+        raise ValueError(f"{value!r} starts with '.' (it names files, which would be hidden)")
     return value
 
 

@@ -1,9 +1,11 @@
-"""Shared fixtures (write_ctl, gnugo) and the rule that slow and gpu tests run only when -m names them."""
+"""Shared fixtures (write_ctl, gnugo, no_leftover_processes) and the rule that slow and gpu tests run only when -m names them."""
 
 from __future__ import annotations
 
 import os
+import signal
 import textwrap
+import time
 
 import pytest
 
@@ -58,3 +60,42 @@ def grhino() -> str:
                         f"(.ci/run installs it: apt-get install grhino)")
         pytest.skip(f"GRhino is not installed at {GRHINO} (apt-get install grhino)")
     return GRHINO
+
+
+def processes_mentioning(text: str) -> set[int]:
+    """Pids of live (not zombie) processes whose command line contains text."""
+    found = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if text in cmdline and state != b"Z":
+            found.add(int(name))
+    return found
+
+
+@pytest.fixture
+def no_leftover_processes(tmp_path):
+    """Fails the test if a process whose command line names tmp_path outlives it (after 10 s).
+
+    Engines, their children and inference servers started for a test all name
+    a file under tmp_path; any left behind are killed, then reported.
+    """
+    marker = str(tmp_path)
+    before = processes_mentioning(marker)
+    yield marker
+    deadline = time.monotonic() + 10
+    while (left := processes_mentioning(marker) - before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, f"processes left behind: {sorted(left)}"

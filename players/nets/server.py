@@ -3,7 +3,8 @@
 Engines connect over a Unix socket whose name is derived from the model file and
 the device, so `--parallel 8` games load the network onto a GPU once. The first
 engine to need a server starts it (under a file lock); the server exits after
-it has had no clients for `idle_seconds`.
+it has had no clients for `idle_seconds`, so it ends at most that long after the
+last engine using it (and so the last ringmaster running such engines) has ended.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from multiprocessing.connection import Client, Connection, Listener, wait
 from pathlib import Path
 
 import numpy as np
+
+from ringmaster.reaper import SHARED_SERVICE_VARIABLE
 
 _AUTHKEY = b"players-nets-server"
 
@@ -71,10 +74,15 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
             pass
         if os.path.exists(address):
             os.unlink(address)   # a stale socket from a server that died
+        # Its own session, and none of the engine's pipes: the ringmaster must not wait for
+        # it. The variable tells the ringmaster's reaper to leave it running for other
+        # engines: it ends by itself idle_seconds after its last client has gone.
         subprocess.Popen(
             [sys.executable, "-m", "players.nets.server", "--model", str(model_path),
              "--device", device, "--address", address, "--idle-seconds", str(idle_seconds)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True,
+            env={**os.environ, SHARED_SERVICE_VARIABLE: "1"})
         deadline = time.monotonic() + start_timeout
         while time.monotonic() < deadline:
             try:

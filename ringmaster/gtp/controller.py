@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import os
-import queue
+import select
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 from typing import Protocol, TextIO
+
+from ringmaster.persistence import one_line
 
 # Engines are untrusted: these bound what one of them can make us hold in memory.
 MAX_RESPONSE_BYTES = 1_000_000
@@ -84,9 +86,12 @@ def set_parent_death_signal() -> None:
 class SubprocessChannel:
     """A GTP engine running as a subprocess, in its own process group.
 
-    It is started without a shell. A reader thread collects stdout lines so
-    that every read can time out; another copies stderr to the given sink.
-    Closing or killing the channel kills the engine's whole process group.
+    It is started without a shell. Its stdout (and stderr, when a sink takes
+    it) is read with poll() on non-blocking pipes in the calling thread, so
+    every read can time out, no thread holds anything that closing needs, and
+    closing never waits for a descendant that keeps the pipes open. stderr is
+    drained whenever a response is awaited, and once more when the channel
+    closes. Closing or killing the channel kills the engine's process group.
     """
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
@@ -105,42 +110,77 @@ class SubprocessChannel:
                 stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
                 start_new_session=True, preexec_fn=set_parent_death_signal)
         except OSError as exc:
-            raise GtpTransportError(f"error starting subprocess: {exc.strerror or exc}") from None
+            raise GtpTransportError(engine_start_error(command, exc)) from None
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._stdout_thread = threading.Thread(target=self._read_stdout, daemon=True)
-        self._stdout_thread.start()
-        self._stderr_thread = None
+        self._stdout_fd: int | None = self.process.stdout.fileno()
+        os.set_blocking(self._stdout_fd, False)
+        self._stdout_buffer = b""
+        self._stdout_eof = False
+        self._stderr_fd: int | None = None
+        self._stderr_sink: Callable[[str], None] | None = None
+        self._stderr_buffer = b""
+        self._stderr_budget = MAX_STDERR_BYTES_PER_ENGINE
+        self._poller = select.poll()
+        self._poller.register(self._stdout_fd, select.POLLIN)
         if callable(stderr):
-            self._stderr_thread = threading.Thread(
-                target=self._read_stderr, args=(stderr,), daemon=True)
-            self._stderr_thread.start()
+            self._stderr_fd = self.process.stderr.fileno()
+            os.set_blocking(self._stderr_fd, False)
+            self._stderr_sink = stderr
+            self._poller.register(self._stderr_fd, select.POLLIN)
 
-    def _read_stdout(self) -> None:
-        stream = self.process.stdout
-        try:
-            while True:
-                line = stream.readline(MAX_RESPONSE_BYTES + 1)
-                if not line:
-                    break
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)
+    # stderr
 
-    def _read_stderr(self, sink: Callable[[str], None]) -> None:
-        budget = MAX_STDERR_BYTES_PER_ENGINE
+    def _read_stderr(self) -> bool:
+        """Pass on what stderr has now; returns False at end of file (or on an error)."""
         try:
-            for raw in iter(lambda: self.process.stderr.readline(65536), b""):
-                if budget > 0:
-                    budget -= len(raw)
-                    sink(raw.decode("utf-8", "replace").rstrip("\n"))
-                    if budget <= 0:
-                        sink("[further stderr output discarded]")
-        except (OSError, ValueError):
+            data = os.read(self._stderr_fd, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            data = b""
+        if not data:
+            self._stop_stderr()
+            return False
+        if self._stderr_budget > 0:
+            self._stderr_buffer += data
+            *lines, self._stderr_buffer = self._stderr_buffer.split(b"\n")
+            if len(self._stderr_buffer) > 65536:
+                lines.append(self._stderr_buffer)
+                self._stderr_buffer = b""
+            for raw in lines:
+                self._emit_stderr(raw)
+        return True
+
+    def _emit_stderr(self, raw: bytes) -> None:
+        if self._stderr_budget <= 0:
+            return
+        self._stderr_budget -= len(raw) + 1
+        self._stderr_sink(one_line(raw.decode("utf-8", "replace").rstrip("\r")))
+        if self._stderr_budget <= 0:
+            self._stderr_sink("[further stderr output discarded]")
+
+    def _stop_stderr(self) -> None:
+        if self._stderr_fd is None:
+            return
+        if self._stderr_buffer:
+            self._emit_stderr(self._stderr_buffer)
+            self._stderr_buffer = b""
+        try:
+            self._poller.unregister(self._stderr_fd)
+        except (KeyError, ValueError):
             pass
+        self._stderr_fd = None
+
+    def _drain_stderr(self, deadline: float) -> None:
+        """Read stderr until it has nothing more to give now, or the deadline passes."""
+        while self._stderr_fd is not None and time.monotonic() < deadline:
+            ready = select.select([self._stderr_fd], [], [], 0)[0]
+            if not ready or not self._read_stderr():
+                break
+
+    # stdout
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
         line = " ".join((command,) + tuple(arguments)) + "\n"
@@ -152,18 +192,57 @@ class SubprocessChannel:
         except (OSError, ValueError) as exc:
             raise GtpTransportError(f"error sending command: {exc}") from None
 
+    def _take_line(self) -> bytes | None:
+        """A complete line from the buffer (or an over-long piece, or the rest at EOF)."""
+        buffer = self._stdout_buffer
+        end = buffer.find(b"\n", 0, MAX_RESPONSE_BYTES + 1)
+        if end >= 0:
+            self._stdout_buffer = buffer[end + 1:]
+            return buffer[:end + 1]
+        if len(buffer) > MAX_RESPONSE_BYTES or (self._stdout_eof and buffer):
+            self._stdout_buffer = b""
+            return buffer[:MAX_RESPONSE_BYTES + 1]
+        return None
+
     def _next_line(self, deadline: float | None) -> bytes:
-        try:
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if self._stdout_eof:
+                raise GtpChannelClosed("engine has closed the response channel")
             if deadline is None:
-                line = self._lines.get()
+                wait_ms = -1
             else:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise GtpTimeout("timed out waiting for a response") from None
-        if line is None:
-            self._lines.put(None)
-            raise GtpChannelClosed("engine has closed the response channel")
-        return line
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise GtpTimeout("timed out waiting for a response")
+                wait_ms = max(1, math.ceil(remaining * 1000))
+            try:
+                events = self._poller.poll(wait_ms)
+            except InterruptedError:  # pragma: no cover (PEP 475 retries)
+                continue
+            for fd, _ in events:
+                if fd == self._stdout_fd:
+                    self._read_stdout()
+                elif fd == self._stderr_fd:
+                    self._read_stderr()
+
+    def _read_stdout(self) -> None:
+        try:
+            data = os.read(self._stdout_fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self._stdout_buffer += data
+        else:
+            self._stdout_eof = True
+            try:
+                self._poller.unregister(self._stdout_fd)
+            except (KeyError, ValueError):
+                pass
 
     def get_response(self, timeout: float | None) -> tuple[bool, str]:
         """Read one response; returns (is_failure, text).
@@ -223,13 +302,14 @@ class SubprocessChannel:
     def close(self, timeout: float = 5.0) -> float | None:
         """Wait for the engine to exit (killing it after timeout), then kill its group.
 
-        Returns the CPU time (user + system) the engine process used, if known.
+        Never waits for anything but the engine itself: a descendant that
+        keeps its pipes open doesn't hold this up. Returns the CPU time (user
+        + system) the engine process used, if known.
         """
-        for stream in (self.process.stdin,):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
         deadline = time.monotonic() + timeout
         rusage = None
         pause = 0.0005
@@ -245,12 +325,11 @@ class SubprocessChannel:
             if time.monotonic() >= deadline:
                 self.kill()
                 deadline = time.monotonic() + 5.0
-            time.sleep(pause)
+            self._pause(pause)
             pause = min(pause * 2, 0.02)
         self.kill()  # anything the engine left behind in its group
-        self._stdout_thread.join(1.0)
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(1.0)
+        self._drain_stderr(time.monotonic() + 0.5)
+        self._stop_stderr()
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None:
                 try:
@@ -260,6 +339,37 @@ class SubprocessChannel:
         if rusage is None:
             return None
         return rusage.ru_utime + rusage.ru_stime
+
+    def _pause(self, seconds: float) -> None:
+        """Sleep, passing on stderr meanwhile (an engine blocked writing it can then exit)."""
+        if self._stderr_fd is None:
+            time.sleep(seconds)
+        elif select.select([self._stderr_fd], [], [], seconds)[0]:
+            self._read_stderr()
+
+
+GAMES_DIRECTORIES = ("/usr/games", "/usr/local/games")
+
+
+def engine_start_error(command: list[str], exc: OSError,
+                       games_directories: tuple[str, ...] = GAMES_DIRECTORIES) -> str:
+    """A one-line message for an engine that couldn't be started, naming the program.
+
+    A bare name that isn't on PATH but is in a games directory (where Debian
+    puts GNU Go, not on root's PATH) gets a hint with its full path.
+    """
+    program = command[0] if command else ""
+    reason = exc.strerror or str(exc)
+    message = f"can't run {program!r}: {reason}"
+    if isinstance(exc, FileNotFoundError) and os.sep not in program:
+        for directory in games_directories:
+            if os.access(os.path.join(directory, program), os.X_OK):
+                message += (f" (it isn't on PATH, but {directory}/{program} exists: "
+                            f"give the full path)")
+                break
+        else:
+            message += " (give the full path, or check PATH)"
+    return message
 
 
 class GtpController:

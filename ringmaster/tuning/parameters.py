@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +108,11 @@ def ce_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
                          initial_variance=settings["initial_variance"])
 
 
+# More candidates than this can't each be given a game, and building them would take
+# the machine's memory: the product of the splits is bounded.
+MAX_CANDIDATES = 100_000
+
+
 def load_parameters(value: Any, parameter_class: type[ControlFileObject],
                     settings_table: list[Setting],
                     make_spec: Callable[[dict[str, Any]], ParameterSpec]) -> list[ParameterSpec]:
@@ -126,6 +132,10 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
         code = item.settings.get("code")
         context = f"parameter {code if isinstance(code, str) else i}"
         settings = load_settings(settings_table, item.settings, context)
+        if (settings.get("split") or 0) > MAX_CANDIDATES:
+            raise ControlFileError(f"{context}: 'split' is {settings['split']}, more than the "
+                                   f"{MAX_CANDIDATES} candidates a tuner may have",
+                                   line=item.line)
         try:
             spec = make_spec(settings)
         except ValueError as exc:
@@ -133,6 +143,12 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
         if any(s.code == spec.code for s in specs):
             raise ControlFileError(f"duplicate parameter code: {spec.code}", setting="parameters")
         specs.append(spec)
+    candidates = math.prod(spec.split or 1 for spec in specs)
+    if candidates > MAX_CANDIDATES:
+        raise ControlFileError(
+            f"'parameters': the splits make {candidates} candidates, more than the "
+            f"{MAX_CANDIDATES} a tuner may have; use smaller splits (max_depth refines "
+            f"the best ones)", setting="parameters")
     return specs
 
 

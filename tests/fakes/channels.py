@@ -167,6 +167,9 @@ class InProcessMisbehaviour:
     def spawn_child(self) -> None:
         raise AssertionError("--spawn-child needs a real process: use SubprocessChannel")
 
+    def escape_child(self, pid_file: str) -> None:
+        raise AssertionError("--escape-child needs a real process: use SubprocessChannel")
+
     def stderr(self, text: str) -> None:
         if callable(self._stderr):
             self._stderr(text)

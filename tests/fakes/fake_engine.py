@@ -17,6 +17,8 @@ errors a subprocess's would. Options:
   --reject-play            failure response 'illegal move' to every play
   --stderr-flood BYTES     write this much to stderr at every command
   --spawn-child            start a child process that sleeps (to test group kill)
+  --escape-child FILE      start a child in a new session that keeps stdout and stderr
+                           open and sleeps; its pid is written to FILE
   --score TEXT             answer final_score with TEXT
   --protocol-version TEXT  answer protocol_version with TEXT
   --gmp                    start by writing a GMP byte
@@ -51,6 +53,7 @@ def parse(argv):
     p.add_argument("--reject-play", action="store_true")
     p.add_argument("--stderr-flood", type=int, default=0)
     p.add_argument("--spawn-child", action="store_true")
+    p.add_argument("--escape-child", default=None)
     p.add_argument("--score", default=None)
     p.add_argument("--protocol-version", default="2")
     p.add_argument("--gmp", action="store_true")
@@ -132,6 +135,14 @@ class ProcessMisbehaviour:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
+    def escape_child(self, pid_file: str) -> None:
+        # Like a server started by an engine: a new session, the engine's pipes inherited.
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", pid_file],
+                                 start_new_session=True)
+        with open(pid_file + ".tmp", "w") as f:
+            f.write(str(child.pid))
+        os.replace(pid_file + ".tmp", pid_file)
+
 
 def make_engine(options, misbehave, env) -> GtpEngine:
     """The fake engine for parsed options; misbehave says how to crash, hang and so on."""
@@ -141,6 +152,8 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         misbehave.exit_at_start()
     if options.spawn_child:
         misbehave.spawn_child()
+    if options.escape_child:
+        misbehave.escape_child(options.escape_child)
     if options.env_to_stderr:
         misbehave.stderr("game={} slot={}".format(env.get("RINGMASTER_GAME_ID"),
                                                env.get("RINGMASTER_SLOT")))

@@ -196,7 +196,8 @@ def test_gmp_engine_is_recognised():
 
 @pytest.mark.integration
 def test_missing_executable():
-    with pytest.raises(GtpTransportError, match="error starting subprocess"):
+    with pytest.raises(GtpTransportError,
+                       match="can't run '/nonexistent/engine': No such file or directory"):
         SubprocessChannel(["/nonexistent/engine"])
 
 

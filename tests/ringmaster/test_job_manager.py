@@ -70,3 +70,55 @@ def test_worker_processes_get_slots_and_report_failures():
     assert {r[1] for r in source.responses} <= {0, 1}
     assert os.getpid() not in {r[2] for r in source.responses}
     assert source.errors == [(2, "job 2 can't be played")]
+
+
+def sleepy(job: Job):
+    import time
+    if job.number == 0:
+        return job.number
+    time.sleep(600)   # a long game: only the interrupt ends it
+
+
+class InterruptedSource(Source):
+    """Raises KeyboardInterrupt (Ctrl-C) at the first poll after a job has finished."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.told: list[str] = []
+
+    def poll(self, running) -> None:
+        if self.responses:
+            raise KeyboardInterrupt
+
+    def interrupted(self) -> None:
+        self.told.append("interrupted")
+
+
+@pytest.mark.integration
+def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
+    # Two workers: one busy with a 600 s job, one idle. Each must exit by itself on
+    # SIGTERM (exit code 1), not be SIGKILLed after the join times out (-9).
+    import ringmaster.job_manager as job_manager
+    real_terminate = job_manager._terminate
+    exit_codes: list = []
+
+    def terminate(executor) -> None:
+        processes = list(executor._processes.values())
+        real_terminate(executor)
+        exit_codes.extend(p.exitcode for p in processes)
+    monkeypatch.setattr(job_manager, "_terminate", terminate)
+    source = InterruptedSource(2)
+    with pytest.raises(KeyboardInterrupt):
+        run_jobs(source, sleepy, 2, poll_interval=0.05)
+    assert source.told == ["interrupted"]
+    assert exit_codes == [1, 1]
+
+
+def test_inline_ctrl_c_tells_the_source():
+    source = InterruptedSource(1)
+
+    def interrupted(job: Job):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        run_jobs(source, interrupted, None)
+    assert source.told == ["interrupted"]

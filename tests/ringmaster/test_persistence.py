@@ -61,7 +61,7 @@ competitors = ['a', 'b']
 def test_interrupted_atomic_write_leaves_old_file_and_removable_temporary(tmp_path):
     path = tmp_path / "g.sgf"
     write_atomically(str(path), b"old")
-    (tmp_path / ".g.sgf.tmp-abc").write_bytes(b"half")   # what a kill mid-write leaves
+    (tmp_path / ".g.sgf.abc.ringmaster-tmp").write_bytes(b"half")   # what a kill mid-write leaves
     assert path.read_bytes() == b"old"
     remove_stale_temporaries(str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sgf"]

@@ -373,3 +373,272 @@ def test_ce_tuner_event_runs(write_ctl):
     assert "Generation 1" in Path(base + ".hist").read_text()
     log = Path(base + ".log").read_text()
     assert log.count("starting generation 1") == 1 and "starting generation 2" not in log
+
+
+# Issue 12: nothing hangs, nothing escapes, nothing is lost.
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parallel", [None, 2])
+def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(write_ctl, tmp_path, parallel,
+                                                                 no_leftover_processes):
+    # The engine's child leaves its process group (setsid) and keeps the engine's stdout
+    # and stderr open, as an inference server started by an engine would.
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--escape-child", str(tmp_path / "child")),
+                               q=fake_engine_command("--name", "q"), games=2)
+                    + "skip_player_checks = True\n")
+    finished = []
+
+    def run() -> None:
+        run_competition(Ringmaster(ctl), parallel=parallel, quiet=True)
+        finished.append(True)
+    import threading
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(120)   # only a guard: the run used to wait 600 s for the child
+    assert finished, "the run waited for the engine's escaped child"
+    check_consistent(ctl, 2)
+    child = int((tmp_path / "child").read_text())
+    assert not _alive(child), "the engine's escaped child outlived the run"
+
+
+def test_a_matchup_id_like_a_temporary_file_keeps_its_records(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=2).replace("alternating=True", "alternating=True, id='tmp-x'"))
+    run_competition(ringmaster_for(ctl), max_games=1, quiet=True)
+    run_competition(ringmaster_for(ctl), quiet=True)
+    assert sorted(os.listdir(ctl[:-4] + ".games")) == ["tmp-x_0.sgf", "tmp-x_1.sgf"]
+
+
+def test_an_id_that_cannot_be_a_plain_file_name_is_refused(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=2).replace("alternating=True", "alternating=True, id='.tmp-x'"))
+    result = invoke("run", ctl)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "ringmaster: error in control file comp.ctl line 6: matchup 0: 'id': '.tmp-x' "
+        "starts with '.' (it names files, which would be hidden)"]
+    Path(ctl).write_text(Path(ctl).read_text().replace(".tmp-x", "x" * 300))
+    result = invoke("run", ctl)
+    assert result.exit_code == 1
+    assert result.output.startswith("ringmaster: error in control file comp.ctl line 6: "
+                                    "matchup 0: 'id': 'xxxxxxxxxxxxxxxxxxxx'... is longer than")
+
+
+def forging_channel(spec, env, stderr):
+    """Player p answers genmove with a second line that looks like a history line."""
+    from tests.fakes.channels import EngineChannel, programmed_engine
+    if spec.code == "p":
+        return EngineChannel(programmed_engine(["C3\n0_9 forged beat q B+99"]))
+    return fake_engine_channel(spec, env, stderr)
+
+
+def test_engine_text_cannot_forge_history_or_log_lines(write_ctl):
+    ctl = playoff(write_ctl, games=1)
+    run_competition(Ringmaster(ctl, channel_factory=forging_channel), quiet=True)
+    history = Path(ctl[:-4] + ".hist").read_text().splitlines()
+    assert len(history) == 1 and history[0].split()[0] == "0_0" and "\\n0_9 forged" in history[0]
+    log = Path(ctl[:-4] + ".log").read_text().splitlines()
+    assert not [line for line in log if line.startswith("0_9 forged")]
+    assert any("\\n0_9 forged" in line for line in log)
+
+
+def _fail_fsync_after(monkeypatch, calls: int) -> None:
+    import errno
+
+    import ringmaster.persistence as persistence
+    real = os.fsync
+    count = [0]
+
+    def fsync(fd):
+        count[0] += 1
+        if count[0] > calls:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
+    monkeypatch.setattr(persistence.os, "fsync", fsync)
+
+
+def test_a_full_disk_is_a_one_line_error_and_the_resumed_run_completes(write_ctl, monkeypatch):
+    ctl = playoff(write_ctl, games=4)
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    status_before = Path(ctl[:-4] + ".status").read_bytes()
+    _fail_fsync_after(monkeypatch, 0)   # the disk is full from now on
+    result = invoke("run", ctl)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("ringmaster:")]
+    assert len(errors) == 1 and "No space left on device" in errors[0]
+    assert "comp." in errors[0]          # names the file
+    assert Path(ctl[:-4] + ".status").read_bytes() == status_before
+    monkeypatch.undo()                   # space freed
+    assert invoke("run", ctl).exit_code == 0
+    check_consistent(ctl, 4)
+
+
+def _read_only(monkeypatch, directory: str) -> None:
+    """Make writes under directory fail as a read-only file system would (we run as root)."""
+    import builtins
+    import errno
+    import shutil
+    import tempfile
+
+    def refuse(path):
+        return str(path).startswith(directory)
+
+    def error(path):
+        return OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+    real_open, real_mkstemp, real_remove, real_rmtree = (
+        builtins.open, tempfile.mkstemp, os.remove, shutil.rmtree)
+
+    def fake_open(file, mode="r", *args, **kwargs):
+        if any(c in mode for c in "wax+") and refuse(file):
+            raise error(file)
+        return real_open(file, mode, *args, **kwargs)
+
+    def fake_mkstemp(*args, dir=None, **kwargs):
+        if refuse(dir):
+            raise error(dir)
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    def fake_remove(path, *args, **kwargs):
+        if refuse(path):
+            raise error(path)
+        return real_remove(path, *args, **kwargs)
+
+    def fake_rmtree(path, *args, **kwargs):
+        if refuse(path):
+            raise error(path)
+        return real_rmtree(path, *args, **kwargs)
+    monkeypatch.setattr(builtins, "open", fake_open)
+    monkeypatch.setattr(tempfile, "mkstemp", fake_mkstemp)
+    monkeypatch.setattr(os, "remove", fake_remove)
+    monkeypatch.setattr(shutil, "rmtree", fake_rmtree)
+
+
+@pytest.mark.parametrize("command, existing", [
+    ("run", False), ("run", True), ("stop", False), ("reset", True)])
+def test_a_read_only_directory_is_a_one_line_error(write_ctl, monkeypatch, command, existing):
+    ctl = playoff(write_ctl, games=2)
+    if existing:
+        assert invoke("run", ctl, "-g", "1").exit_code == 0
+    before = sorted(os.listdir(os.path.dirname(ctl)))
+    _read_only(monkeypatch, os.path.dirname(ctl))
+    result = invoke(command, ctl)
+    monkeypatch.undo()
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert lines and all(line.startswith("ringmaster: ") for line in lines), result.output
+    assert "Read-only file system" in lines[-1] and os.path.dirname(ctl) in lines[-1]
+    assert sorted(os.listdir(os.path.dirname(ctl))) == before
+
+
+@pytest.mark.parametrize("field, value, problem", [
+    ("history_size", -5, "history_size is negative"),
+    ("history_size", "12", "history_size should be an integer, not str"),
+    ("void_game_count", 1.5, "void_game_count should be an integer, not float"),
+    ("history_tail", 3, "history_tail should be a str, not int"),
+    ("competition", [], "competition should be a dict, not list"),
+])
+@pytest.mark.parametrize("command", ["run", "show"])
+def test_a_state_file_with_a_bad_field_is_a_one_line_error(write_ctl, field, value, problem,
+                                                            command):
+    ctl = playoff(write_ctl, games=2)
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    status = Path(ctl[:-4] + ".status")
+    document = json.loads(status.read_text())
+    document[field] = value
+    status.write_text(json.dumps(document))
+    before = sorted(os.listdir(os.path.dirname(ctl))), status.read_bytes()
+    result = invoke(command, ctl)
+    assert result.exit_code == 1
+    assert result.output.strip() == f"ringmaster: state file comp.status is malformed: {problem}"
+    assert (sorted(os.listdir(os.path.dirname(ctl))), status.read_bytes()) == before
+
+
+def test_a_state_file_whose_competition_has_wrong_types_is_a_one_line_error(write_ctl):
+    ctl = playoff(write_ctl, games=2)
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    status = Path(ctl[:-4] + ".status")
+    document = json.loads(status.read_text())
+    document["competition"]["results"] = {"0": [{"game_id": 5}]}
+    status.write_text(json.dumps(document))
+    result = invoke("run", ctl)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "comp.status" in lines[0], result.output
+
+
+ODD_OTHELLO = """
+competition_type = 'playoff'
+players = {{'p': Player({p!r}), 'q': Player({q!r})}}
+game = 'othello'
+board_size = 7
+matchups = [Matchup('p', 'q', number_of_games=2)]
+"""
+
+
+@pytest.mark.parametrize("parallel", [[], pytest.param(["-j", "2"], marks=pytest.mark.integration)])
+def test_othello_on_an_odd_board_is_refused_before_any_game(write_ctl, parallel):
+    ctl = write_ctl(ODD_OTHELLO.format(p=fake_engine_command(), q=fake_engine_command()))
+    result = invoke("run", ctl, *parallel)
+    assert result.exit_code == 1
+    assert len(result.output.strip().splitlines()) == 1
+    assert "board_size" in result.output and "line 4" in result.output
+    assert not os.path.exists(ctl[:-4] + ".status")
+
+
+def _wait_for(path: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists() or not path.read_text():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("moment", ["control file", "startup checks"])
+def test_sigterm_while_loading_or_checking_exits_3(write_ctl, tmp_path, moment):
+    marker = tmp_path / "marker"
+    if moment == "control file":
+        ctl = playoff(write_ctl, games=2) + ""
+        text = Path(ctl).read_text() + (
+            f"open({str(marker)!r}, 'w').write('loading')\n"
+            "import time\ntime.sleep(60)\n")
+        Path(ctl).write_text(text)
+    else:
+        ctl = playoff(write_ctl, games=2,
+                      p=("--record", str(marker), "--hang-on-command", "boardsize"))
+    proc = start_run(ctl)
+    _wait_for(marker)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 3, stderr
+    assert b"Traceback" not in stderr
+
+
+@pytest.mark.integration
+def test_ctrl_c_with_workers_says_stopping_at_once(write_ctl, tmp_path):
+    # (That the workers then exit by themselves: test_job_manager.py.)
+    slow = ("--move-delay", "0.05", "--record", str(tmp_path / "record"))
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command("--move-delay",
+                                                                                   "0.05"),
+                               games=30))
+    proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=_default_sigint)
+    _wait_for(tmp_path / "record")
+    while "genmove" not in (tmp_path / "record").read_text():
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    first_line = proc.stderr.readline()
+    assert b"stopping" in first_line
+    _, rest = proc.communicate(timeout=60)
+    assert proc.returncode == 3, rest
+    assert b"Traceback" not in rest

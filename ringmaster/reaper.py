@@ -1,0 +1,144 @@
+"""Descendants that leave their process group: be their subreaper, then kill and reap them."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+
+PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
+
+# A descendant started with this in its environment is a shared service (our inference
+# server) that ends by itself when its last client has gone; the reaper leaves it alone.
+SHARED_SERVICE_VARIABLE = "RINGMASTER_SHARED_SERVICE"
+_SHARED_MARKER = f"{SHARED_SERVICE_VARIABLE}=1".encode()
+
+MAX_ROUNDS = 50
+
+_is_subreaper = False
+
+
+def _prctl(option: int, value: int) -> int | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if option == PR_GET_CHILD_SUBREAPER:
+            flag = ctypes.c_int(0)
+            if libc.prctl(option, ctypes.byref(flag), 0, 0, 0) != 0:
+                return None
+            return flag.value
+        return None if libc.prctl(option, value, 0, 0, 0) != 0 else value
+    except (OSError, AttributeError):
+        return None
+
+
+def become_subreaper() -> bool:
+    """Make this process the child subreaper of its descendants (Linux 3.4+).
+
+    A descendant orphaned by its parent's death is then re-parented to this
+    process rather than to init, so kill_orphans() can find it. Returns
+    False where the system doesn't allow it.
+    """
+    global _is_subreaper
+    _is_subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1) is not None
+    return _is_subreaper
+
+
+def is_subreaper() -> bool:
+    """Whether become_subreaper() succeeded in this process (and wasn't undone)."""
+    return _is_subreaper
+
+
+@contextmanager
+def reaping(keep: Callable[[], Collection[int]] | None = None) -> Iterator[bool]:
+    """While inside, be a subreaper; on leaving, kill every orphan inherited, then stop being one.
+
+    Yields whether this process is a subreaper. keep() returns pids to spare
+    (the caller's own children, such as worker processes still running).
+    """
+    global _is_subreaper
+    previous = _prctl(PR_GET_CHILD_SUBREAPER, 0)
+    active = become_subreaper()
+    try:
+        yield active
+    finally:
+        if active:
+            kill_orphans(keep() if keep is not None else ())
+            if not previous:
+                _prctl(PR_SET_CHILD_SUBREAPER, 0)
+                _is_subreaper = False
+
+
+def child_pids(parent: int) -> list[int]:
+    """The pids of parent's children (from /proc)."""
+    children = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return children
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 1 and int(fields[1]) == parent:
+            children.append(int(name))
+    return children
+
+
+def is_shared_service(pid: int) -> bool:
+    """Whether a process was started as a shared service (see SHARED_SERVICE_VARIABLE)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return _SHARED_MARKER in f.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def _reap(pid: int, block: bool) -> None:
+    try:
+        os.waitpid(pid, 0 if block else os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def kill_orphans(keep: Collection[int] = ()) -> list[int]:
+    """Kill and reap every child of this process but those in keep, and what they leave.
+
+    Meant for a subreaper, whose children are those it started (keep them)
+    and the orphans it inherited. Each orphan's process group is killed with
+    it; the orphans' own children, re-parented here in turn, go in the next
+    round. Shared services are left running (and reaped once they exit).
+    Returns the pids killed.
+    """
+    killed: list[int] = []
+    keep = set(keep)
+    me = os.getpid()
+    for _ in range(MAX_ROUNDS):
+        targets = []
+        for pid in child_pids(me):
+            if pid in keep:
+                continue
+            if is_shared_service(pid):
+                _reap(pid, block=False)   # a zombie once it has ended by itself
+                continue
+            targets.append(pid)
+        if not targets:
+            break
+        for pid in targets:
+            try:
+                if os.getpgid(pid) == pid:
+                    os.killpg(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in targets:
+            _reap(pid, block=True)
+        killed += targets
+    return killed
