@@ -24,6 +24,7 @@ class GameEntry:
       finished    -- when the result arrived (ISO 8601, local time)
       forfeit     -- True if a player forfeited
       detail      -- why (a forfeit's or a void game's reason), or None
+      data        -- the competition's own data for the game (a tuner's candidate), or None
     """
 
     game_id: str
@@ -38,6 +39,7 @@ class GameEntry:
     finished: str | None = None
     forfeit: bool = False
     detail: str | None = None
+    data: Any = None
 
     @property
     def is_void(self) -> bool:
@@ -53,15 +55,15 @@ class GameEntry:
 
 
 def entry_for_result(result: GameResult, moves: int | None, seconds: float | None,
-                     finished: str) -> GameEntry:
+                     finished: str, data: Any = None) -> GameEntry:
     """The entry for a finished game."""
     return GameEntry(result.game_id, result.player_b, result.player_w, result.sgf_result,
                      result.winning_player, moves, seconds, result.cpu_times.get(result.player_b),
                      result.cpu_times.get(result.player_w), finished, result.is_forfeit,
-                     result.detail)
+                     result.detail, data)
 
 
-CSV_COLUMNS = [f.name for f in fields(GameEntry)]
+CSV_COLUMNS = [f.name for f in fields(GameEntry) if f.name != "data"]
 
 
 def games_csv(entries: list[GameEntry]) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ringmaster import __version__
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.errors import (
@@ -338,7 +339,8 @@ class Ringmaster:
         started = self._job_started.pop(response.game_id, None)
         self.game_index.append(entry_for_result(
             response.game_result, response.moves,
-            None if started is None else time.monotonic() - started, local_now()))
+            None if started is None else time.monotonic() - started, local_now(),
+            response.game_data))
         self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
         history = self.competition.pending_history
@@ -494,6 +496,7 @@ class Ringmaster:
     def json_report(self) -> dict[str, Any]:
         report = self.competition.get_json_report()
         report["void_games"] = self.void_game_count
+        report["ringmaster_version"] = __version__
         report["progress"] = self.progress()
         report["games"] = [g.to_json() for g in self.game_index]
         report["games_directory"] = os.path.basename(self.paths.games)

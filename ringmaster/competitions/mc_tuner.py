@@ -418,6 +418,9 @@ class McTuner(Tuner):
         return {"path": list(path), "cell": self.tree.describe_path(path),
                 "parameters": self.format_engine_parameters(engine),
                 "parameter_values": [_plain(v) for v in engine],
+                "parameter_labels": [self.format_engine_parameters((v,)) if len(engine) == 1
+                                     else _format_one(spec.format, v)
+                                     for spec, v in zip(self.parameter_specs, engine)],
                 "optimiser_parameters": self.tree.parameters_for_path(path),
                 "games": n.games, "wins": n.won,
                 "win_rate": n.won / n.games if n.games else None,
@@ -463,6 +466,14 @@ class McTuner(Tuner):
             "elo_method": ELO_METHOD,
         })
         return report
+
+
+def _format_one(fmt: str, value: Any) -> str:
+    """One parameter's value in its own format ('c: 0.067'), or repr() if the format fails."""
+    try:
+        return fmt % (value,)
+    except Exception:  # noqa: BLE001 (user formats may raise anything)
+        return repr(value)
 
 
 def _plain(value: Any) -> Any:

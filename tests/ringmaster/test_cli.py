@@ -249,3 +249,33 @@ def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl
     assert result.exit_code == EXIT_USER_ERROR
     assert result.output == ("ringmaster: error in control file comp.ctl line 7: 'board_size': "
                              "out of range for othello (even, 4-16)\n")
+
+
+def test_show_csv_html_after_every_result_and_report_rewrites_it(write_ctl, monkeypatch):
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    base = ctl[:-4]
+    from ringmaster.ringmaster import Ringmaster
+    written = []
+    original = Ringmaster.write_html
+
+    def spy(self):
+        original(self)
+        written.append(open(base + ".html").read().count("<tr><td class=\"l\"><a href="))
+    monkeypatch.setattr(Ringmaster, "write_html", spy)
+    result = invoke("run", ctl)
+    assert result.exit_code == 0, result.output
+    # FILE.html is rewritten after each result (with one more game row each time), and at the end.
+    assert written == [1, 2, 3, 3]
+    # The live display shows elapsed time, games per hour and the ETA.
+    assert "games per hour, 3/3 games, ETA" in result.output
+    rows = invoke("show", ctl, "--csv").output.splitlines()
+    assert rows[0].startswith("game_id,black,white,result,winner,moves,seconds")
+    assert [row.split(",")[0] for row in rows[1:]] == ["0_0", "0_1", "0_2"]
+    assert all(int(row.split(",")[5]) > 0 for row in rows[1:])
+    os.remove(base + ".html")
+    assert invoke("report", ctl).exit_code == 0
+    assert "p1 v p2" in open(base + ".html").read()
+    data = json.loads(invoke("show", ctl, "--json").output)
+    assert data["progress"]["games_played"] == 3 and data["progress"]["games_wanted"] == 3
+    assert isinstance(data["progress"]["elapsed"], float) and len(data["games"]) == 3
+    assert invoke("reset", ctl).exit_code == 0 and not os.path.exists(base + ".html")

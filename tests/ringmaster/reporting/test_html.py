@@ -1,0 +1,270 @@
+"""FILE.html rendered for every competition type from hand-built states, and opened in Chromium."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ElementTree
+from html.parser import HTMLParser
+
+import pytest
+
+from ringmaster.competitions.ce_tuner import CeTuner
+from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.control_file import load_control_file
+from ringmaster.game_index import GameEntry, entry_for_result
+from ringmaster.reporting.html import render_html
+from ringmaster.settings import Player
+from ringmaster.timing import RunClock, progress
+from ringmaster.tuning.parameters import CeParameter, McParameter
+from ringmaster.tuning.scales import LINEAR, LOG
+from ringmaster.tuning.simulate import make_result, make_simulated_candidate, play_simulated
+
+PLAYOFF = """
+competition_type = 'playoff'
+description = 'Two engines, one with an SPRT.'
+players = {'a': Player('engine-a'), 'b': Player('engine-b'), 'c': Player('engine-c')}
+board_size = 9
+komi = 7.5
+matchups = [
+    Matchup('a', 'b', alternating=True, number_of_games=200,
+            sprt={'elo0': 0, 'elo1': 100, 'alpha': 0.05, 'beta': 0.05}),
+    Matchup('b', 'c', number_of_games=10),
+]
+"""
+
+ALLPLAYALL = """
+competition_type = 'allplayall'
+players = {'a': Player('engine-a'), 'b': Player('engine-b'), 'c': Player('engine-c')}
+board_size = 9
+komi = 7.5
+competitors = ['a', 'b', 'c']
+rounds = 6
+"""
+
+
+def full_report(competition, entries, voids=0):
+    """What Ringmaster.json_report() adds to the competition's own report."""
+    clock = RunClock(started="2026-11-22 10:00:00", elapsed_before=3600.0)
+    report = competition.get_json_report()
+    report.update({"void_games": voids, "ringmaster_version": "test",
+                   "progress": progress(competition.games_played(), competition.games_wanted(),
+                                        clock),
+                   "games": [e.to_json() for e in entries], "games_directory": "comp.games"})
+    return report
+
+
+def entry(response, rng):
+    return entry_for_result(response.game_result, rng.randint(20, 80), rng.uniform(1, 5),
+                            "2026-11-22 10:30:00", response.game_data)
+
+
+class TagChecker(HTMLParser):
+    """Checks that every non-void element is closed in order."""
+
+    VOID = {"meta", "br", "img", "input", "link", "hr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes {self.stack[-1:]}"
+        self.stack.pop()
+
+
+def check_page(page):
+    """Well-formed HTML, every SVG well-formed XML, no Python syntax, no stray None/nan."""
+    checker = TagChecker()
+    checker.feed(page)
+    assert checker.stack == []
+    svgs = re.findall(r"<svg .*?</svg>", page, flags=re.S)
+    for text in svgs:
+        ElementTree.fromstring(text)
+    visible = re.sub(r"<[^>]+>", " ", page)
+    for bad in ("None", "nan", "[(", "(0,)", "Undefined"):
+        assert bad not in visible, bad
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    return svgs
+
+
+def playoff_report(write_ctl):
+    competition = load_control_file(write_ctl(PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    rng = random.Random(1)
+    entries = []
+    for _ in range(60):
+        job = competition.get_game()
+        if not hasattr(job, "game_id"):
+            break
+        # a is much the stronger: it wins 85% of its games against b.
+        a_colour = "b" if job.player_b.code == "a" else "w"
+        winner = a_colour if (job.player_b.code == "a" or job.player_w.code == "a") \
+            and rng.random() < 0.85 else ("w" if a_colour == "b" else "b")
+        if job.player_b.code != "a" and job.player_w.code != "a":
+            winner = rng.choice("bw")
+        response = make_result(job, winner)
+        competition.process_game_result(response)
+        entries.append(entry(response, rng))
+    entries.append(GameEntry("0_99", "a", "b", "void", detail="aborting game due to error: x"))
+    return full_report(competition, entries, voids=1)
+
+
+def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
+    report = playoff_report(write_ctl)
+    assert report["matchups"][0]["sprt"]["decision"] == "H1"
+    page = render_html(report)
+    svgs = check_page(page)
+    assert "H1 accepted (elo ≥ 100)" in page and "biased away from zero" in page
+    assert "Elo a − b:" in page and "LOS" in page
+    assert "SPRT log-likelihood ratio" in page and "Elo of a over games" in page
+    assert "Game length" in page and "Pairs (pair score 0" in page
+    # Three players over two matchups: joint ratings and a cross table.
+    assert "Ratings" in page and "Cross table" in page
+    assert '<a href="comp.games/0_000.sgf">0_000</a>' in page
+    assert '<a href="comp.void/0_99.sgf">0_99</a>' in page
+    assert "aborting game due to error" in page
+    assert len(svgs) >= 4
+
+
+def test_allplayall_page_has_the_ratings_table(write_ctl):
+    competition = load_control_file(write_ctl(ALLPLAYALL)).make_competition()
+    competition.set_clean_status()
+    rng = random.Random(2)
+    entries = []
+    strength = {"a": 0.8, "b": 0.5, "c": 0.2}
+    while True:
+        job = competition.get_game()
+        if not hasattr(job, "game_id"):
+            break
+        b, w = job.player_b.code, job.player_w.code
+        p_black = strength[b] / (strength[b] + strength[w])
+        response = make_result(job, "b" if rng.random() < p_black else "w")
+        competition.process_game_result(response)
+        entries.append(entry(response, rng))
+    report = full_report(competition, entries)
+    page = render_html(report)
+    check_page(page)
+    ratings = report["ratings"]["ratings"]
+    assert [r["player"] for r in ratings][0] == "a"
+    assert "Likelihood of superiority" in page and "relative to mean" in page.replace("Relative", "relative")
+    assert page.count("<svg") >= 1
+
+
+def mc_tuner(depth, parameters):
+    tuner = McTuner("tune")
+    tuner.initialise_from_control_file({
+        "board_size": 7, "komi": 8.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "random", "opponent": "opp", "exploration_coefficient": 0.45,
+        "initial_visits": 10, "initial_wins": 5, "max_depth": depth, "number_of_games": 300,
+        "stop_when_confident": 0.95, "confirm_games": 10,
+        "parameters": parameters, "make_candidate": make_simulated_candidate})
+    tuner.set_clean_status()
+    tuner.rng = random.Random(3)
+    return tuner
+
+
+def drive(tuner, landscape, games, seed=4):
+    rng = random.Random(seed)
+    entries = []
+    for _ in range(games):
+        job = tuner.get_game()
+        if not hasattr(job, "game_id"):
+            break
+        response = play_simulated(job, landscape, rng)
+        tuner.process_game_result(response)
+        entries.append(entry(response, rng))
+    return entries
+
+
+def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
+    tuner = mc_tuner(1, [McParameter("c", scale=LOG(0.05, 5.0), split=8, format="c: %.3f")])
+    # The best value is the lowest: the page must warn that the range should be widened.
+    entries = drive(tuner, lambda p: 0.75 if p[0] < 0.1 else 0.35, 400)
+    report = full_report(tuner, entries)
+    page = render_html(report)
+    check_page(page)
+    assert report["best"]["path"] == [0]
+    assert f"Use {report['best']['parameters']}" in page
+    assert "the probability that it is better than every other candidate is" in page
+    assert "Why the event stopped:" in page and report["stop_reason"] in page
+    assert "lies in the lowest division of its range" in page
+    assert "Win rate by c" in page and "Recommended candidate: win rate over its games" in page
+    assert "Confirmation (fresh games" in page
+
+
+def test_mc_tuner_depth_2_page_has_the_tree_and_a_heat_map():
+    parameters = [McParameter("x", scale=LINEAR(0, 1), split=3, format="x: %.2f"),
+                  McParameter("y", scale=LINEAR(0, 10), split=3, format="y: %.1f")]
+    tuner = mc_tuner(2, parameters)
+    entries = drive(tuner, lambda p: 0.3 + 0.4 * p[0] * (p[1] / 10), 150)
+    report = full_report(tuner, entries)
+    page = render_html(report)
+    check_page(page)
+    assert "Candidate tree" in page and "<details" in page
+    assert "Win rate over x and y" in page
+    assert "depth 2" in page
+
+
+def test_ce_tuner_page_plots_each_parameter_by_generation():
+    tuner = CeTuner("ce")
+    tuner.rng = random.Random(5)
+    tuner.initialise_from_control_file({
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "w", "opponent": "opp",
+        "parameters": [CeParameter("a", initial_mean=0.5, initial_variance=1.0, format="a %.3f")],
+        "batch_size": 3, "samples_per_generation": 4, "number_of_generations": 3,
+        "elite_proportion": 0.25, "step_size": 0.5, "make_candidate": make_simulated_candidate})
+    tuner.set_clean_status()
+    entries = drive(tuner, lambda p: 1 / (1 + math.exp(-p[0])), 100)
+    report = full_report(tuner, entries)
+    page = render_html(report)
+    check_page(page)
+    assert "a: mean by generation" in page and "Use a " in page
+    assert "stopped: all generations played" in page
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is required in CI (.ci/run installs it: apt-get install chromium)")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return path
+
+
+@pytest.mark.integration
+def test_page_renders_in_headless_chromium(write_ctl, tmp_path):
+    browser = chromium()
+    page = tmp_path / "comp.html"
+    page.write_text(render_html(playoff_report(write_ctl)), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    completed = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         "--window-size=1100,1600", f"--screenshot={shot}", "--enable-logging=stderr",
+         "--v=0", page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert shot.stat().st_size > 10_000
+    # No script or page errors reported by the renderer.
+    errors = [line for line in completed.stderr.splitlines()
+              if "CONSOLE" in line or "Uncaught" in line]
+    assert errors == []
+    # The DOM as Chromium parsed it has the headline and every plot.
+    dumped = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                             "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                            timeout=120)
+    assert dumped.returncode == 0
+    assert "H1 accepted" in dumped.stdout
+    assert dumped.stdout.count("<svg") == page.read_text().count("<svg")

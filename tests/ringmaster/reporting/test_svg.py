@@ -1,0 +1,45 @@
+"""The SVG plot module: ticks, scales, and well-formed drawings."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+
+from ringmaster.reporting import svg
+
+
+def test_nice_ticks_are_round_and_lie_in_the_range():
+    assert svg.nice_ticks(0, 1) == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert svg.nice_ticks(-3, 3) == [-2.0, 0.0, 2.0]   # step 2: the round step above 6/5
+    assert svg.nice_ticks(0, 237)[:3] == [0.0, 50.0, 100.0]
+    assert svg.nice_ticks(5, 5) == svg.nice_ticks(5, 6)
+
+
+def test_frame_maps_data_to_the_plot_box():
+    f = svg.Frame(0, 10, 0, 1)
+    assert f.x(0) == svg.MARGIN_LEFT and f.x(10) == svg.WIDTH - svg.MARGIN_RIGHT
+    assert f.y(0) == svg.HEIGHT - svg.MARGIN_BOTTOM and f.y(1) == svg.MARGIN_TOP
+    assert f.y(5) == f.y(1)   # clipped to the box
+
+
+def test_every_chart_is_well_formed_svg_with_escaped_text():
+    charts = [
+        svg.line_chart("a < b & c", [svg.Series("s", [(0, 0.1), (1, 0.4)], [0, 0.2], [0.3, 0.6])],
+                       "x", "y", hlines=[(0.5, "even", "#888")]),
+        svg.error_bar_chart("e", [svg.Estimate(0.2, 0.5, 0.3, 0.7, 10, True)], [(0.2, "0.2")],
+                            "c", "rate"),
+        svg.histogram("h", [1, 2, 2, 3, 9], "moves"),
+        svg.bar_chart("b", [("x", 1.0, 0.5, 2.0), ("y", 0.5, 0.2, 0.9)], "s"),
+        svg.heat_map("m", [[(0.2, 3), (None, 0)], [(0.9, 5), (0.5, 1)]], ["1", "2"], ["a", "b"],
+                     "x", "y"),
+    ]
+    for text in charts:
+        root = ElementTree.fromstring(text)
+        assert root.tag.endswith("svg")
+    assert "a &lt; b &amp; c" in charts[0]
+    assert svg.histogram("h", [], "x") == "" and svg.bar_chart("b", [], "s") == ""
+
+
+def test_heat_colour_runs_blue_white_red():
+    assert svg.heat_colour(0.0) == "#2864ff"
+    assert svg.heat_colour(0.5) == "#ffffff"
+    assert svg.heat_colour(1.0) == "#ff6428"

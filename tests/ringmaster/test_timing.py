@@ -1,0 +1,42 @@
+"""Elapsed time over runs, games per hour and the ETA."""
+
+from __future__ import annotations
+
+from ringmaster.timing import RunClock, format_duration, games_per_hour, progress, progress_line
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_elapsed_adds_up_over_runs_and_the_eta_uses_this_runs_rate():
+    tick = FakeClock()
+    clock = RunClock(clock=tick)
+    clock.load_json({"started": "2026-01-01 10:00:00", "elapsed": 1800.0})
+    clock.start_run()
+    tick.now += 1800.0
+    clock.games_this_run = 10
+    info = progress(played=30, wanted=50, clock=clock)
+    # 10 games in this run's half hour: 20 per hour; 20 games left: one hour.
+    assert info["elapsed"] == 3600.0 and info["games_per_hour"] == 20.0
+    assert info["eta"] == 3600.0 and info["started"] == "2026-01-01 10:00:00"
+    assert progress_line(info) == "elapsed 1h 00m, 20 games per hour, 30/50 games, ETA 1h 00m"
+    assert clock.to_json() == {"started": "2026-01-01 10:00:00", "elapsed": 3600.0}
+
+
+def test_before_any_game_of_this_run_the_whole_events_rate_is_used():
+    clock = RunClock(clock=FakeClock())
+    clock.load_json({"started": "x", "elapsed": 7200.0})
+    info = progress(played=20, wanted=None, clock=clock)
+    assert info["games_per_hour"] == 10.0 and info["eta"] is None
+    assert progress_line(info).endswith("ETA none (no game limit)")
+
+
+def test_durations_and_rates():
+    assert format_duration(None) == "--" and format_duration(12.4) == "12s"
+    assert format_duration(185) == "3m 05s" and format_duration(3720) == "1h 02m"
+    assert games_per_hour(0, 100) is None and games_per_hour(5, 0) is None
