@@ -244,6 +244,15 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
     assert [line.split() for line in text.splitlines()[2:6]] == [
         ["A", "B", "C"], ["A", "a", "1-1", "1-1"], ["B", "b", "1-1", "1-1"],
         ["C", "c", "1-1", "1-1"]]
+    # Every pairing split 1-1: equal joint ratings, relative to the mean.
+    out = io.StringIO()
+    comp.write_short_report(out)
+    report = out.getvalue()
+    assert "Ratings (Bradley-Terry, joint over every game)" in report
+    rows = [line.split() for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
+    assert sorted(row[1] for row in rows) == ["a", "b", "c"] and {row[2] for row in rows} == {"+0"}
+    assert "Ratings are relative to mean." in report and "Elo: logistic" in report
+    assert comp.get_json_report()["ratings"]["relative_to"] == "mean"
 
 
 def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):
