@@ -61,14 +61,11 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     games = report.get("games") or []
     played = sum(1 for g in games if g["result"] != "void")
     rows = [("competition", f"{report['competition_code']} ({report['competition_type']})")]
-    if report.get("board_size") is not None:
-        rows.append(("board size, komi", f"{report['board_size']}, {report['komi']}"))
-    boards = sorted({f"{settings.get('game', 'go')} {settings['board_size']}x"
-                     f"{settings['board_size']}, komi {settings['komi']}"
-                     for m in report.get("matchups") or []
-                     if (settings := m.get("game_settings"))})
+    all_settings = [m.get("game_settings") for m in report.get("matchups") or []]
+    all_settings.append(report.get("game_settings"))
+    boards = sorted({describe_game(settings) for settings in all_settings if settings})
     if boards:
-        rows.append(("game, board, komi", "; ".join(boards)))
+        rows.append(("game", "; ".join(boards)))
     wanted = progress.get("games_wanted")
     rows += [
         ("started", progress.get("started") or "--"),
@@ -81,6 +78,18 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("ringmaster", str(report.get("ringmaster_version", "?"))),
     ]
     return rows
+
+
+def describe_game(settings: dict[str, Any]) -> str:
+    """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000'."""
+    size = settings["board_size"]
+    words = [f"{settings.get('game', 'go')} {size}x{size}", f"komi {settings['komi']}"]
+    if settings.get("handicap"):
+        words.append(f"handicap {settings['handicap']} ({settings.get('handicap_style')})")
+    words.append("scored by the referee" if settings.get("scorer") == "internal"
+                 else "scored by the players (the referee when they disagree)")
+    words.append(f"move limit {settings.get('move_limit')}")
+    return ", ".join(words)
 
 
 def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:

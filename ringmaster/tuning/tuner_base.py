@@ -265,6 +265,17 @@ class Tuner(Competition):
             result["win_rate_95"] = [low, high]
         return result
 
+    def get_json_report(self) -> dict[str, Any]:
+        report = super().get_json_report()
+        sample = self.make_candidate("candidate", self.sample_engine_parameters())
+        report["players"] = {self.opponent.code: list(self.opponent.command),
+                             "candidate (e.g.)": list(sample.command)}
+        report["engine_names"] = ({self.opponent.code: self.opponent_description}
+                                  if self.opponent_description else {})
+        report["engine_descriptions"] = {}
+        report["game_settings"] = {k: v for k, v in self.game_settings.items()}
+        return report
+
     def write_opponent_line(self, out: Any) -> None:
         if self.opponent_description:
             out.write(f"opponent ({self.opponent.code}): {self.opponent_description}\n")

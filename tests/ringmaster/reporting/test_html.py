@@ -136,6 +136,9 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     assert '<a href="comp.void/0_99.sgf">0_99</a>' in page
     assert "aborting game due to error" in page
     assert len(svgs) >= 4
+    assert "go 9x9, komi 7.5, scored by the players (the referee when they disagree), move limit" \
+        in page
+    assert "<code>engine-a</code>" in page
 
 
 def test_allplayall_page_has_the_ratings_table(write_ctl):
@@ -202,6 +205,9 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert "lies in the lowest division of its range" in page
     assert "Win rate by c" in page and "Recommended candidate: win rate over its games" in page
     assert "Confirmation (fresh games" in page
+    # The header names the engines with their commands, and the game's rules.
+    assert "Engines" in page and "simulated-candidate" in page
+    assert "go 7x7, komi 8.5, scored by the players" in page
 
 
 def test_mc_tuner_depth_2_page_has_the_tree_and_a_heat_map():
