@@ -331,7 +331,8 @@ class Tournament(Competition):
         table = self.ratings()
         out.write("Ratings (Bradley-Terry, joint over every game)\n")
         if table is None:
-            out.write("  none yet: the players with results don't form one connected group\n")
+            out.write("  none: the players with results aren't all linked by games played "
+                      "(each group of players can only be rated within itself)\n")
             return
         out.write("\n".join(render_table(rating_lines(table), right_align_from=2)) + "\n")
         out.write(f"Ratings are relative to {table.reference}. {RATING_METHOD}\n")

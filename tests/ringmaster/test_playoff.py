@@ -98,3 +98,14 @@ def test_unknown_rating_anchor_is_refused(write_ctl):
     ctl = write(write_ctl, "Matchup('p', 'q')", top="rating_anchor = 'zz'")
     with pytest.raises(ControlFileError, match="'rating_anchor': unknown player 'zz'"):
         load_control_file(ctl).make_competition()
+
+
+def test_matchups_that_share_no_player_get_no_joint_ratings(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command(),
+                               r=fake_engine_command(), top="players['s'] = players['r']",
+                               matchups="Matchup('p', 'q', number_of_games=1), "
+                                        "Matchup('r', 's', number_of_games=1)"))
+    assert invoke("run", ctl, "-q").exit_code == 0
+    report = Path(ctl[:-4] + ".report").read_text()
+    assert "none: the players with results aren't all linked by games played" in report
+    assert json.loads(invoke("show", ctl, "--json").output)["ratings"] is None
