@@ -20,6 +20,7 @@ class PlayerSpec:
       startup_gtp_commands -- [(command, [args])] sent before each game
       gtp_aliases      -- {command: command actually sent}
       timeout          -- seconds allowed for any one response (None: no limit)
+      reuse            -- keep the engine for the worker's next game with this player
     """
 
     code: str
@@ -33,6 +34,7 @@ class PlayerSpec:
     discard_stderr: bool = False
     sgf_player_name_from_gtp: bool = True
     timeout: float | None = None
+    reuse: bool = False
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})

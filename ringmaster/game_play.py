@@ -8,6 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
+from ringmaster import engine_pool
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec, engine_environment
 from ringmaster.game_results import GameResult
@@ -127,6 +128,55 @@ def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: st
     return controller, description
 
 
+def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
+                        stderr: str | Callable[[str], None], gtp_log: TextIO | None) -> bool:
+    """Attach a kept engine to this game and send its start-up commands again.
+
+    Returns False (the engine closed: the caller starts a fresh one) if a
+    command fails. The game's boardsize, clear_board and komi follow as for
+    any engine.
+    """
+    controller = engine.controller
+    controller.log_label = colour
+    controller.gtp_log = gtp_log
+    set_stderr_sink = getattr(controller.channel, "set_stderr_sink", None)
+    if set_stderr_sink is not None:
+        set_stderr_sink(None if isinstance(stderr, str) else stderr)
+    try:
+        for command, arguments in engine.spec.startup_gtp_commands:
+            controller.do_command(command, *arguments)
+    except (GtpChannelError, BadGtpResponse):
+        controller.kill()
+        controller.is_closed = True
+        controller.channel.close(0)
+        return False
+    return True
+
+
+def _is_usable(controller: GtpController) -> bool:
+    """Whether an engine can be kept for another game: no channel fault, still running."""
+    if controller.channel_is_bad or controller.is_closed:
+        return False
+    is_running = getattr(controller.channel, "is_running", None)
+    return is_running is None or is_running()
+
+
+def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> float | None:
+    """This game's CPU time for a kept engine, from its running total; updates the total.
+
+    reported is what gomill-cpu_time said (a running total), or None; then
+    the process's own CPU time is read.
+    """
+    total = reported
+    if total is None:
+        read = getattr(engine.controller.channel, "process_cpu_time", None)
+        total = read() if read is not None else None
+    previous, engine.cpu_used = engine.cpu_used, total
+    if total is None or previous is None:
+        return None
+    return max(0.0, total - previous)
+
+
 def _set_up_board(controllers: dict[str, GtpController], job: GameJob) -> None:
     for colour in ("b", "w"):
         controller = controllers[colour]
@@ -207,6 +257,7 @@ def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
         specs = {"b": job.player_b, "w": job.player_w}
         controllers: dict[str, GtpController] = {}
         descriptions: dict[str, EngineDescription] = {}
+        kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
 
         def close_all() -> None:
             for controller in controllers.values():
@@ -219,15 +270,28 @@ def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
         rules = get_rules(job.game, job.board_size)
         handicap_points: list = []
         try:
+            pool = engine_pool.current_pool()
+            for colour in ("b", "w"):
+                spec = specs[colour]
+                kept[colour] = pool.take(spec) if spec.reuse else None
+            pool.close_all()   # the last game's engines that this game doesn't use
             for colour in ("b", "w"):
                 spec = specs[colour]
                 if spec.discard_stderr or sink is None:
                     stderr: str | Callable[[str], None] = "discard"
                 else:
                     stderr = sink.for_player(f"{job.game_id} {spec.code}")
-                controllers[colour], descriptions[colour] = start_player(
-                    spec, game_id=job.game_id, slot=job.slot, colour=colour,
-                    factory=factory, stderr=stderr, gtp_log=gtp_log)
+                engine = kept[colour]
+                if engine is not None:
+                    controllers[colour] = engine.controller
+                    descriptions[colour] = engine.description
+                    if not _resume_kept_engine(engine, colour, stderr, gtp_log):
+                        del controllers[colour]
+                        kept[colour] = None
+                if colour not in controllers:
+                    controllers[colour], descriptions[colour] = start_player(
+                        spec, game_id=job.game_id, slot=job.slot, colour=colour,
+                        factory=factory, stderr=stderr, gtp_log=gtp_log)
             _set_up_board(controllers, job)
             if job.handicap:
                 handicap_points = _place_handicap(controllers, rules, job)
@@ -244,13 +308,31 @@ def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
         record = referee.play(first)
 
         cpu_times = {c: _cpu_time(controllers[c], record.late_errors) for c in ("b", "w")}
+        healthy = not record.is_forfeit and not record.late_errors
         for colour in ("b", "w"):
+            controller = controllers[colour]
+            if specs[colour].reuse and healthy and _is_usable(controller):
+                engine = kept[colour] or engine_pool.KeptEngine(
+                    specs[colour], controller, descriptions[colour])
+                cpu_times[colour] = _cpu_since_kept(engine, cpu_times[colour])
+                engine.games += 1
+                del controllers[colour]   # not closed on leaving
+                engine_pool.current_pool().keep(engine)
+                continue
+            if kept[colour] is not None and cpu_times[colour] is not None:
+                previous = kept[colour].cpu_used
+                cpu_times[colour] = None if previous is None \
+                    else max(0.0, cpu_times[colour] - previous)
             try:
-                controllers[colour].close()
+                controller.close()
             except GtpChannelError as exc:
-                record.late_errors.append(f"error closing {controllers[colour].name}: {exc}")
+                record.late_errors.append(f"error closing {controller.name}: {exc}")
             if cpu_times[colour] is None:
-                cpu_times[colour] = controllers[colour].cpu_time_from_close
+                cpu_times[colour] = controller.cpu_time_from_close
+                if cpu_times[colour] is not None and kept[colour] is not None:
+                    previous = kept[colour].cpu_used
+                    cpu_times[colour] = None if previous is None \
+                        else max(0.0, cpu_times[colour] - previous)
 
     return _finish(job, record, descriptions, cpu_times, handicap_points)
 

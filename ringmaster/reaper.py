@@ -20,6 +20,18 @@ MAX_ROUNDS = 50
 
 _is_subreaper = False
 
+# Children kept on purpose between jobs (engines kept for the next game): never orphans.
+_spared: set[int] = set()
+
+
+def spare(pid: int) -> None:
+    """Leave this child alone in kill_orphans() until unspare(pid)."""
+    _spared.add(pid)
+
+
+def unspare(pid: int) -> None:
+    _spared.discard(pid)
+
 
 def _prctl(option: int, value: int) -> int | None:
     try:
@@ -114,11 +126,12 @@ def kill_orphans(keep: Collection[int] = ()) -> list[int]:
     Meant for a subreaper, whose children are those it started (keep them)
     and the orphans it inherited. Each orphan's process group is killed with
     it; the orphans' own children, re-parented here in turn, go in the next
-    round. Shared services are left running (and reaped once they exit).
+    round. Shared services and spared children are left running (shared
+    services are reaped once they exit).
     Returns the pids killed.
     """
     killed: list[int] = []
-    keep = set(keep)
+    keep = set(keep) | _spared
     me = os.getpid()
     for _ in range(MAX_ROUNDS):
         targets = []

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ringmaster import __version__
+from ringmaster import __version__, engine_pool
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.errors import (
@@ -417,8 +417,11 @@ class Ringmaster:
         if parallel is not None:
             self.log(f"using {parallel} worker processes")
         try:
-            run_jobs(self, functools.partial(play_game_job, factory=self.channel_factory),
-                     parallel)
+            try:
+                run_jobs(self, functools.partial(play_game_job, factory=self.channel_factory),
+                         parallel)
+            finally:
+                engine_pool.release_engines()   # engines kept by games played in this process
         except KeyboardInterrupt:
             self.log(f"run interrupted at {now()}")
             if self.games_in_progress:

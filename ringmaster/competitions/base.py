@@ -92,6 +92,7 @@ COMMON_SETTINGS = [
     Setting("stderr_to_log", interpret_bool, default=True),
     Setting("skip_player_checks", interpret_bool, default=False),
     Setting("timeout", interpret_positive_float, default=DEFAULT_TIMEOUT),
+    Setting("reuse_engines", interpret_bool, default=False),
     Setting("players", interpret_map),
 ]
 
@@ -106,6 +107,7 @@ PLAYER_SETTINGS = [
     Setting("discard_stderr", interpret_bool, default=False),
     Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
     Setting("timeout", interpret_optional(interpret_positive_float), default=None),
+    Setting("reuse", interpret_optional(interpret_bool), default=None),
 ]
 
 
@@ -188,6 +190,7 @@ class Competition(ABC):
         self.stderr_to_log = settings["stderr_to_log"]
         self.skip_player_checks = settings["skip_player_checks"]
         self.default_timeout = settings["timeout"]
+        self.default_reuse = settings["reuse_engines"]
         self.players: dict[str, PlayerSpec] = {}
         for code, player in settings["players"]:
             try:
@@ -241,7 +244,8 @@ class Competition(ABC):
             allow_claim=settings["allow_claim"],
             discard_stderr=settings["discard_stderr"],
             sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
-            timeout=self.default_timeout if timeout is None else timeout)
+            timeout=self.default_timeout if timeout is None else timeout,
+            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"])
 
     def player(self, code: str, context: str) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none."""

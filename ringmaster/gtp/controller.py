@@ -74,6 +74,10 @@ class Channel(Protocol):
     def kill(self) -> None: ...
 
 
+def _drop_line(line: str) -> None:
+    pass
+
+
 def set_parent_death_signal() -> None:
     """In a child process: be killed when the process that started it dies (Linux only)."""
     try:
@@ -129,6 +133,32 @@ class SubprocessChannel:
             os.set_blocking(self._stderr_fd, False)
             self._stderr_sink = stderr
             self._poller.register(self._stderr_fd, select.POLLIN)
+
+    def set_stderr_sink(self, sink: Callable[[str], None] | None) -> None:
+        """Send stderr lines to another function from now on (None: drop them).
+
+        For an engine kept between games; does nothing for an engine whose
+        stderr isn't piped.
+        """
+        if self._stderr_fd is not None:
+            if self._stderr_sink is not None:
+                self._drain_stderr(time.monotonic() + 0.05)
+            self._stderr_sink = sink if sink is not None else _drop_line
+
+    def process_cpu_time(self) -> float | None:
+        """CPU seconds (user + system) the engine process has used so far (Linux), or None."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rfind(b")") + 2:].split()
+            ticks = int(fields[11]) + int(fields[12])
+            return ticks / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def is_running(self) -> bool:
+        """Whether the engine process hasn't exited."""
+        return self.exit_status is None and self.process.poll() is None
 
     # stderr
 
