@@ -108,7 +108,7 @@ def format_vertex(point):
     if point is None:
         return "pass"
     row, col = point
-    return f"{LETTERS[col]}{row + 1}"
+    return "%s%d" % (LETTERS[col], row + 1)  # noqa: UP031 (this file also runs under Python 2.7)
 
 
 def parse_vertex(text, size):
@@ -172,7 +172,7 @@ def main(argv):
             elif command == "komi":
                 pass
             elif command == "quit":
-                stdout.write(f"={ident}\n\n")
+                stdout.write("=%s\n\n" % ident)  # noqa: UP031
                 stdout.flush()
                 return
             else:
