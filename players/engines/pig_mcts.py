@@ -11,7 +11,15 @@ import numpy as np
 
 from players.engines import gtp_adapter
 from players.engines.pig_hold import make_pig_engine
-from players.games.pig import Pig, PigState, hold_at_rollout, random_pig_rollout
+from players.games.pig import (
+    RACE50,
+    Pig,
+    PigState,
+    ThresholdPolicy,
+    hold_at_rollout,
+    random_pig_rollout,
+    threshold_rollout,
+)
 from players.mcts import PuctSettings, RolloutEvaluator, Tree, alphazero_policy, uct_policy
 from players.mcts.chance import CHANCE_MODES, chance_rule, game_for_mode
 from ringmaster.gtp.engine import run_gtp_session
@@ -19,17 +27,34 @@ from ringmaster.gtp.engine import run_gtp_session
 ARENA = PuctSettings(c_puct=1.0, dirichlet_alpha=1.0, dirichlet_epsilon=0.05, temperature=0.2)
 
 
-def rollout_for(policy: str, game: Pig) -> Callable[[PigState, random.Random], float]:
-    """The rollout of a name: 'hold20' (both sides hold at 20, the default) or 'random'.
+def _threshold_policy(name: str) -> ThresholdPolicy | None:
+    if name == "race":
+        return RACE50
+    if name.startswith("hold") and name[4:].isdigit() and int(name[4:]) > 0:
+        return ThresholdPolicy(int(name[4:]))
+    return None
 
-    Raises ValueError for another name.
+
+def rollout_for(spec: str, game: Pig, me: int = 0) -> Callable[[PigState, random.Random], float]:
+    """The rollout a spec names, for a search by player me.
+
+    'random' plays both sides at random; 'holdN' and 'race' (keep pace and
+    end race, RACE50) play both sides by that rule; 'MINE:THEIRS' plays me by
+    MINE and the other player by THEIRS (an opponent model), e.g.
+    'race:hold20'. Raises ValueError for another spec.
     """
-    if policy == "random":
+    if spec == "random":
         return lambda state, rng: random_pig_rollout(game, state, rng)
-    if policy.startswith("hold") and policy[4:].isdigit():
-        hold_at = int(policy[4:])
+    names = spec.split(":")
+    policies = [_threshold_policy(name) for name in names]
+    if len(names) > 2 or None in policies:
+        raise ValueError(f"unknown rollout policy {spec!r} (expected random, holdN, race or MINE:THEIRS)")
+    if len(policies) == 1 and policies[0].pace is None and policies[0].race is None:
+        hold_at = policies[0].hold_at
         return lambda state, rng: hold_at_rollout(game, state, rng, hold_at)
-    raise ValueError(f"unknown rollout policy {policy!r} (expected holdN or random)")
+    mine, theirs = policies[0], policies[-1]
+    by_player = (mine, theirs) if me == 0 else (theirs, mine)
+    return lambda state, rng: threshold_rollout(game, state, rng, by_player)
 
 
 class PigSearch(gtp_adapter.MoveGenerator):
@@ -66,7 +91,7 @@ class PigSearch(gtp_adapter.MoveGenerator):
                                       rng=self.np_rng, seconds=self.seconds, chance=self.rule)[0]
             return output.action
         evaluator = RolloutEvaluator(tree.game, seed=self.rng.randrange(1 << 31),
-                                     rollout=rollout_for(self.rollout, game))
+                                     rollout=rollout_for(self.rollout, game, state.to_play))
         result = uct_policy(tree, evaluator, num_simulations=self.playouts, rng=self.np_rng,
                             c=self.c, seconds=self.seconds, chance=self.rule)
         return result.best_action
@@ -87,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--model", default=None, help="network checkpoint (PUCT search)")
     source.add_argument("--rollouts", default="hold20",
-                        help="rollout policy for UCT: holdN (default hold20) or random")
+                        help="rollout policy for UCT: holdN (default hold20), race, random, "
+                             "or MINE:THEIRS such as race:hold20")
     parser.add_argument("--playouts", type=int, default=None,
                         help="simulations per decision (default 1000; the most with --seconds)")
     parser.add_argument("--seconds", type=float, default=None, help="search time per decision")

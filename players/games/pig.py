@@ -134,6 +134,65 @@ def hold_at_policy(game: Pig, state: PigState, hold_at: int) -> int:
     return ROLL
 
 
+class ThresholdPolicy(NamedTuple):
+    """A hold-at rule with two refinements ("keep pace and end race", after Neller and Presser).
+
+    Hold at hold_at + round((their score - my score) / pace) (pace None: at
+    hold_at), and always when holding wins; once either score reaches race
+    (None: never), roll on until holding wins. Hold20 is
+    ThresholdPolicy(20); RACE50 is the one for target 50.
+    """
+
+    hold_at: int
+    pace: int | None = None
+    race: int | None = None
+
+    def rolls(self, mine: int, theirs: int, total: int, target: int) -> bool:
+        """True to roll with banked score mine, the other's theirs and turn total total."""
+        if total == 0:
+            return True
+        if mine + total >= target:
+            return False
+        if self.race is not None and (mine >= self.race or theirs >= self.race):
+            return True
+        limit = self.hold_at if self.pace is None else self.hold_at + round((theirs - mine) / self.pace)
+        return total < limit
+
+
+HOLD20 = ThresholdPolicy(20)
+# Keep pace and end race, its parameters chosen for target 50 by exact evaluation against
+# Hold20 (players.games.pig_exact): race from 38, hold at 20 + (their - my score) / 4.
+RACE50 = ThresholdPolicy(20, 4, 38)
+
+
+def threshold_rollout(game: Pig, state: PigState, rng: random.Random,
+                      policies: tuple[ThresholdPolicy, ThresholdPolicy]) -> float:
+    """Play player 0 by policies[0] and player 1 by policies[1] to the end, throwing the dice with rng.
+
+    Returns the result for the player to move in state (+1, -1, 0 at the turn limit).
+    """
+    scores = list(state.scores)
+    total, player, turns = state.turn_total, state.to_play, state.turns
+    me = player
+    target, limit = game.target, game.max_turns
+    rnd = rng.random
+    rolling = state.rolling
+    while turns < limit:
+        if not rolling and not policies[player].rolls(scores[player], scores[1 - player], total, target):
+            scores[player] += total
+            if scores[player] >= target:
+                return 1.0 if player == me else -1.0
+            total, player, turns = 0, 1 - player, turns + 1
+            continue
+        rolling = False
+        face = int(rnd() * 6) + 1
+        if face == 1:
+            total, player, turns = 0, 1 - player, turns + 1
+        else:
+            total += face
+    return 0.0
+
+
 def hold_at_rollout(game: Pig, state: PigState, rng: random.Random, hold_at: int = 20) -> float:
     """Play both sides by 'hold at hold_at' to the end, throwing the dice with rng.
 
@@ -143,9 +202,9 @@ def hold_at_rollout(game: Pig, state: PigState, rng: random.Random, hold_at: int
     total, player, turns = state.turn_total, state.to_play, state.turns
     me = player
     target, limit = game.target, game.max_turns
-    randrange = rng.randrange
+    rnd = rng.random
     if state.rolling:
-        face = randrange(1, 7)
+        face = int(rnd() * 6) + 1
         if face == 1:
             total, player, turns = 0, 1 - player, turns + 1
         else:
@@ -158,7 +217,7 @@ def hold_at_rollout(game: Pig, state: PigState, rng: random.Random, hold_at: int
                 return 1.0 if player == me else -1.0
             total, player, turns = 0, 1 - player, turns + 1
             continue
-        face = randrange(1, 7)
+        face = int(rnd() * 6) + 1
         if face == 1:
             total, player, turns = 0, 1 - player, turns + 1
         else:

@@ -55,3 +55,12 @@ def test_rollout_policies_by_name():
         assert "unknown rollout policy" in str(exc)
     else:
         raise AssertionError("expected ValueError")
+
+
+def test_an_opponent_model_rollout_races_for_the_searcher_only():
+    game = Pig(50)
+    state = PigState((10, 45), 22, 0, 10)
+    search = PigSearch("progressive", playouts=600, seconds=None, c=1.0, rollout="race:hold20", seed=0)
+    assert search(game, state, cleanup=False, seconds=None) == ROLL
+    for spec in ("race:hold20", "hold25", "race"):
+        assert callable(rollout_for(spec, game, 1))

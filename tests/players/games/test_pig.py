@@ -7,6 +7,8 @@ import pytest
 from players.games import make_game
 from players.games.pig import (
     HOLD,
+    HOLD20,
+    RACE50,
     ROLL,
     Pig,
     PigState,
@@ -14,6 +16,7 @@ from players.games.pig import (
     hold_at_policy,
     hold_at_rollout,
     random_pig_rollout,
+    threshold_rollout,
 )
 
 
@@ -78,3 +81,16 @@ def test_move_words_parse_and_format():
     for words in (["roll"], ["roll", "7"], ["pass"], ["hold", "2"]):
         with pytest.raises(ValueError):
             game.parse_move(words)
+
+
+def test_keep_pace_and_end_race_rolls_on_when_either_side_is_near_the_end():
+    assert RACE50.rolls(10, 40, 25, 50) and not HOLD20.rolls(10, 40, 25, 50)
+    assert not RACE50.rolls(45, 10, 5, 50)
+    assert RACE50.rolls(10, 30, 22, 50) and not RACE50.rolls(30, 10, 16, 50)
+
+
+def test_threshold_rollouts_with_hold20_on_both_sides_match_the_hold_at_rollout():
+    game = Pig(50)
+    results = [threshold_rollout(game, game.initial_state(), random.Random(k), (HOLD20, HOLD20))
+               for k in range(300)]
+    assert results == [hold_at_rollout(game, game.initial_state(), random.Random(k)) for k in range(300)]
