@@ -360,10 +360,8 @@ class McTuner(Tuner):
         out.write("\n")
         best = self.tree.best_path()
         if not best:
-            children = self.tree.root.children or []
-            tried = sum(1 for c in children if c.games)
-            out.write(f"Recommended parameters: none yet ({tried}/{len(children)} candidates "
-                      f"have played)\n")
+            out.write("Recommended parameters: none yet (the most-played candidate doesn't look "
+                      "better than an untried one)\n")
         else:
             node = self.tree.node_for_path(best)
             out.write(f"Recommended parameters: {self.describe_path(best)}\n")

@@ -124,7 +124,8 @@ def describe_choice(coordinates: tuple[int, ...]) -> str:
 
 BEST_RULE = ("the recommended candidate is, at each level of the tree, the one with the most games "
              "(the tuner gives most games to what it believes best), ties going to the higher win "
-             "rate; there is none until every candidate at the first level has played a game")
+             "rate; there is none while that candidate's estimate, (wins + initial_wins) / (games + "
+             "initial_visits), is below that of a candidate not yet tried")
 
 IN_FLIGHT_RULES = ("ignore", "loss", "mean")
 DEFAULT_IN_FLIGHT_RULE = "mean"   # the most even in bench/bench_parallel_tuning.py
@@ -296,18 +297,24 @@ class Tree:
 
         At each level: the child with the most games (the bandit gives most
         games to what it believes best), ties to the higher win rate, then to
-        the first. The walk stops above a level where some child has played no
-        game yet, so the result is () until every first-generation candidate
-        has played.
+        the first. The walk stops above a level where that child has no games,
+        or where its estimate (wins + initial wins) / (games + initial visits)
+        is below that of a child with no games yet (which would look better):
+        so one lost game recommends nothing.
         """
         path: list[int] = []
         node = self.root
-        while node.children is not None and all(c.games > 0 for c in node.children):
+        while node.children is not None:
             children = node.children
             index = max(range(len(children)),
-                        key=lambda i: (children[i].games, children[i].won / children[i].games, -i))
+                        key=lambda i: (children[i].games,
+                                       children[i].won / max(children[i].games, 1), -i))
+            chosen = children[index]
+            untried = [c.value for c in children if c.games == 0]
+            if chosen.games == 0 or (untried and chosen.value < max(untried)):
+                break
             path.append(index)
-            node = children[index]
+            node = chosen
         return tuple(path)
 
     def generations(self, depth: int) -> list[tuple[Path, Node]]:

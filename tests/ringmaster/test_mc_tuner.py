@@ -353,18 +353,23 @@ def test_recommended_candidate_walks_down_by_most_games():
     tree.root.children[0].children[1].won = 2
     # Equal games below (0,): the higher win rate.
     assert tree.best_path() == (0, 0)
-    tree.root.children[0].children[0].games = 0
-    # A child that hasn't played: the walk stops above its level.
+    tree.root.children[0].children[0].games = tree.root.children[0].children[0].won = 0
+    tree.root.children[0].children[1].won = 1
+    # The most-played child below (0,) looks worse than an untried one: (1 + 5)/(3 + 10) < 5/10.
     assert tree.best_path() == (0,)
+    tree.root.children[0].children[1].won = 2
+    # (2 + 5)/(3 + 10) > 5/10: it is recommended though its sibling hasn't played.
+    assert tree.best_path() == (0, 1)
 
 
-def test_no_recommendation_until_every_candidate_has_played():
+def test_one_lost_game_recommends_nothing():
     tree = Tree([3], 1, 0.5, 10, 5)
     tree.record_result((1,), False)
     assert tree.best_path() == ()
     tree.record_result((0,), True)
+    # (0,) has won its game: (1 + 5)/(1 + 10) beats an untried 5/10, and ties (1,) on games.
+    assert tree.best_path() == (0,)
     tree.record_result((2,), False)
-    # One game each: the winner, not the first candidate to have lost.
     assert tree.best_path() == (0,)
 
 
@@ -575,10 +580,11 @@ def test_screen_report_shows_games_in_progress():
 
 def test_json_report():
     tuner = make_tuner(default_config(number_of_games=5))
-    candidate_wins(tuner, tuner.get_game())
+    candidate_loses(tuner, tuner.get_game())
     data = json.loads(json.dumps(tuner.get_json_report()))
     assert data["competition_type"] == "mc_tuner"
     assert data["games_played"] == 1
+    # One lost game recommends nothing (the "best" after one lost game).
     assert data["best"] is None and data["probability_best"] == 0.0
     assert len(data["candidates"]) == 120
     for child in tuner.tree.root.children:
