@@ -54,6 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE = os.path.join(HERE, "fast_engine.py")
 DEFAULT_PYTHON2 = os.path.expanduser("~/.pyenv/versions/2.7.18/bin/python")
 GNUGO = "/usr/games/gnugo"
+REUSE = "ringmaster+reuse"
 
 CONTROL_FILE = """\
 competition_type = 'playoff'
@@ -67,7 +68,7 @@ board_size = {board_size}
 komi = 7.5
 scorer = 'internal'
 record_games = True
-
+{extra}
 matchups = [
     Matchup('p1', 'p2', alternating=True, number_of_games={games}),
 ]
@@ -144,12 +145,13 @@ def check_games(ctl: str, games: int) -> int:
 
 
 def write_control_file(directory: str, name: str, engine: list[str], games: int,
-                       board_size: int, engine2: list[str] | None = None) -> str:
+                       board_size: int, engine2: list[str] | None = None,
+                       extra: str = "") -> str:
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, name + ".ctl")
     with open(path, "w", encoding="utf-8") as f:
         f.write(CONTROL_FILE.format(p1=engine, p2=engine2 or engine, games=games,
-                                    board_size=board_size))
+                                    board_size=board_size, extra=extra))
     return path
 
 
@@ -161,19 +163,20 @@ class Bench:
         self.counter = 0
         self.engine_runs: list[tuple[float, float, float]] = []
 
-    def fresh_ctl(self, engine: list[str], games: int, board_size: int = 9) -> str:
+    def fresh_ctl(self, engine: list[str], games: int, board_size: int = 9,
+                  extra: str = "") -> str:
         self.counter += 1
         return write_control_file(os.path.join(self.tmp, f"run{self.counter}"), "bench",
-                                  engine, games, board_size)
+                                  engine, games, board_size, extra=extra)
 
     def fast_engine(self, moves: int) -> list[str]:
         # -S: no site import, so the engines start as fast as the interpreter can.
         return [self.args.engine_python, "-S", ENGINE, "--moves", str(moves)]
 
     def timed(self, impl: Ringmaster, engine: list[str], games: int, parallel: int | None,
-              board_size: int = 9) -> tuple[float, float, int]:
+              board_size: int = 9, extra: str = "") -> tuple[float, float, int]:
         """Run a fresh competition; returns (wall s, CPU s of all processes, moves played)."""
-        ctl = self.fresh_ctl(engine, games, board_size)
+        ctl = self.fresh_ctl(engine, games, board_size, extra)
         wall, cpu = impl.run(ctl, parallel)
         moves = check_games(ctl, games)
         shutil.rmtree(os.path.dirname(ctl), ignore_errors=True)
@@ -193,6 +196,12 @@ class Bench:
                         (games / wall, 1000 * cpu / games))
                     self.progress(f"games/s {impl.label} -j {mode}: {games / wall:.2f} "
                                   f"({1000 * cpu / games:.1f} CPU ms/game)")
+                # Ours again with the engines kept between games (Gomill has no such setting).
+                wall, cpu, _ = self.timed(self.impls[0], engine, games, mode,
+                                          extra="reuse_engines = True\n")
+                samples.setdefault((REUSE, mode), []).append((games / wall, 1000 * cpu / games))
+                self.progress(f"games/s {REUSE} -j {mode}: {games / wall:.2f} "
+                              f"({1000 * cpu / games:.1f} CPU ms/game)")
         return samples
 
     def per_move(self) -> dict:
@@ -413,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
             row(f"games/s, {name} [{args.games} games]", col(gps, ("ringmaster", mode), 0),
                 col(gps, ("gomill", mode), 0))
         for mode, name in modes:
+            row(f"games/s, {name}, ours with reuse_engines", col(gps, (REUSE, mode), 0),
+                col(gps, ("gomill", mode), 0))
+        for mode, name in modes:
             row(f"CPU ms/game, all processes, {name}", col(gps, ("ringmaster", mode), 1),
                 col(gps, ("gomill", mode), 1), 1, higher_is_better=False)
         if engine:
@@ -453,6 +465,11 @@ def main(argv: list[str] | None = None) -> int:
                     for m, _ in modes)
         print(f"goal >= 2x Gomill's games/s: worst ratio {worst:.2f}x -> "
               f"{'met' if worst >= 2 else 'NOT met'}")
+        worst = min(statistics.median(o / g for o, g in zip(col(gps, (REUSE, m), 0),
+                                                            col(gps, ("gomill", m), 0)))
+                    for m, _ in modes)
+        print(f"goal >= 4x Gomill's games/s with reuse_engines: worst ratio {worst:.2f}x -> "
+              f"{'met' if worst >= 4 else 'NOT met'}")
     if per_move:
         wall = statistics.median(col(per_move, "ringmaster", 0))
         cpu = statistics.median(col(per_move, "ringmaster", 1))

@@ -60,10 +60,13 @@ def _umask() -> int:
     return mask
 
 
-def write_atomically(pathname: str, data: bytes) -> None:
+def write_atomically(pathname: str, data: bytes, durable: bool = True) -> None:
     """Write a file so that it either appears whole or not at all, and survives a power cut.
 
-    The file gets the mode the umask gives a new file. Raises StorageError
+    durable False skips the two fsyncs, for files rebuilt from the state (the
+    report, FILE.html): after a power cut such a file may be its old
+    version, never a torn one. The file gets the mode the umask gives a new
+    file. Raises StorageError
     naming the file if it can't be written (disk full, read-only directory);
     the file is then as it was.
     """
@@ -79,7 +82,8 @@ def write_atomically(pathname: str, data: bytes) -> None:
             os.fchmod(f.fileno(), 0o666 & ~_umask())
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(temp, pathname)
     except BaseException as exc:
         try:
@@ -89,6 +93,8 @@ def write_atomically(pathname: str, data: bytes) -> None:
         if isinstance(exc, OSError):
             raise storage_error(exc, pathname) from None
         raise
+    if not durable:
+        return
     try:
         dir_fd = os.open(directory, os.O_RDONLY)
     except OSError:

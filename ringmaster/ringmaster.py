@@ -36,7 +36,6 @@ from ringmaster.persistence import (
     write_atomically,
     write_state,
 )
-from ringmaster.reporting.html import render_html
 from ringmaster.rules import get_rules_class
 from ringmaster.timing import RunClock, local_now, progress
 
@@ -489,12 +488,14 @@ class Ringmaster:
         """Write FILE.report and FILE.html from the state, each atomically."""
         out = io.StringIO()
         self.competition.write_short_report(out)
-        write_atomically(self.paths.report, out.getvalue().encode("utf-8"))
+        write_atomically(self.paths.report, out.getvalue().encode("utf-8"), durable=False)
         self.write_html()
 
     def write_html(self) -> None:
         """Write FILE.html (atomically) from the state."""
-        write_atomically(self.paths.html, render_html(self.json_report()).encode("utf-8"))
+        from ringmaster.reporting.html import render_html  # jinja2: only once a result is in
+        write_atomically(self.paths.html, render_html(self.json_report()).encode("utf-8"),
+                         durable=False)
 
     def json_report(self) -> dict[str, Any]:
         report = self.competition.get_json_report()

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import stat
+import subprocess
 
 import pytest
 
-from ringmaster.errors import RingmasterError, StateFileError
+from ringmaster.errors import RingmasterError, StateFileError, StorageError
 from ringmaster.persistence import (
     CompetitionLock,
+    one_line,
     read_state,
     reconcile_history,
     remove_stale_temporaries,
@@ -103,3 +107,82 @@ def test_history_reconciliation(tmp_path):
     assert path.read_text() == "a\nb\n"
     path.write_text("")
     assert "shorter than the state expects" in reconcile_history(str(path), 4, "b\n")
+
+
+def test_no_record_name_can_look_like_a_temporary(tmp_path):
+    # A matchup id '.tmp-x' once made '.tmp-x_0.sgf', which the clean-up took for debris.
+    for name in (".tmp-x_0.sgf", "x.tmp-y.sgf", ".comp.status.tmp-1"):
+        (tmp_path / name).write_bytes(b"a record")
+    write_atomically(str(tmp_path / "g.sgf"), b"new")
+    remove_stale_temporaries(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".tmp-x_0.sgf", "x.tmp-y.sgf", ".comp.status.tmp-1", "g.sgf"])
+
+
+def test_files_are_written_with_the_umask_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_atomically(str(tmp_path / "a.report"), b"x")
+        os.umask(0o077)
+        write_atomically(str(tmp_path / "b.report"), b"x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "a.report").st_mode) == 0o644
+    assert stat.S_IMODE(os.stat(tmp_path / "b.report").st_mode) == 0o600
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("plain text", "plain text"),
+    ("C3\n0_9 forged", "C3\\n0_9 forged"),
+    ("a\rb\x1b[2Jc\x00", "a\\rb\\x1b[2Jc\\x00"),
+    ("tab\tstays", "tab\tstays"),
+])
+def test_one_line_escapes_control_characters(text, expected):
+    assert one_line(text) == expected
+
+
+def test_a_full_disk_leaves_the_old_file_and_names_the_new_one(tmp_path, monkeypatch):
+    import errno
+
+    import ringmaster.persistence as persistence
+    path = tmp_path / "comp.status"
+    write_atomically(str(path), b"old")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(persistence.os, "fsync", full)
+    with pytest.raises(StorageError, match=f"can't write {path}: No space left on device"):
+        write_atomically(str(path), b"new")
+    assert path.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["comp.status"]
+
+
+def _can_mount_tmpfs(directory) -> bool:
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(directory)],
+                          capture_output=True).returncode == 0
+
+
+@pytest.mark.integration
+def test_a_really_full_disk(tmp_path):
+    directory = tmp_path / "small"
+    directory.mkdir()
+    if not _can_mount_tmpfs(directory):
+        pytest.skip("can't mount a tmpfs here (needs root); the fsync test above covers it")
+    try:
+        write_atomically(str(directory / "comp.status"), b"old")
+        with pytest.raises(StorageError, match="No space left on device"):
+            write_atomically(str(directory / "comp.status"), b"x" * 200_000)
+        assert (directory / "comp.status").read_bytes() == b"old"
+        assert sorted(p.name for p in directory.iterdir()) == ["comp.status"]
+    finally:
+        subprocess.run(["umount", str(directory)], check=True)
+
+
+@pytest.mark.parametrize("durable, fsyncs", [(True, 2), (False, 0)])
+def test_write_atomically_syncs_only_durable_files(tmp_path, monkeypatch, durable, fsyncs):
+    calls = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append(fd) or real_fsync(fd))
+    path = tmp_path / "report"
+    write_atomically(str(path), b"whole", durable=durable)
+    assert path.read_bytes() == b"whole" and len(calls) == fsyncs
