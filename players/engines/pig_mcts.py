@@ -35,6 +35,15 @@ def _threshold_policy(name: str) -> ThresholdPolicy | None:
     return None
 
 
+def _policy_pair(spec: str) -> tuple[ThresholdPolicy, ThresholdPolicy]:
+    """(mine, theirs) of 'NAME' or 'MINE:THEIRS' (holdN or race). Raises ValueError for another spec."""
+    names = spec.split(":")
+    policies = [_threshold_policy(name) for name in names]
+    if len(names) > 2 or None in policies:
+        raise ValueError(f"unknown policy {spec!r} (expected random, holdN, race or MINE:THEIRS)")
+    return policies[0], policies[-1]
+
+
 def rollout_for(spec: str, game: Pig, me: int = 0) -> Callable[[PigState, random.Random], float]:
     """The rollout a spec names, for a search by player me.
 
@@ -45,16 +54,37 @@ def rollout_for(spec: str, game: Pig, me: int = 0) -> Callable[[PigState, random
     """
     if spec == "random":
         return lambda state, rng: random_pig_rollout(game, state, rng)
-    names = spec.split(":")
-    policies = [_threshold_policy(name) for name in names]
-    if len(names) > 2 or None in policies:
-        raise ValueError(f"unknown rollout policy {spec!r} (expected random, holdN, race or MINE:THEIRS)")
-    if len(policies) == 1 and policies[0].pace is None and policies[0].race is None:
-        hold_at = policies[0].hold_at
-        return lambda state, rng: hold_at_rollout(game, state, rng, hold_at)
-    mine, theirs = policies[0], policies[-1]
+    policies = list(_policy_pair(spec))
+    mine, theirs = policies
+    if mine == theirs and mine.pace is None and mine.race is None:
+        return lambda state, rng: hold_at_rollout(game, state, rng, mine.hold_at)
     by_player = (mine, theirs) if me == 0 else (theirs, mine)
     return lambda state, rng: threshold_rollout(game, state, rng, by_player)
+
+
+class PriorRolloutEvaluator(RolloutEvaluator):
+    """Rollout values, and priors that favour a threshold policy's choice by `weight`.
+
+    The searching player's choices follow `mine`, the other's `theirs` (an
+    opponent model), as in the rollouts; priors are ignored at chance states.
+    """
+
+    def __init__(self, game: Pig, rollout, me: int, mine: ThresholdPolicy, theirs: ThresholdPolicy,
+                 weight: float, seed: int | None = None, chance_rollouts: int = 1) -> None:
+        super().__init__(game, seed=seed, rollout=rollout, chance_rollouts=chance_rollouts)
+        self.pig = game if isinstance(game, Pig) else game.game
+        self.policies = (mine, theirs) if me == 0 else (theirs, mine)
+        self.weight = weight
+
+    def __call__(self, states) -> tuple[np.ndarray, np.ndarray]:
+        _, values = super().__call__(states)
+        priors = np.full((len(states), 2), 1.0 - self.weight)
+        target = self.pig.target
+        for k, state in enumerate(states):
+            policy = self.policies[state.to_play]
+            mine, theirs = state.scores[state.to_play], state.scores[1 - state.to_play]
+            priors[k, int(policy.rolls(mine, theirs, state.turn_total, target))] = self.weight
+        return priors, values
 
 
 class PigSearch(gtp_adapter.MoveGenerator):
@@ -66,7 +96,9 @@ class PigSearch(gtp_adapter.MoveGenerator):
 
     def __init__(self, mode: str, *, playouts: int, seconds: float | None, c: float,
                  rollout: str = "hold20", evaluate=None, alpha: float = 0.5,
-                 virtual_visits: float = 1.0, seed: int | None = None) -> None:
+                 virtual_visits: float = 1.0, seed: int | None = None,
+                 prior: str | None = None, prior_weight: float = 0.8,
+                 prior_rollouts: int = 8) -> None:
         self.mode = mode
         self.rule = chance_rule(mode, alpha=alpha, virtual_visits=virtual_visits)
         self.playouts = playouts
@@ -77,6 +109,13 @@ class PigSearch(gtp_adapter.MoveGenerator):
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         rollout_for(rollout, Pig())
+        self.prior = None if prior is None else _policy_pair(prior)
+        if not 0.5 <= prior_weight < 1.0:
+            raise ValueError("--prior-weight must be at least 0.5 and below 1")
+        self.prior_weight = prior_weight
+        if prior_rollouts < 1:
+            raise ValueError("--prior-rollouts must be at least 1")
+        self.prior_rollouts = prior_rollouts
 
     def search_tree(self, game: Pig, state: PigState) -> Tree:
         return Tree(game_for_mode(game, self.mode, self.rng.randrange(1 << 31)), state)
@@ -90,8 +129,16 @@ class PigSearch(gtp_adapter.MoveGenerator):
             output = alphazero_policy([tree], self.evaluate, ARENA, num_simulations=self.playouts,
                                       rng=self.np_rng, seconds=self.seconds, chance=self.rule)[0]
             return output.action
-        evaluator = RolloutEvaluator(tree.game, seed=self.rng.randrange(1 << 31),
-                                     rollout=rollout_for(self.rollout, game, state.to_play))
+        rollout = rollout_for(self.rollout, game, state.to_play)
+        if self.prior is not None:
+            evaluator = PriorRolloutEvaluator(tree.game, rollout, state.to_play, *self.prior,
+                                              self.prior_weight, seed=self.rng.randrange(1 << 31),
+                                              chance_rollouts=self.prior_rollouts)
+            settings = PuctSettings(c_puct=self.c)
+            return alphazero_policy([tree], evaluator, settings, num_simulations=self.playouts,
+                                    rng=self.np_rng, seconds=self.seconds, chance=self.rule)[0].action
+        evaluator = RolloutEvaluator(tree.game, seed=self.rng.randrange(1 << 31), rollout=rollout,
+                                     chance_rollouts=self.prior_rollouts)
         result = uct_policy(tree, evaluator, num_simulations=self.playouts, rng=self.np_rng,
                             c=self.c, seconds=self.seconds, chance=self.rule)
         return result.best_action
@@ -117,7 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=None,
                         help="simulations per decision (default 1000; the most with --seconds)")
     parser.add_argument("--seconds", type=float, default=None, help="search time per decision")
-    parser.add_argument("--c", type=float, default=0.5, help="UCT exploration constant")
+    parser.add_argument("--c", type=float, default=1.0,
+                        help="exploration constant (UCT; c_puct with --prior)")
+    parser.add_argument("--prior", default=None,
+                        help="PUCT with priors favouring a threshold policy's choice: holdN, race or "
+                             "MINE:THEIRS (rollout search only)")
+    parser.add_argument("--prior-weight", type=float, default=0.8,
+                        help="prior of the policy's choice (default 0.8)")
+    parser.add_argument("--prior-rollouts", type=int, default=8,
+                        help="rollouts valuing a chance node, the prior of its outcomes (default 8)")
     parser.add_argument("--progressive-widening-alpha", type=float, default=0.5)
     parser.add_argument("--prior-virtual-visits", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=None)
@@ -129,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         player = PigSearch(options.chance_mode, playouts=options.playouts, seconds=options.seconds,
                            c=options.c, rollout=options.rollouts, evaluate=evaluate,
                            alpha=options.progressive_widening_alpha,
-                           virtual_visits=options.prior_virtual_visits, seed=options.seed)
+                           virtual_visits=options.prior_virtual_visits, seed=options.seed,
+                           prior=options.prior, prior_weight=options.prior_weight,
+                           prior_rollouts=options.prior_rollouts)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
     engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}")

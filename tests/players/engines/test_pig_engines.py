@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 from players.engines.pig_hold import HoldAt, make_pig_engine
 from players.engines.pig_mcts import PigSearch, rollout_for
 from players.games.pig import HOLD, ROLL, Pig, PigState
@@ -52,7 +54,7 @@ def test_rollout_policies_by_name():
     try:
         rollout_for("greedy", game)
     except ValueError as exc:
-        assert "unknown rollout policy" in str(exc)
+        assert "unknown policy 'greedy'" in str(exc)
     else:
         raise AssertionError("expected ValueError")
 
@@ -64,3 +66,23 @@ def test_an_opponent_model_rollout_races_for_the_searcher_only():
     assert search(game, state, cleanup=False, seconds=None) == ROLL
     for spec in ("race:hold20", "hold25", "race"):
         assert callable(rollout_for(spec, game, 1))
+
+
+def test_the_prior_evaluator_favours_each_players_policy_choice():
+    from players.engines.pig_mcts import PriorRolloutEvaluator
+    from players.games.pig import HOLD20, RACE50
+    game = Pig(50)
+    evaluator = PriorRolloutEvaluator(game, rollout_for("race:hold20", game, 0), 0, RACE50, HOLD20, 0.8,
+                                      seed=1)
+    # Player 0 (racing) at 10 v 45 with 25 rolls on; player 1 (Hold20) at 45 v 10 with 25 holds.
+    priors, values = evaluator([PigState((10, 45), 25, 0, 9), PigState((10, 45), 25, 1, 9)])
+    assert priors[0].tolist() == [pytest.approx(0.2), 0.8] and priors[1].tolist() == [0.8, pytest.approx(0.2)]
+    assert len(values) == 2
+
+
+def test_pig_mcts_with_a_prior_follows_the_policy_where_it_is_clearly_right():
+    game = Pig(50)
+    search = PigSearch("hidden", playouts=300, seconds=None, c=2.0, rollout="race:hold20",
+                       prior="race:hold20", seed=0)
+    assert search(game, PigState((10, 45), 22, 0, 10), cleanup=False, seconds=None) == ROLL
+    assert search(game, PigState((40, 10), 12, 0, 10), cleanup=False, seconds=None) == HOLD

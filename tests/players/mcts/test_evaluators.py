@@ -28,3 +28,15 @@ def test_rollouts_through_chance_states_average_to_the_expectation():
 def test_a_games_own_rollout_replaces_the_generic_one():
     evaluate = RolloutEvaluator(Nim(), rollout=lambda state, rng: 0.5)
     assert np.array_equal(evaluate([(5, 0), (4, 1)])[1], [0.5, 0.5])
+
+
+def test_chance_states_get_their_own_number_of_rollouts():
+    calls = []
+
+    def rollout(state, rng):
+        calls.append(state)
+        return 1.0
+
+    evaluator = RolloutEvaluator(Lottery(), rollout=rollout, chance_rollouts=5)
+    _, values = evaluator([("choose",), ("draw", 0)])
+    assert list(values) == [1.0, 1.0] and calls.count(("choose",)) == 1 and calls.count(("draw", 0)) == 5
