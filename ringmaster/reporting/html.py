@@ -126,6 +126,11 @@ def common_plots(report: dict[str, Any]) -> list[str]:
     if lengths:
         plots.append(svg.histogram("Game length", lengths, "moves (passes included)",
                                    bins=min(20, max(5, len(set(lengths))))))
+    opponent = report.get("opponent")
+
+    def engine(code: str) -> str:
+        """Tuners' candidates (one code per game) are shown together."""
+        return code if opponent is None or code == opponent else "candidates"
     per_engine: dict[str, list[float]] = defaultdict(list)
     for g in games:
         moves = g.get("moves") or 0
@@ -133,7 +138,7 @@ def common_plots(report: dict[str, Any]) -> list[str]:
             continue
         for colour, cpu in (("black", g.get("cpu_black")), ("white", g.get("cpu_white"))):
             if cpu is not None:
-                per_engine[g[colour]].append(cpu / (moves / 2))
+                per_engine[engine(g[colour])].append(cpu / (moves / 2))
     if per_engine:
         bars = [(engine, sum(v) / len(v), min(v), max(v)) for engine, v in sorted(per_engine.items())]
         plots.append(svg.bar_chart("CPU time per move (mean; whisker: min to max per game)",

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-WIDTH, HEIGHT = 520, 260
+WIDTH, HEIGHT = 460, 250
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 58, 16, 28, 44
 COLOURS = ["#1f6fb2", "#d9622b", "#2e9d4a", "#8e44ad", "#c0392b", "#7f8c8d"]
 

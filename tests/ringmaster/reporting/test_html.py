@@ -59,7 +59,9 @@ def full_report(competition, entries, voids=0):
 
 
 def entry(response, rng):
-    return entry_for_result(response.game_result, rng.randint(20, 80), rng.uniform(1, 5),
+    result = response.game_result
+    result.cpu_times = {result.player_b: rng.uniform(1, 3), result.player_w: rng.uniform(1, 3)}
+    return entry_for_result(result, rng.randint(20, 80), rng.uniform(1, 5),
                             "2026-11-22 10:30:00", response.game_data)
 
 
@@ -207,6 +209,10 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert "Confirmation (fresh games" in page
     # The header names the engines with their commands, and the game's rules.
     assert "Engines" in page and "simulated-candidate" in page
+    assert "is <b>" in page and "</b> (the event stops at 95.0%" in page
+    # CPU time per move: the opponent, and every candidate together.
+    cpu_plot = next(p for p in re.findall(r"<svg .*?</svg>", page, flags=re.S) if "CPU time" in p)
+    assert re.findall(r'text-anchor="middle">([^<]+)</text>', cpu_plot)[-2:] == ["candidates", "opp"]
     assert "go 7x7, komi 8.5, scored by the players" in page
 
 
