@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from collections.abc import Callable
@@ -234,9 +235,10 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) ->
     directory) if the game can't start. A game whose rules have their own
     referee (Pig) is played by it.
     """
-    own_referee = getattr(get_rules_class(job.game), "play_function", None)
+    own_referee = getattr(get_rules_class(job.game), "referee", None)
     if own_referee is not None:
-        return own_referee()(job, factory)
+        module_name, function = own_referee.split(":")
+        return getattr(importlib.import_module(module_name), function)(job, factory)
     try:
         return _play(job, factory)
     except JobFailed as exc:

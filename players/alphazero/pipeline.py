@@ -21,10 +21,11 @@ from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, train_steps
 from players.games import make_game
+from players.mcts.chance import chance_rule, game_for_mode
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
-from players.nets.model import NetConfig, PolicyValueNet, default_config
+from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,9 @@ class RunConfig:
     eval_simulations: int = 32
     eval_opening_plies: int = 2       # random plies before net-vs-net games (varied games)
     seed: int = 0
+    chance_mode: str = "hidden"       # games with chance (pig50): hidden, sampling, progressive, expectimax
+    progressive_widening_alpha: float = 0.5
+    prior_virtual_visits: float = 1.0
 
 
 class RunDirectory:
@@ -94,6 +98,9 @@ class Pipeline:
         self.config = config
         self.game = make_game(config.game)
         self.encoder = encoder_for(self.game)
+        self.chance = chance_rule(config.chance_mode, alpha=config.progressive_widening_alpha,
+                                  virtual_visits=config.prior_virtual_visits)
+        self.search_game = game_for_mode(self.game, config.chance_mode, config.seed)
         self.train_config = TrainConfig(batch_size=config.batch_size,
                                         learning_rate=config.learning_rate,
                                         weight_decay=config.weight_decay)
@@ -104,6 +111,9 @@ class Pipeline:
 
     def _net_config(self) -> NetConfig:
         c = self.config
+        if getattr(self.encoder, "net_kind", "resnet") == "mlp":
+            return NetConfig(c.game, 1, self.encoder.num_planes, self.game.num_actions,
+                             channels=c.channels or 64, blocks=c.blocks or 4, kind="mlp")
         net = default_config(c.game, self.encoder.size, self.encoder.num_planes, self.game.num_actions)
         if c.channels or c.blocks:
             net = NetConfig(c.game, net.board_size, net.in_planes, net.num_actions,
@@ -112,7 +122,7 @@ class Pipeline:
 
     def _start(self) -> None:
         torch.manual_seed(self.config.seed)
-        self.model = PolicyValueNet(self._net_config()).to(self.device)
+        self.model = make_net(self._net_config()).to(self.device)
         self.optimizer = make_optimizer(self.model, self.train_config)
         self.iteration = 0
         self.state = {"iteration": 0, "train_steps": 0, "positions": 0, "games": 0,
@@ -129,7 +139,7 @@ class Pipeline:
         self.state = json.loads(self.paths.state.read_text())
         self.iteration = self.state["iteration"]
         trainer = torch.load(self.paths.trainer, map_location="cpu", weights_only=False)
-        self.model = PolicyValueNet(NetConfig(**trainer["config"])).to(self.device)
+        self.model = make_net(NetConfig(**trainer["config"])).to(self.device)
         self.model.load_state_dict(trainer["model"])
         self.model.eval()
         self.optimizer = make_optimizer(self.model, self.train_config)
@@ -177,8 +187,9 @@ class Pipeline:
                                    temperature_moves=c.temperature_moves, c_puct=c.c_puct,
                                    dirichlet_alpha=c.dirichlet_alpha,
                                    dirichlet_epsilon=c.dirichlet_epsilon)
-        examples, sp = play_games(self.game, evaluator.evaluate, c.games_per_iteration, sp_config,
-                                  self.rng, progress=self._progress(iteration))
+        examples, sp = play_games(self.search_game, evaluator.evaluate, c.games_per_iteration,
+                                  sp_config, self.rng, progress=self._progress(iteration),
+                                  chance=self.chance)
         ReplayBuffer.save_shard(self.paths.replay, iteration, examples)
         self.buffer.add(iteration, examples)
 
@@ -203,7 +214,7 @@ class Pipeline:
                "mean_game_length": round(float(np.mean(sp.game_lengths)), 2),
                "black_wins": sp.black_wins, "white_wins": sp.white_wins, "draws": sp.draws,
                "selfplay_s": round(sp.seconds, 2), "train_s": round(train_seconds, 2)}
-        if c.eval_every and iteration % c.eval_every == 0:
+        if c.eval_every and iteration % c.eval_every == 0 and not getattr(self.game, "has_chance", False):
             row.update(self._evaluate(iteration))
         self.state["seconds"] += time.perf_counter() - started
         row["elapsed_s"] = round(self.state["seconds"], 1)

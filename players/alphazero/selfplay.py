@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from players.mcts import PuctSettings, Tree, alphazero_policy
+from players.mcts import SAMPLED, ChanceRule, PuctSettings, Tree, alphazero_policy
 from players.nets.encoding import encoder_for
 
 
@@ -64,11 +64,15 @@ class _Game:
 
 
 def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
-               rng: np.random.Generator, progress=None) -> tuple[Examples, SelfPlayStats]:
+               rng: np.random.Generator, progress=None,
+               chance: ChanceRule = SAMPLED) -> tuple[Examples, SelfPlayStats]:
     """Play num_games self-play games, config.concurrent_games at a time.
 
     evaluate is a batched evaluator (states -> priors [B, A], values [B]).
     progress, if given, is called with (games finished, num_games) after each game.
+    chance is the search's chance rule; after a move that leads to a chance
+    state the outcome is drawn by its probability (a game that draws chance
+    inside apply, players.mcts.chance.HiddenChance, never stops there).
     """
     settings = PuctSettings(c_puct=config.c_puct, dirichlet_alpha=config.dirichlet_alpha,
                             dirichlet_epsilon=config.dirichlet_epsilon)
@@ -82,7 +86,7 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
         temperatures = [1.0 if g.moves < config.temperature_moves else 0.0 for g in active]
         outputs = alphazero_policy([g.tree for g in active], evaluate, settings,
                                    num_simulations=config.num_simulations, rng=rng,
-                                   temperatures=temperatures)
+                                   temperatures=temperatures, chance=chance)
         still = []
         for g, output in zip(active, outputs):
             visits = output.result.visit_counts
@@ -90,6 +94,7 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
             g.policies.append((visits / visits.sum()).astype(np.float32))
             g.tree.advance(output.action)
             g.moves += 1
+            _throw_dice(game, g.tree, rng)
             state = g.tree.root.state
             if game.is_terminal(state) or g.moves >= config.max_moves:
                 parts.append(_finish(game, encoder, g, state, stats))
@@ -103,6 +108,14 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
         active = still
     stats.seconds = time.perf_counter() - started
     return Examples.concat(parts), stats
+
+
+def _throw_dice(game, tree: Tree, rng: np.random.Generator) -> None:
+    """Advance the tree past chance states, drawing each outcome by its probability."""
+    while not game.is_terminal(tree.root.state) and game.is_chance(tree.root.state):
+        outcomes = game.chance_outcomes(tree.root.state)
+        index = int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))
+        tree.advance(outcomes[index][0])
 
 
 def _finish(game, encoder, g: _Game, final_state, stats: SelfPlayStats) -> Examples:

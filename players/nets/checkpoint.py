@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from players.nets.model import NetConfig, PolicyValueNet
+from players.nets.model import NetConfig, PolicyValueNet, make_net
 
 
 def save_checkpoint(path: str | Path, model: PolicyValueNet, meta: dict | None = None) -> None:
@@ -30,7 +30,7 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tup
     data = torch.load(Path(path), map_location="cpu", weights_only=True)
     if not isinstance(data, dict) or data.get("format") != 1:
         raise ValueError(f"{path}: not a players.nets checkpoint")
-    model = PolicyValueNet(NetConfig(**data["config"]))
+    model = make_net(NetConfig(**data["config"]))
     model.load_state_dict(data["state_dict"])
     model.to(device).eval()
     return model, data["meta"]

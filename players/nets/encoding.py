@@ -8,10 +8,12 @@ from players.games.board import BoardGame
 from players.nets.board_encoder import Encoder
 from players.nets.go_encoding import GoEncoder
 from players.nets.othello_encoding import OthelloEncoder
+from players.nets.pig_encoding import PigEncoder
 
 ENCODERS: dict[str, Callable[[BoardGame], Encoder]] = {
     "go": GoEncoder,
     "othello": OthelloEncoder,
+    "pig": PigEncoder,
 }
 
 

@@ -1,4 +1,4 @@
-"""PolicyValueNet: a residual conv tower with a policy head (logits [B, A]) and a tanh value head ([B])."""
+"""Policy/value networks: a residual conv tower (board games) or an MLP (Pig); logits [B, A], value [B]."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ class NetConfig:
     channels: int = 32
     blocks: int = 3
     value_hidden: int = 64
+    kind: str = "resnet"  # 'resnet', or 'mlp' (channels = width, blocks = depth)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -71,6 +72,35 @@ class PolicyValueNet(nn.Module):
         logits = self.policy_fc(self.policy_conv(h).flatten(1))        # [B, A]
         value = torch.tanh(self.value_fc(self.value_conv(h).flatten(1))).squeeze(1)  # [B]
         return logits, value
+
+
+class MlpNet(nn.Module):
+    """The seed's SimpleNet-like MLP: features [B, F, 1, 1], `blocks` layers of `channels` units, 2 heads."""
+
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__()
+        self.config = config
+        layers: list[nn.Module] = []
+        width = config.in_planes * config.board_size * config.board_size
+        for _ in range(config.blocks):
+            layers += [nn.Linear(width, config.channels), nn.ReLU()]
+            width = config.channels
+        self.body = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, config.num_actions)
+        self.value = nn.Linear(width, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.body(x.flatten(1))
+        return self.policy(h), torch.tanh(self.value(h)).squeeze(1)
+
+
+def make_net(config: NetConfig) -> nn.Module:
+    """The network a config describes (its kind). Raises ValueError for an unknown kind."""
+    if config.kind == "resnet":
+        return PolicyValueNet(config)
+    if config.kind == "mlp":
+        return MlpNet(config)
+    raise ValueError(f"unknown network kind {config.kind!r}")
 
 
 def masked_log_softmax(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:

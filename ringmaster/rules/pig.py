@@ -50,11 +50,8 @@ class PigRules(Rules):
         merged = {**cls.default_options, **options}
         return [("pig-target", [str(merged["pig_target"])]), ("clear_board", [])]
 
-    @classmethod
-    def play_function(cls):
-        """The function that plays a Pig game job (ringmaster.pig_referee.play_pig_job)."""
-        from ringmaster import pig_referee
-        return pig_referee.play_pig_job
+    # The game's own referee, 'module:function' (ringmaster.game_play imports it when a game is played).
+    referee = "ringmaster.pig_referee:play_pig_job"
 
     def parse_move(self, vertex: str) -> str:
         """'roll' or 'hold' (any case). Raises ValueError for anything else."""

@@ -49,7 +49,7 @@ def job(tmp_path, b="b", w="w", **options):
 
 def test_the_rules_registry_names_pig_and_its_referee():
     assert get_rules_class("pig") is PigRules
-    assert PigRules.play_function() is play_pig_job
+    assert PigRules.referee == f"{play_pig_job.__module__}:{play_pig_job.__name__}"
     assert PigRules.setup_commands({"pig_target": 30}) == [("pig-target", ["30"]), ("clear_board", [])]
 
 

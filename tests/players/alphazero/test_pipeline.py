@@ -196,3 +196,21 @@ def test_pipeline_runs_other_games_unchanged(tmp_path, game):
     assert row["games"] == 2 and row["positions"] > 0 and "elo" in row
     model, meta = load_checkpoint(tmp_path / game / "checkpoints" / "iter_0001.pt")
     assert model.config.game == game and meta["positions"] == row["positions"]
+
+
+def test_pig_self_play_in_each_chance_mode_records_decisions_only():
+    import numpy as np
+
+    from players.alphazero.selfplay import SelfPlayConfig, play_games
+    from players.games.pig import Pig
+    from players.mcts.chance import CHANCE_MODES, chance_rule, game_for_mode
+
+    def evaluate(states):
+        return np.full((len(states), 2), 0.5), np.zeros(len(states))
+
+    for mode in CHANCE_MODES:
+        game = game_for_mode(Pig(20), mode, 1)
+        examples, stats = play_games(game, evaluate, 2, SelfPlayConfig(num_simulations=8, concurrent_games=2),
+                                     np.random.default_rng(0), chance=chance_rule(mode))
+        assert stats.games == 2 and len(examples) == stats.positions > 0
+        assert examples.planes[:, 6].max() == 0.0  # no position with the die in the air
