@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 
 from ringmaster.reporting import svg
-from ringmaster.stats import elo_interval, likelihood_of_superiority, wilson_interval
+from ringmaster.stats import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
 from ringmaster.timing import format_duration
 
 _ENVIRONMENT = jinja2.Environment(
@@ -180,7 +180,8 @@ def tournament_context(report: dict[str, Any]) -> dict[str, Any]:
     for m in report["matchups"]:
         s = m["stats"]
         entry = {"m": m, "s": s, "los": likelihood_of_superiority(
-            s["wins_1"] - s["jigos"] / 2, s["wins_2"] - s["jigos"] / 2)}
+            s["wins_1"] - s["jigos"] / 2, s["wins_2"] - s["jigos"] / 2),
+            "elo_text": format_elo(s["wins_1"], s["decided"])}
         matchups.append(entry)
         if report["competition_type"] == "allplayall":
             continue
@@ -271,7 +272,8 @@ def mc_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
         plots.append(heat_map_plot(report, tuned[0], tuned[1]))
     plots.append(best_candidate_plot(report))
     return {"plots": [p for p in plots if p], "tree": report["tree"] if report["max_depth"] > 1
-            else None, "best_path": best_path}
+            else None, "best_path": best_path,
+            "best_elo": format_elo(best["wins"], best["games"]) if best else ""}
 
 
 def _value_text(label: str, code: str) -> str:

@@ -129,7 +129,7 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     page = render_html(report)
     svgs = check_page(page)
     assert "H1 accepted (elo ≥ 100)" in page and "biased away from zero" in page
-    assert "Elo a − b:" in page and "LOS" in page
+    assert "Elo a − b: <b>+" in page and "LOS" in page
     assert "SPRT log-likelihood ratio" in page and "Elo of a over games" in page
     assert "Game length" in page and "Pairs (pair score 0" in page
     # Three players over two matchups: joint ratings and a cross table.
