@@ -1,11 +1,16 @@
-"""Simulations per second of each chance mode on Pig with rollout evaluators, beside hidden mode.
+"""Simulations per second of each chance mode on Pig, rollouts and network, beside hidden mode.
 
 Usage: python bench/bench_pig_modes.py [--simulations N] [--positions N] [--rounds N]
 
 Each mode searches the same mid-game Pig positions (decisions of a
-Hold20-vs-Hold20 game) with UCT, valued by hold-at-20 rollouts and by
-uniformly random rollouts. The last column is the mode's speed relative to
-hidden mode in the same round, so the ratio holds on a shared machine.
+Hold20-vs-Hold20 game): one tree at a time with UCT valued by hold-at-20
+rollouts, by rollouts where the searcher races and the other holds at 20
+(race:hold20, 8 rollouts for a chance node's prior), and by uniformly
+random rollouts; and all positions' trees at once with PUCT valued by the
+seed's MLP (untrained weights: the speed doesn't depend on them), one
+batched network call per round across the trees, as in self-play. The
+last column is the mode's speed relative to hidden mode in the same
+round, so the ratio holds on a shared machine.
 """
 
 from __future__ import annotations
@@ -15,11 +20,15 @@ import random
 import time
 
 import numpy as np
+import torch
 
 from players.engines.pig_mcts import rollout_for
 from players.games.pig import Pig, hold_at_policy
-from players.mcts import RolloutEvaluator, Tree, uct_policy
+from players.mcts import PuctSettings, RolloutEvaluator, Tree, alphazero_policy, uct_policy
 from players.mcts.chance import CHANCE_MODES, chance_rule, game_for_mode
+from players.nets.encoding import encoder_for
+from players.nets.inference import LocalPredictor, StateEvaluator
+from players.nets.model import NetConfig, make_net
 
 
 def positions(game: Pig, count: int, seed: int) -> list:
@@ -39,13 +48,25 @@ def positions(game: Pig, count: int, seed: int) -> list:
 
 
 def simulations_per_second(game: Pig, mode: str, rollout: str, states: list, simulations: int) -> float:
+    """One UCT search at a time, valued by the named rollouts."""
     rng = np.random.default_rng(0)
     rule = chance_rule(mode)
     started = time.perf_counter()
     for k, state in enumerate(states):
         tree = Tree(game_for_mode(game, mode, k), state)
-        evaluator = RolloutEvaluator(tree.game, seed=k, rollout=rollout_for(rollout, game))
+        evaluator = RolloutEvaluator(tree.game, seed=k, rollout=rollout_for(rollout, game, state.to_play),
+                                     chance_rollouts=8 if ":" in rollout else 1)
         uct_policy(tree, evaluator, num_simulations=simulations, rng=rng, c=1.0, chance=rule)
+    return simulations * len(states) / (time.perf_counter() - started)
+
+
+def network_simulations_per_second(game: Pig, mode: str, evaluate, states: list, simulations: int) -> float:
+    """Every position's tree searched at once by PUCT, one network call per round."""
+    rng = np.random.default_rng(0)
+    trees = [Tree(game_for_mode(game, mode, k), state) for k, state in enumerate(states)]
+    started = time.perf_counter()
+    alphazero_policy(trees, evaluate, PuctSettings(c_puct=1.0), num_simulations=simulations, rng=rng,
+                     chance=chance_rule(mode))
     return simulations * len(states) / (time.perf_counter() - started)
 
 
@@ -55,15 +76,25 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     options = parser.parse_args()
+    torch.set_num_threads(1)
     game = Pig(50)
     states = positions(game, options.positions, 1)
-    print(f"{'mode':12} {'rollouts':9} {'simulations/s':>14} {'vs hidden':>10}")
+    encoder = encoder_for(game)
+    net = make_net(NetConfig("pig50", 1, encoder.num_planes, 2, channels=64, blocks=4, kind="mlp"))
+    evaluate = StateEvaluator(game, LocalPredictor(net, "cpu")).evaluate
+    print(f"{'mode':12} {'evaluator':12} {'simulations/s':>14} {'vs hidden':>10}")
     for _ in range(options.rounds):
-        for rollout in ("hold20", "random"):
-            rates = {mode: simulations_per_second(game, mode, rollout, states, options.simulations)
-                     for mode in CHANCE_MODES}
+        for rollout in ("hold20", "race:hold20", "random", "network"):
+            if rollout == "network":
+                rates = {mode: network_simulations_per_second(game, mode, evaluate, states,
+                                                               options.simulations)
+                         for mode in CHANCE_MODES}
+            else:
+                rates = {mode: simulations_per_second(game, mode, rollout, states, options.simulations)
+                         for mode in CHANCE_MODES}
             for mode in CHANCE_MODES:
-                print(f"{mode:12} {rollout:9} {rates[mode]:14.0f} {rates[mode] / rates['hidden']:10.2f}")
+                print(f"{mode:12} {rollout:12} {rates[mode]:14.0f} {rates[mode] / rates['hidden']:10.2f}",
+                      flush=True)
 
 
 if __name__ == "__main__":
