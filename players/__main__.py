@@ -18,6 +18,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# Packages of the 'engines' extra, and how to install each.
+OPTIONAL_PACKAGES = {
+    "numba": "pip install -e '.[engines]' (or pip install numba)",
+    "torch": "pip install torch (the CPU build: pip install torch==2.13.0, "
+             "then pip install -e '.[engines]')",
+}
+
+
 def usage() -> str:
     lines = ["usage: python -m players NAME [options]", "", "names:"]
     lines += [f"  {name:15} {desc}" for name, (_, desc) in COMMANDS.items()]
@@ -33,7 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"players: unknown name {name!r}\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+    except ModuleNotFoundError as exc:
+        if exc.name not in OPTIONAL_PACKAGES:
+            raise
+        print(f"players {name}: needs {exc.name}, which isn't installed: "
+              f"{OPTIONAL_PACKAGES[exc.name]}", file=sys.stderr)
+        return 1
     return module.main(rest) or 0
 
 

@@ -1,4 +1,4 @@
-"""Shared fixtures (write_ctl, gnugo, no_leftover_processes) and the rule that slow and gpu tests run only when -m names them."""
+"""Shared fixtures (write_ctl, gnugo, no_leftover_processes); slow and gpu tests only when -m names them."""
 
 from __future__ import annotations
 

@@ -85,8 +85,7 @@ def make_engine(generator: AlphaZeroGenerator,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m players alphazero",
-                                     description=__doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("alphazero", __doc__.splitlines()[0])
     parser.add_argument("--model", required=True,
                         help="checkpoint file (.pt) from the training pipeline")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")

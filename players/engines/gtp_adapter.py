@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Callable, Collection
 
@@ -314,3 +315,23 @@ def make_engine(name: str, version: str, generate: MoveGenerator, new_game: Game
     engine = GtpEngine(name, version)
     engine.add_commands(adapter.commands())
     return engine, adapter
+
+
+class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Adds '(default: X)' to each option's help, unless it has none or the help speaks of it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.default is None:
+            return text
+        return super()._get_help_string(action)
+
+
+def engine_parser(name: str, description: str) -> argparse.ArgumentParser:
+    """The command line of `python -m players NAME`: --help shows every default and says GTP."""
+    return argparse.ArgumentParser(
+        prog=f"python -m players {name}", description=description,
+        formatter_class=_DefaultsFormatter,
+        epilog="It speaks GTP version 2 on stdin and stdout: run it under a GTP controller, "
+               f"such as ringmaster's Player([PYTHON, '-m', 'players', '{name}', ...]), "
+               "or type GTP commands (boardsize 9, genmove b, quit).")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 
@@ -51,8 +50,7 @@ class RolloutOthello(gtp_adapter.MoveGenerator):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players othello-mcts",
-                                     description=__doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("othello-mcts", __doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=None, help="search time per move")
     parser.add_argument("--playouts", type=int, default=None,
                         help="rollouts per move "

@@ -8,7 +8,6 @@ control files that must work with nothing else installed use it.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 
@@ -52,8 +51,7 @@ def make_engine(seed: int | None = None) -> GtpEngine:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players random",
-                                     description=__doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("random", __doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=None, help="random seed")
     options = parser.parse_args(argv)
     run_gtp_session(make_engine(options.seed))

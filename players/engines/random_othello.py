@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 
@@ -34,8 +33,7 @@ def make_engine(generate: gtp_adapter.MoveGenerator, name: str) -> GtpEngine:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players random-othello",
-                                     description=__doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("random-othello", __doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     run_gtp_session(make_engine(RandomOthello(options.seed), "random-othello"))

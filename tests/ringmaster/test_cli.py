@@ -290,3 +290,79 @@ def test_forfeit_lines_and_player_descriptions_each_start_a_line(write_ctl):
     for text in outputs:
         assert text.endswith("\n")
         assert not re.search(r"\Sgame \d|\Splayer p\d:", text), text
+
+
+# Issue 12: warnings a user sees, and a newcomer's traps.
+
+def test_control_file_warnings_go_to_the_screen_once_and_to_the_log(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'\nmove_limt = 50")
+    result = invoke("run", ctl)
+    assert result.exit_code == 0, result.output
+    warning = "comp.ctl line 10: 'move_limt' is not a setting; did you mean 'move_limit'?"
+    assert result.stderr.count(warning) == 1
+    assert warning in open(ctl[:-4] + ".log").read()
+
+
+def test_a_history_file_truncated_by_hand_is_warned_on_the_screen(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-g", "2").exit_code == 0
+    with open(ctl[:-4] + ".hist", "r+") as f:
+        f.truncate(3)
+    result = invoke("run", ctl)
+    assert result.exit_code == 0
+    assert "history file comp.hist is shorter than the state expects" in result.stderr
+
+
+def test_a_complete_competition_says_so(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-q").exit_code == 0
+    result = invoke("run", ctl)
+    assert result.exit_code == 0
+    assert result.output.strip() == (
+        "competition is complete: nothing to play (ringmaster show prints the results)")
+
+
+def test_quiet_prints_the_results_at_the_end(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0
+    assert "p1 v p2 (4/4 games)" in result.stdout
+    assert result.stdout.count("p1 v p2") == 1
+
+
+def test_a_komi_change_between_runs_is_refused(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    with open(ctl) as f:
+        text = f.read()
+    with open(ctl, "w") as f:
+        f.write(text.replace("komi = 0.5", "komi = 6.5"))
+    result = invoke("run", ctl)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "ringmaster: komi of matchup 0 is 6.5 in the control file but was 0.5 for the games "
+        "in comp.status; put it back, or use a new matchup (or reset) for games at 6.5")
+    with open(ctl, "w") as f:
+        f.write(text)
+    assert invoke("run", ctl).exit_code == 0
+
+
+def test_log_timestamps_have_seconds(write_ctl):
+    import re
+    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-q").exit_code == 0
+    log = open(ctl[:-4] + ".log").read()
+    assert re.search(r"run started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d with", log)
+    assert re.search(r"run finished at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log)
+
+
+def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):
+    ctl = playoff(write_ctl, games=1, p1=fake_engine_command("--score", "B+3"),
+                  p2=fake_engine_command("--score", "W+12"))
+    result = invoke("run", ctl)
+    assert result.exit_code == 0
+    hint = ("game 0_0: the players disagreed on the score (each one's final_score is in the "
+            "SGF): they may count by different rules (GNU Go counts Japanese-style unless given "
+            "--chinese-rules); scorer = 'internal' has the referee count every game")
+    assert hint in result.stderr
+    assert hint in open(ctl[:-4] + ".log").read()

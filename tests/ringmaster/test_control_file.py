@@ -217,3 +217,44 @@ parameters = [Parameter('x', scale=LINEAR(0, 1), split=2)]
     assert str(info.value) == ("error in control file comp.ctl line 4: 'board_size': "
                                "out of range for othello (even, 4-16)")
     assert (info.value.setting, info.value.line) == ("board_size", 4)
+
+
+@pytest.mark.parametrize("statement, expected", [
+    ("import sys\nsys.exit(0)\n", "line 8: the control file called sys.exit(0); a control file "
+                                  "only defines settings"),
+    ("raise KeyboardInterrupt\n", "line 7: KeyboardInterrupt: "),
+])
+def test_a_control_file_that_exits_or_interrupts_is_a_control_file_error(write_ctl, statement,
+                                                                           expected):
+    assert error(write_ctl, GOOD + statement) == f"error in control file comp.ctl {expected}"
+
+
+def test_a_missing_setting_looks_for_a_misspelt_one(write_ctl):
+    message = error(write_ctl, GOOD.replace("board_size = 9", "boardsize = 9"))
+    assert message.endswith("'board_size' not specified (line 4 sets 'boardsize': "
+                            "did you mean 'board_size'?)")
+
+
+TUNER = """competition_type = 'mc_tuner'
+players = {'opp': Player('gnugo')}
+board_size = 9
+komi = 7.5
+opponent = 'opp'
+candidate_colour = 'b'
+number_of_games = 10
+def make_candidate(a, b):
+    return Player('gnugo')
+parameters = [Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A),
+              Parameter('b', scale=LINEAR(0, 1), split=SPLIT_B)]
+"""
+
+
+@pytest.mark.parametrize("split_a, split_b, expected", [
+    (10**6, 10**6, "line 10: parameter a: 'split' is 1000000, more than the 100000 candidates "
+                   "a tuner may have"),
+    (1000, 1000, "line 10: 'parameters': the splits make 1000000 candidates, more than the "
+                 "100000 a tuner may have; use smaller splits (max_depth refines the best ones)"),
+])
+def test_a_tuner_with_too_many_candidates_is_refused(write_ctl, split_a, split_b, expected):
+    text = TUNER.replace("SPLIT_A", str(split_a)).replace("SPLIT_B", str(split_b))
+    assert error(write_ctl, text) == f"error in control file comp.ctl {expected}"

@@ -62,3 +62,25 @@ def test_othello8_curve_takes_the_last_checkpoint_of_each_half_hour(tmp_path):
     models = {code: os.path.basename(command[command.index("--model") + 1])
               for code, command in commands.items() if "--model" in command}
     assert models == {"min000": "iter_0000.pt", "min030": "iter_0001.pt", "min060": "iter_0003.pt"}
+
+
+def _readme_gnugo_example() -> str:
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    start = readme.index("```python\ncompetition_type = 'playoff'\ndescription = 'Our UCT engine "
+                         "against GNU Go.'")
+    return readme[start + len("```python\n"):readme.index("```", start + 3)]
+
+
+@pytest.mark.parametrize("source", ["README", "mcts_vs_gnugo.ctl"])
+def test_gnu_go_examples_score_by_area_with_the_referee(source, write_ctl):
+    if source == "README":
+        path = write_ctl(_readme_gnugo_example())
+    else:
+        path = os.path.join(ROOT, "control_files", source)
+    control_file = load_control_file(path)
+    competition = control_file.make_competition()
+    assert control_file.config["scorer"] == "internal"
+    gnugo = [p for p in competition.players.values() if "gnugo" in p.command[0]]
+    assert gnugo and all(p.command[0] == "/usr/games/gnugo" and "--chinese-rules" in p.command
+                         for p in gnugo)

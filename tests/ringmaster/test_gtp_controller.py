@@ -19,6 +19,7 @@ from ringmaster.gtp.controller import (
     GtpTransportError,
     SubprocessChannel,
     clean_response_line,
+    engine_start_error,
 )
 from tests.fakes.channels import ScriptedChannel
 from tests.fakes.fake_commands import fake_engine_command
@@ -238,3 +239,41 @@ def test_engine_cannot_outlive_a_killed_parent(tmp_path):
     while _alive(engine_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(engine_pid)
+
+
+def test_a_program_not_on_path_names_itself_and_a_games_directory_that_has_it(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "gnugo").write_text("#!/bin/sh\n")
+    (games / "gnugo").chmod(0o755)
+    missing = FileNotFoundError(2, "No such file or directory")
+    assert engine_start_error(["gnugo", "--mode", "gtp"], missing, (str(games),)) == (
+        f"can't run 'gnugo': No such file or directory (it isn't on PATH, but "
+        f"{games}/gnugo exists: give the full path)")
+    assert engine_start_error(["nothing"], missing, (str(games),)) == (
+        "can't run 'nothing': No such file or directory (give the full path, or check PATH)")
+    assert engine_start_error(["/opt/x/engine"], missing, (str(games),)) == (
+        "can't run '/opt/x/engine': No such file or directory")
+
+
+@pytest.mark.integration
+def test_closing_never_waits_for_a_descendant_that_holds_the_pipes(tmp_path,
+                                                                   no_leftover_processes):
+    import threading
+    pid_file = tmp_path / "child"
+    lines: list[str] = []
+    channel = SubprocessChannel(fake_engine_command("--escape-child", str(pid_file)),
+                                stderr=lines.append)
+    controller = GtpController(channel, "player e", default_timeout=20)
+    assert controller.do_command("name") == "fake"
+    child = int(pid_file.read_text())
+    child_alive_after_close = []
+
+    def close() -> None:
+        controller.close()
+        child_alive_after_close.append(_alive(child))
+    thread = threading.Thread(target=close, daemon=True)
+    thread.start()
+    thread.join(120)   # a guard only: closing used to wait the child's 600 s
+    assert child_alive_after_close == [True]   # close returned while the child still held them
+    os.kill(child, signal.SIGKILL)

@@ -89,3 +89,15 @@ def test_records_go_to_games_and_void_directories(tmp_path):
     assert sorted(os.listdir(tmp_path / "void")) == ["7.sgf", "7_2.sgf"]
     assert write_game_record(make_job(), played()) is None
     assert write_game_record(make_job(), void) is None
+
+
+def test_two_players_reporting_the_same_engine_name_are_told_apart_by_code():
+    job = make_job(player_b=PlayerSpec("mcts-c02", ("a",), sgf_player_name_from_gtp=True),
+                   player_w=PlayerSpec("mcts-c07", ("b",), sgf_player_name_from_gtp=True))
+    same = {c: EngineNames("ringmaster-mcts:1.0", "ringmaster-mcts 1.0") for c in ("b", "w")}
+    root = parse(game_sgf(job, played(engines=same))).get_root()
+    assert root.get("PB") == "ringmaster-mcts:1.0 (mcts-c02)"
+    assert root.get("PW") == "ringmaster-mcts:1.0 (mcts-c07)"
+    different = {"b": EngineNames("A:1"), "w": EngineNames("B:2")}
+    root = parse(game_sgf(job, played(engines=different))).get_root()
+    assert (root.get("PB"), root.get("PW")) == ("A:1", "B:2")

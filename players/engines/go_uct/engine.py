@@ -20,9 +20,9 @@ BOARD_SIZES = range(5, 20)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m players mcts",
-        description="GTP Go engine: UCT search with random rollouts.")
+    parser = gtp_adapter.engine_parser(
+        "mcts", "GTP Go engine: UCT search with random rollouts (needs numba: "
+        "pip install -e '.[engines]').")
     add = parser.add_argument
     add("--playouts", type=int, default=2000,
         help="playouts per move (the most, when --seconds or a clock also limits)")

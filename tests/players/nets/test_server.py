@@ -16,6 +16,8 @@ from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor
 from players.nets.model import NetConfig, PolicyValueNet
 from players.nets.server import InferenceServer, RemotePredictor, connect_or_start, server_address
+from ringmaster.reaper import is_shared_service
+from tests.conftest import processes_mentioning
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
 
@@ -80,13 +82,20 @@ def test_server_batches_requests_from_several_clients(tmp_path):
 
 
 @pytest.mark.integration
-def test_engines_share_one_server_process(tmp_path):
+def test_engines_share_one_server_process(tmp_path, no_leftover_processes):
     model_path = tmp_path / "m.pt"
     save_checkpoint(model_path, tiny_net())
     address = server_address(model_path, "cpu")
     assert address == server_address(model_path, "cpu") != server_address(model_path, "cuda")
     first = connect_or_start(model_path, "cpu", idle_seconds=1.0)
     second = connect_or_start(model_path, "cpu", idle_seconds=1.0)
+    servers = processes_mentioning(str(model_path))
+    assert len(servers) == 1
+    server = servers.pop()
+    # It holds none of the engine's pipes (so the ringmaster never waits for it), and
+    # the ringmaster's reaper leaves it to end by itself.
+    assert all(os.readlink(f"/proc/{server}/fd/{fd}") == "/dev/null" for fd in (0, 1, 2))
+    assert is_shared_service(server)
     try:
         x = planes(7, seed=9)
         a, b = first.predict(x), second.predict(x)

@@ -142,3 +142,13 @@ def test_cleanup_genmove(engine):
 def test_quit_ends_session(engine):
     failed, _, end = engine.run_command("quit", [])
     assert not failed and end
+
+
+def test_help_shows_every_default_and_says_it_speaks_gtp():
+    text = " ".join(build_parser().format_help().split())
+    assert "It speaks GTP version 2 on stdin and stdout" in text
+    for option, default in (("--playouts", "2000"), ("--rave", "3000.0"), ("--policy", "heavy"),
+                            ("--mode", "serial"), ("--resign", "0.1"), ("--expand-after", "2")):
+        assert option in text
+        assert f"(default: {default})" in text, option
+    assert "(default 0.2 fast, 0.7 generic)" in text and "(default: None)" not in text

@@ -1,0 +1,71 @@
+"""The subreaper: orphans an engine leaves are killed and reaped; shared services are left to end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ringmaster.reaper import SHARED_SERVICE_VARIABLE, child_pids, kill_orphans, reaping
+
+# A parent that starts a grandchild in a new session (keeping nothing of ours), prints its
+# pid and exits at once: the grandchild is orphaned, as an engine's escaped child is.
+ORPHANER = """
+import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", sys.argv[1]],
+                         start_new_session=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=dict(__import__('os').environ, **EXTRA))
+print(child.pid, flush=True)
+"""
+
+
+def orphan(marker: str, shared: bool = False) -> int:
+    extra = {SHARED_SERVICE_VARIABLE: "1"} if shared else {}
+    script = ORPHANER.replace("EXTRA", repr(extra))
+    output = subprocess.run([sys.executable, "-c", script, marker], capture_output=True,
+                            text=True, check=True).stdout
+    return int(output)
+
+
+def wait_until_ours(pid: int) -> None:
+    deadline = time.monotonic() + 20
+    while pid not in child_pids(os.getpid()):
+        assert time.monotonic() < deadline, "the orphan was never re-parented to us"
+        time.sleep(0.01)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.integration
+def test_orphans_are_killed_and_shared_services_spared(no_leftover_processes):
+    with reaping() as active:
+        if not active:
+            pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+        stray = orphan(no_leftover_processes)
+        service = orphan(no_leftover_processes, shared=True)
+        wait_until_ours(stray)
+        wait_until_ours(service)
+        killed = kill_orphans()
+        assert killed == [stray]
+        assert not alive(stray) and alive(service)
+        os.kill(service, 9)   # it would end by itself; ours now, so we reap it
+        os.waitpid(service, 0)
+
+
+@pytest.mark.integration
+def test_leaving_reaping_kills_what_is_left(no_leftover_processes):
+    with reaping() as active:
+        if not active:
+            pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+        stray = orphan(no_leftover_processes)
+        wait_until_ours(stray)
+    assert not alive(stray)
