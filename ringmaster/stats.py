@@ -91,3 +91,19 @@ def elo_json(wins: float, games: float) -> dict[str, float | None]:
     point, low, high = elo_interval(wins, games)
     return {"elo": finite_or_none(point), "elo_low": finite_or_none(low),
             "elo_high": finite_or_none(high)}
+
+
+def two_proportion_z_test(wins_1: float, games_1: float, wins_2: float,
+                          games_2: float) -> tuple[float, float]:
+    """(z, two-sided p-value) for the difference of two win rates, with the pooled standard error.
+
+    Raises ValueError if a side has no games or the pooled rate is 0 or 1 (no variance).
+    """
+    if games_1 <= 0 or games_2 <= 0:
+        raise ValueError("both sides need games")
+    pooled = (wins_1 + wins_2) / (games_1 + games_2)
+    if pooled <= 0.0 or pooled >= 1.0:
+        raise ValueError("the pooled rate is 0 or 1")
+    error = math.sqrt(pooled * (1.0 - pooled) * (1.0 / games_1 + 1.0 / games_2))
+    z = (wins_1 / games_1 - wins_2 / games_2) / error
+    return z, math.erfc(abs(z) / math.sqrt(2.0))
