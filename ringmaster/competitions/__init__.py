@@ -11,6 +11,8 @@ _TYPES = {
     "allplayall": ("ringmaster.competitions.allplayall", "AllPlayAll"),
     "mc_tuner": ("ringmaster.competitions.mc_tuner", "McTuner"),
     "ce_tuner": ("ringmaster.competitions.ce_tuner", "CeTuner"),
+    "spsa_tuner": ("ringmaster.competitions.spsa_tuner", "SpsaTuner"),
+    "bayes_tuner": ("ringmaster.competitions.bayes_tuner", "BayesTuner"),
 }
 
 COMPETITION_TYPES = tuple(_TYPES)

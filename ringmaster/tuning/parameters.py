@@ -11,15 +11,18 @@ from ringmaster.errors import ControlFileError
 from ringmaster.settings import (
     ControlFileObject,
     Setting,
+    interpret_any,
     interpret_callable,
     interpret_float,
     interpret_identifier,
+    interpret_optional,
+    interpret_positive_float,
     interpret_positive_int,
     interpret_sequence,
     interpret_str,
     load_settings,
 )
-from ringmaster.tuning.scales import interpret_scale
+from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG, Scale, interpret_scale
 
 
 class McParameter(ControlFileObject):
@@ -38,6 +41,17 @@ class CeParameter(ControlFileObject):
     allowed_arguments = ("code", "initial_mean", "initial_variance", "transform", "format")
 
 
+class ContinuousParameter(ControlFileObject):
+    """spsa_tuner's and bayes_tuner's Parameter(code, scale=..., start=..., c_end=..., r_end=..., format=...).
+
+    split is accepted and unused, so that an mc_tuner control file works unchanged.
+    """
+
+    kind = "Parameter"
+    positional = ("code",)
+    allowed_arguments = ("code", "scale", "start", "c_end", "r_end", "format", "split")
+
+
 @dataclass(frozen=True)
 class ParameterSpec:
     """A checked Parameter.
@@ -45,6 +59,9 @@ class ParameterSpec:
     convert -- optimiser parameter -> engine parameter (mc: the scale; ce: the transform)
     split   -- mc_tuner only (None for ce_tuner)
     initial_mean, initial_variance -- ce_tuner only
+    start   -- spsa_tuner and bayes_tuner: the starting point in [0, 1] (optimiser units)
+    c_end, r_end -- spsa_tuner: the final perturbation (optimiser units) and learning rate
+                    (0.0: spsa.default_r_end for the run's length)
     """
 
     code: str
@@ -53,6 +70,9 @@ class ParameterSpec:
     split: int | None = None
     initial_mean: float = 0.0
     initial_variance: float = 0.0
+    start: float = 0.5
+    c_end: float = 0.0
+    r_end: float = 0.0
 
 
 MC_PARAMETER_SETTINGS = [
@@ -69,6 +89,20 @@ CE_PARAMETER_SETTINGS = [
     Setting("transform", interpret_callable, default=float),
     Setting("format", interpret_str, default=None),
 ]
+
+
+CONTINUOUS_PARAMETER_SETTINGS = [
+    Setting("code", interpret_identifier),
+    Setting("scale", interpret_scale),
+    Setting("start", interpret_any, default=None),
+    Setting("c_end", interpret_optional(interpret_positive_float), default=None),
+    Setting("r_end", interpret_optional(interpret_positive_float), default=None),
+    Setting("format", interpret_str, default=None),
+    Setting("split", interpret_optional(interpret_positive_int), default=None),
+]
+
+# Default in optimiser units: the final perturbation is a twentieth of the scale's range.
+DEFAULT_C_END = 0.05
 
 
 def _check_format(code: str, fmt: str | None, sample: Any) -> str:
@@ -111,6 +145,48 @@ def ce_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
 # More candidates than this can't each be given a game, and building them would take
 # the machine's memory: the product of the splits is bounded.
 MAX_CANDIDATES = 100_000
+
+
+def _start_position(scale: Callable[[float], Any], start: Any) -> float:
+    if start is None:
+        return 0.5
+    if not isinstance(scale, Scale):
+        raise ValueError("'start': needs a LINEAR, LOG or EXPLICIT scale (a function can't be inverted)")
+    try:
+        return scale.position(start)
+    except ValueError as exc:
+        raise ValueError(f"'start': {start!r}: {exc}") from None
+
+
+def _c_end_position(scale: Callable[[float], Any], start: float, c_end: float | None) -> float:
+    """c_end in optimiser units: LINEAR, engine units; LOG, engine units at the start value;
+    EXPLICIT, positions in the list; a function, optimiser units."""
+    if c_end is None:
+        return DEFAULT_C_END
+    if isinstance(scale, LINEAR):
+        width = abs(scale.upper_bound - scale.lower_bound)
+        return c_end / width if width else DEFAULT_C_END
+    if isinstance(scale, LOG):
+        value = scale.unrounded(start)
+        return abs(math.log1p(c_end / value) / scale.rate) if scale.rate else DEFAULT_C_END
+    if isinstance(scale, EXPLICIT):
+        return c_end / len(scale.values)
+    return c_end
+
+
+def continuous_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
+    """Check an spsa_tuner or bayes_tuner Parameter: start within the scale, the scale working there."""
+    scale = settings["scale"]
+    start = _start_position(scale, settings["start"])
+    sample = _apply(scale, start, "scale")
+    _apply(scale, 0.0, "scale")
+    _apply(scale, 1.0, "scale")
+    fmt = _check_format(settings["code"], settings["format"], sample)
+    c_end = _c_end_position(scale, start, settings["c_end"])
+    if not 0.0 < c_end <= 0.5:
+        raise ValueError("'c_end': must be more than 0 and at most half the scale's range")
+    return ParameterSpec(code=settings["code"], convert=scale, format=fmt, start=start, c_end=c_end,
+                         r_end=settings["r_end"] or 0.0)
 
 
 def load_parameters(value: Any, parameter_class: type[ControlFileObject],

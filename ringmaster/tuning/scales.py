@@ -44,10 +44,27 @@ class Scale:
     def _apply(self, f: float) -> Any:
         raise NotImplementedError
 
+    def position(self, value: Any) -> float:
+        """The optimiser parameter in [0, 1] this scale maps to value (the inverse).
+
+        Raises ValueError if value is not one the scale can give.
+        """
+        raise NotImplementedError
+
+    def unrounded(self, f: float) -> float:
+        """The scale's value at f before an integer scale rounds it."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         args, kwargs = self._args
         words = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
         return f"{self.kind}({', '.join(words)})"
+
+
+def _inside(f: float) -> float:
+    if not -1e-9 <= f <= 1.0 + 1e-9:
+        raise ValueError("outside the scale's range")
+    return min(max(f, 0.0), 1.0)
 
 
 def _bound(value: Any, name: str) -> float:
@@ -68,9 +85,18 @@ class LINEAR(Scale):
         self.upper_bound = _bound(upper_bound, "upper bound")
         self.integer = bool(integer)
 
+    def unrounded(self, f: float) -> float:
+        return f * (self.upper_bound - self.lower_bound) + self.lower_bound
+
     def _apply(self, f: float) -> Any:
-        result = f * (self.upper_bound - self.lower_bound) + self.lower_bound
+        result = self.unrounded(f)
         return round_half_up(result) if self.integer else result
+
+    def position(self, value: Any) -> float:
+        value = _bound(value, "value")
+        if self.upper_bound == self.lower_bound:
+            raise ValueError("the scale's bounds are equal")
+        return _inside((value - self.lower_bound) / (self.upper_bound - self.lower_bound))
 
 
 class LOG(Scale):
@@ -92,9 +118,20 @@ class LOG(Scale):
         self.rate = math.log(upper / lower)
         self.integer = bool(integer)
 
+    def unrounded(self, f: float) -> float:
+        return math.exp(self.rate * f) * self.lower_bound
+
     def _apply(self, f: float) -> Any:
-        result = math.exp(self.rate * f) * self.lower_bound
+        result = self.unrounded(f)
         return round_half_up(result) if self.integer else result
+
+    def position(self, value: Any) -> float:
+        value = _bound(value, "value")
+        if self.rate == 0.0:
+            raise ValueError("the scale's bounds are equal")
+        if value == 0.0 or (value < 0) != (self.lower_bound < 0):
+            raise ValueError("outside the scale's range")
+        return _inside(math.log(value / self.lower_bound) / self.rate)
 
 
 class EXPLICIT(Scale):
@@ -112,6 +149,35 @@ class EXPLICIT(Scale):
     def _apply(self, f: float) -> Any:
         index = min(max(int(len(self.values) * f), 0), len(self.values) - 1)
         return self.values[index]
+
+    def position(self, value: Any) -> float:
+        """The centre of the value's division (its first occurrence)."""
+        if value not in self.values:
+            raise ValueError("not one of the scale's values")
+        return (self.values.index(value) + 0.5) / len(self.values)
+
+
+def is_integer_scale(scale: Any) -> bool:
+    """True for a LINEAR or LOG scale with integer=True, and for EXPLICIT (a list of values)."""
+    return isinstance(scale, EXPLICIT) or (isinstance(scale, (LINEAR, LOG)) and scale.integer)
+
+
+def stochastic_value(scale: Any, f: float, u: float) -> Any:
+    """The engine value at f, an integer scale rounding down or up at random (u uniform in [0, 1)).
+
+    LINEAR and LOG with integer=True give floor(x + u) of the unrounded value x, so
+    its mean over u is x (OpenBench's rounding); EXPLICIT picks one of the two
+    values whose division centres are nearest f, the nearer the likelier. Other
+    scales give scale(f).
+    """
+    f = min(max(f, 0.0), 1.0)
+    if isinstance(scale, EXPLICIT):
+        n = len(scale.values)
+        index = math.floor(f * n - 0.5 + u)
+        return scale.values[min(max(index, 0), n - 1)]
+    if isinstance(scale, (LINEAR, LOG)) and scale.integer:
+        return math.floor(scale.unrounded(f) + u)
+    return scale(f)
 
 
 def interpret_scale(value: Any) -> Callable[[float], Any]:

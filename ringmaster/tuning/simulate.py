@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -38,8 +39,28 @@ def make_result(job: GameJob, winning_colour: str | None, sgf_result: str | None
     return GameJobResult(job.game_id, job.game_data, result)
 
 
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-12), 1.0 - 1e-12)
+    return math.log(p / (1.0 - p))
+
+
+def head_to_head_probability(landscape: Landscape, black: list[float], white: list[float]) -> float:
+    """P(black wins) when two candidates meet: logistic of the difference of their strengths.
+
+    A candidate's strength is the logit of its win rate against the landscape's
+    opponent (the Bradley-Terry model, as in CLOP's artificial problems).
+    """
+    return 1.0 / (1.0 + math.exp(_logit(landscape(white)) - _logit(landscape(black))))
+
+
 def play_simulated(job: GameJob, landscape: Landscape, rng: random.Random) -> GameJobResult:
-    """Decide a job's game by the landscape's win probability for its candidate."""
+    """Decide a job's game by the landscape: a candidate's win probability against the opponent,
+    or, when both players are simulated candidates, head_to_head_probability."""
+    if all(player.command[0] == SIM_COMMAND for player in (job.player_b, job.player_w)):
+        black, white = ([float(word) for word in player.command[1:]]
+                        for player in (job.player_b, job.player_w))
+        black_wins = rng.random() < head_to_head_probability(landscape, black, white)
+        return make_result(job, "b" if black_wins else "w")
     colour, parameters = job_parameters(job)
     candidate_wins = rng.random() < landscape(parameters)
     other = "w" if colour == "b" else "b"

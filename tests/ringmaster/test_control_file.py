@@ -69,7 +69,7 @@ def test_misspelt_setting_is_warned_with_its_line(write_ctl):
      "error in control file comp.ctl line 2: the first statement must be competition_type = '...'"),
     ("competition_type = 'cem_tuner'\n",
      "error in control file comp.ctl line 1: unknown competition type: cem_tuner "
-     "(known: playoff, allplayall, mc_tuner, ce_tuner)"),
+     "(known: playoff, allplayall, mc_tuner, ce_tuner, spsa_tuner, bayes_tuner)"),
     (HEADER + "board_size = 9\nkomi = (\n",
      "error in control file comp.ctl line 3: SyntaxError: '(' was never closed"),
     (HEADER + "x = 1\ny = 1 / 0\n",

@@ -106,3 +106,42 @@ def test_any_callable_is_a_scale_and_non_callables_are_not():
     assert interpret_scale(float) is float
     with pytest.raises(ValueError, match="invalid callable"):
         interpret_scale(None)
+
+
+# Inverses and stochastic rounding (spsa_tuner, bayes_tuner)
+
+def test_position_inverts_each_predefined_scale():
+    assert LINEAR(10, 30).position(15) == 0.25
+    assert LOG(1, 100).position(10) == pytest.approx(0.5)
+    assert LOG(-100, -1).position(-10) == pytest.approx(0.5)
+    assert EXPLICIT(["a", "b", "c", "d"]).position("c") == 0.625
+
+
+@pytest.mark.parametrize("scale, value", [
+    (LINEAR(0, 1), 1.5), (LOG(1, 100), 0.5), (LOG(1, 100), -3), (EXPLICIT([1, 2]), 3),
+    (LINEAR(2, 2), 2),
+])
+def test_position_refuses_values_the_scale_cannot_give(scale, value):
+    with pytest.raises(ValueError):
+        scale.position(value)
+
+
+def test_stochastic_rounding_of_integer_scales_averages_to_the_unrounded_value():
+    from ringmaster.tuning.scales import is_integer_scale, stochastic_value
+    scale = LINEAR(0, 10, integer=True)
+    assert is_integer_scale(scale) and not is_integer_scale(LINEAR(0, 10))
+    values = [stochastic_value(scale, 0.23, (i + 0.5) / 100) for i in range(100)]
+    assert set(values) == {2, 3}
+    assert sum(values) / 100 == pytest.approx(2.3)
+    assert stochastic_value(LINEAR(0, 10), 0.23, 0.9) == pytest.approx(2.3)
+
+
+def test_stochastic_rounding_of_explicit_picks_the_nearer_centre_more_often():
+    from ringmaster.tuning.scales import stochastic_value
+    scale = EXPLICIT(["a", "b", "c"])   # centres 1/6, 1/2, 5/6
+    values = [stochastic_value(scale, 0.4, (i + 0.5) / 100) for i in range(100)]
+    assert set(values) == {"a", "b"}
+    # 0.4 is 0.1 from b's centre and 7/30 from a's: b with probability (7/30) / (1/3) = 0.7.
+    assert values.count("b") == 70
+    assert stochastic_value(scale, 0.0, 0.99) == "a"
+    assert stochastic_value(scale, 1.0, 0.0) == "c"

@@ -1,0 +1,406 @@
+"""bayes_tuner: Bayesian optimisation; a Gaussian process over the logit win rate picks each match's point."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, TextIO
+
+from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.scheduling import SimpleScheduler
+from ringmaster.settings import (
+    Setting,
+    interpret_float,
+    interpret_optional,
+    interpret_positive_int,
+    load_settings,
+)
+from ringmaster.stats import ELO_METHOD, elo_from_rate
+from ringmaster.tuning.continuous import ContinuousTuner
+
+TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
+MIN_GAMES_PER_POINT = 10
+UNLIMITED_GAMES_PER_POINT = 20
+RANDOM_CANDIDATES = 500
+LOCAL_CANDIDATES = 100
+SLICE_POINTS = 21
+INCONSISTENT = "status file is inconsistent with control file"
+
+
+def _interpret_nonnegative_float(value: Any) -> float:
+    value = interpret_float(value)
+    if value < 0.0:
+        raise ValueError("must not be negative")
+    return value
+
+
+BAYES_SETTINGS = [
+    Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
+    Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
+    Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
+    Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
+    Setting("refit_every", interpret_positive_int, default=10),
+]
+
+
+def default_games_per_point(number_of_games: int | None) -> int:
+    """Even, at least MIN_GAMES_PER_POINT, and about TARGET_POINTS points over the run."""
+    if number_of_games is None:
+        return UNLIMITED_GAMES_PER_POINT
+    size = max(MIN_GAMES_PER_POINT, round(number_of_games / TARGET_POINTS))
+    return size + size % 2
+
+
+def latin_hypercube(count: int, dims: int, rng: random.Random) -> list[list[float]]:
+    """count points in [0, 1]^dims, one in each of count equal slices of every dimension."""
+    columns = []
+    for _ in range(dims):
+        column = [(i + rng.random()) / count for i in range(count)]
+        rng.shuffle(column)
+        columns.append(column)
+    return [list(point) for point in zip(*columns)]
+
+
+class BayesTuner(ContinuousTuner):
+    """Gaussian-process Bayesian optimisation over matches. Game number g plays point g // games_per_point.
+
+    Game ids are '<point>r<round>'; candidate codes 'p<point>'. The model: each match's
+    logit win rate is a noisy observation (gaussian_process.match_observation) of a GP
+    with a Matérn 5/2 kernel; the next point maximises mean + ucb_kappa * sd; the
+    recommendation maximises the mean. Confirmation games (confirm_games) have ids
+    'c0', 'c1', ... and the candidate code 'best'.
+    """
+
+    competition_type = "bayes_tuner"
+    status_format_version = 1
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {s.name for s in BAYES_SETTINGS}
+
+    def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        self.load_continuous_settings(config)
+        settings = load_settings(BAYES_SETTINGS, config)
+        self.number_of_games: int | None = settings["number_of_games"]
+        self.games_per_point: int = (settings["games_per_point"]
+                                     or default_games_per_point(self.number_of_games))
+        dims = len(self.parameter_specs)
+        self.initial_points: int = settings["initial_points"] or 4 + 3 * dims
+        if self.number_of_games is not None and \
+                self.number_of_games < self.games_per_point * self.initial_points:
+            raise ControlFileError(
+                f"'number_of_games': {self.number_of_games} is fewer than the initial points' matches "
+                f"({self.initial_points} x {self.games_per_point}); lower games_per_point or "
+                "initial_points", setting="number_of_games")
+        self.ucb_kappa: float = settings["ucb_kappa"]
+        self.refit_every: int = settings["refit_every"]
+        self.check_make_candidate(self.sample_engine_parameters())
+        self._model_cache: tuple[Any, Any] | None = None
+        self._recommendation_cache = None
+
+    # State
+
+    def set_clean_status(self) -> None:
+        self.points: list[dict[str, Any]] = []
+        self.scheduler = SimpleScheduler()
+        self.hyper: list[float] | None = None
+        self.fitted_at = 0
+        self.opponent_description: str | None = None
+        self._model_cache = None
+        self._recommendation_cache: tuple[int, Any] | None = None
+        self.clean_confirmation()
+
+    def get_status(self) -> dict[str, Any]:
+        return {
+            "games_per_point": self.games_per_point,
+            "codes": [spec.code for spec in self.parameter_specs],
+            "points": self.points,
+            "scheduler": self.scheduler.to_json(),
+            "hyper": self.hyper,
+            "fitted_at": self.fitted_at,
+            "opponent_description": self.opponent_description,
+            "confirmation": self.confirmation_to_json(),
+        }
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        try:
+            if status["games_per_point"] != self.games_per_point:
+                raise ValueError("games_per_point changed")
+            if status["codes"] != [spec.code for spec in self.parameter_specs]:
+                raise ValueError("parameters changed")
+            self.points = [{"x": [float(v) for v in p["x"]], "wins": float(p["wins"]),
+                            "games": int(p["games"])} for p in status["points"]]
+            self.scheduler = SimpleScheduler.from_json(status["scheduler"])
+            self.hyper = status["hyper"]
+            self.fitted_at = int(status["fitted_at"])
+            self.opponent_description = status["opponent_description"]
+            self.clean_confirmation()
+            self.confirmation_from_json(status["confirmation"])
+        except (KeyError, ValueError, TypeError):
+            raise CompetitionError(INCONSISTENT) from None
+        self._model_cache = None
+        self._recommendation_cache = None
+
+    # The model
+
+    def results(self) -> int:
+        return sum(p["games"] for p in self.points)
+
+    def _observed(self) -> list[dict[str, Any]]:
+        return [p for p in self.points if p["games"] > 0]
+
+    def model(self) -> Any:
+        """The GP on the matches so far (None before any result); hyperparameters refitted every
+        refit_every points with results, kept in the state so a resumed run gives the same model."""
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import (
+            GaussianProcess,
+            Hyperparameters,
+            fit,
+            match_observation,
+        )
+
+        observed = self._observed()
+        if not observed:
+            return None
+        key = (len(observed), self.results())
+        if self._model_cache is not None and self._model_cache[0] == key:
+            return self._model_cache[1]
+        x = np.array([p["x"] for p in observed])
+        obs = [match_observation(p["wins"], p["games"]) for p in observed]
+        y = np.array([o[0] for o in obs])
+        noise = np.array([o[1] for o in obs])
+        start = None if self.hyper is None else Hyperparameters(tuple(self.hyper[:-1]), self.hyper[-1])
+        if start is None or len(observed) >= self.fitted_at + self.refit_every:
+            gp = fit(x, y, noise, start)
+            self.hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
+            self.fitted_at = len(observed)
+        else:
+            gp = GaussianProcess(x, y, noise, start)
+        self._model_cache = (key, gp)
+        self._model_data = (x, y, noise)
+        return gp
+
+    def _candidates(self, rng: Any, around: Any, spread: float, count: int) -> Any:
+        """count uniform points and LOCAL_CANDIDATES normal ones (sd spread) around the rows of around."""
+        import numpy as np
+
+        dims = len(self.parameter_specs)
+        around = np.atleast_2d(np.asarray(around, dtype=float))
+        centres = around[rng.integers(0, len(around), LOCAL_CANDIDATES)]
+        local = np.clip(centres + rng.normal(0.0, spread, centres.shape), 0.0, 1.0)
+        return np.concatenate([rng.random((count, dims)), local, around])
+
+    def _best_mean(self, gp: Any, rng: Any) -> Any:
+        """The candidate with the highest mean: random points and the points played, then twice
+        the neighbourhood of the best so far."""
+        import numpy as np
+
+        played = np.array([p["x"] for p in self._observed()])
+        candidates = self._candidates(rng, played, 0.05, RANDOM_CANDIDATES)
+        for spread in (0.03, 0.01):
+            best = candidates[int(np.argmax(gp.predict_mean(candidates)))]
+            candidates = self._candidates(rng, best, spread, 0)
+        return candidates[int(np.argmax(gp.predict_mean(candidates)))]
+
+    def recommendation(self) -> tuple[list[float], float, float] | None:
+        """(point, mean, sd) where the model's mean logit win rate is highest; None before any result.
+
+        The random draws are seeded by the number of results, so the answer is a
+        function of the state.
+        """
+        import numpy as np
+
+        gp = self.model()
+        if gp is None:
+            return None
+        if self._recommendation_cache is not None and self._recommendation_cache[0] == self.results():
+            return self._recommendation_cache[1]
+        point = self._best_mean(gp, np.random.default_rng(self.results()))
+        mean, sd = gp.predict(point)
+        found = ([float(v) for v in point], float(mean[0]), float(sd[0]))
+        self._recommendation_cache = (self.results(), found)
+        return found
+
+    def recommended_parameters(self) -> list[float]:
+        """The point the model thinks best (the start before any result)."""
+        found = self.recommendation()
+        return list(self.start) if found is None else found[0]
+
+    def _next_point(self) -> list[float]:
+        """A new point: the initial design first, then the UCB maximum, points still being
+        played counted as matches that went as the model predicts (so parallel games spread)."""
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import GaussianProcess
+
+        if len(self.points) < self.initial_points:
+            if not hasattr(self, "_design") or len(self._design) != self.initial_points:
+                self._design = latin_hypercube(self.initial_points, len(self.parameter_specs),
+                                               random.Random(1))
+            return self._design[len(self.points)]
+        gp = self.model()
+        pending = [p["x"] for p in self.points if p["games"] == 0]
+        if pending:
+            x, y, noise = self._model_data
+            mean, _ = gp.predict(np.array(pending))
+            gp = GaussianProcess(np.concatenate([x, np.array(pending)]), np.concatenate([y, mean]),
+                                 np.concatenate([noise, np.full(len(pending), 4.0 / self.games_per_point)]),
+                                 gp.hyper)
+        rng = np.random.default_rng(self.rng.getrandbits(64))
+        best = self._best_mean(gp, rng)
+        candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
+        mean, sd = gp.predict(candidates)
+        return [float(v) for v in candidates[int(np.argmax(mean + self.ucb_kappa * sd))]]
+
+    # Games
+
+    def tuning_games_due(self) -> bool:
+        return self.number_of_games is None or self.scheduler.can_issue(self.number_of_games)
+
+    def tuning_over(self) -> bool:
+        return (self.number_of_games is not None
+                and len(self.scheduler.fixed) >= self.number_of_games)
+
+    def is_complete(self) -> bool:
+        return self.tuning_over() and self.confirmation_complete()
+
+    def games_played(self) -> int:
+        return self.results() + self.confirm_played
+
+    def get_game(self) -> GameJob | NoGameAvailable:
+        if self.tuning_over():
+            return self.next_confirmation_game(self.recommended_parameters())
+        number = self.scheduler.issue(limit=self.number_of_games)
+        if number is None:
+            return NO_GAME
+        index, round_number = divmod(number, self.games_per_point)
+        if index == len(self.points):
+            self.points.append({"x": self._next_point(), "wins": 0.0, "games": 0})
+        point = self.points[index]
+        engine_parameters = self.convert(point["x"])
+        candidate = self.make_candidate(f"p{index}", engine_parameters)
+        return self.make_tuning_job(f"{index}r{round_number}", [number, index], candidate,
+                                    engine_parameters)
+
+    def retry_tuning_game(self, game_data: Any) -> None:
+        self.scheduler.retry(game_data[0])
+
+    def process_game_result(self, response: GameJobResult) -> str | None:
+        self.seen_successful_game = True
+        self.note_opponent(response)
+        if self.is_confirmation(response.game_data):
+            return self.process_confirmation_result(response)
+        number, index = response.game_data
+        if number in self.scheduler.fixed:
+            return None   # already counted
+        self.scheduler.fix(number)
+        point = self.points[index]
+        won = self.candidate_won(response)
+        point["wins"] += int(won)
+        point["games"] += 1
+        description = (f"point {index} ({self.format_optimiser_parameters(point['x'])}) "
+                       f"{'won' if won else 'lost'}")
+        self.log_history(description)
+        return f"{description} {response.game_result.sgf_result}"
+
+    # Reports
+
+    def _rate_interval(self, mean: float, sd: float) -> tuple[float, float, float]:
+        from ringmaster.tuning.gaussian_process import logistic
+        return logistic(mean), logistic(mean - 1.96 * sd), logistic(mean + 1.96 * sd)
+
+    def slices(self) -> list[dict[str, Any]]:
+        """The model along each parameter through the recommended point: values, win rate, 95% band."""
+        import numpy as np
+
+        found = self.recommendation()
+        if found is None:
+            return []
+        gp = self.model()
+        result = []
+        for j, spec in enumerate(self.parameter_specs):
+            grid = [i / (SLICE_POINTS - 1) for i in range(SLICE_POINTS)]
+            points = [list(found[0]) for _ in grid]
+            for point, value in zip(points, grid):
+                point[j] = value
+            mean, sd = gp.predict(np.array(points))
+            rows = [self._rate_interval(float(m), float(s)) for m, s in zip(mean, sd)]
+            result.append({"code": spec.code, "optimiser_values": grid,
+                           "engine_values": [self.convert(p)[j] for p in points],
+                           "win_rate": [r[0] for r in rows], "low": [r[1] for r in rows],
+                           "high": [r[2] for r in rows]})
+        return result
+
+    def write_static_description(self, out: TextIO) -> None:
+        out.write(f"Bayesian tuning event: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.write(f"board size: {self.game_settings['board_size']}\n")
+        out.write(f"komi: {self.game_settings['komi']}\n")
+
+    def write_screen_report(self, out: TextIO) -> None:
+        played = self.results()
+        total = "" if self.number_of_games is None else f"/{self.number_of_games}"
+        out.write(f"{played}{total} games played, {len(self._observed())} points "
+                  f"({self.games_per_point} games each)\n\n")
+        found = self.recommendation()
+        if found is None:
+            out.write("No recommendation before the first result.\n")
+        else:
+            point, mean, sd = found
+            rate, low, high = self._rate_interval(mean, sd)
+            out.write(f"Recommended (the model's highest mean): {self.format_optimiser_parameters(point)}\n")
+            out.write(f"  model's win rate there {rate:.3f} [{low:.3f}, {high:.3f}]  "
+                      f"Elo vs opponent {elo_from_rate(rate):+.0f} "
+                      f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
+            out.write("  (a model estimate from the tuning games; confirm_games gives an independent one)\n")
+            self._write_slices(out)
+        if self.confirm_games > 0:
+            out.write("\n")
+            self.write_confirmation_report(out)
+
+    def _write_slices(self, out: TextIO) -> None:
+        out.write("\nThe model along each parameter, the others at the recommendation "
+                  "(win rate [95%]):\n")
+        for s in self.slices():
+            out.write(f"  {s['code']}:\n")
+            for i in range(0, SLICE_POINTS, 4):
+                value = self.parameter_specs[[p.code for p in self.parameter_specs].index(s["code"])]
+                shown = value.format % (s["engine_values"][i],)
+                out.write(f"    {shown:<24} {s['win_rate'][i]:.3f} [{s['low'][i]:.3f}, {s['high'][i]:.3f}]\n")
+
+    def write_short_report(self, out: TextIO) -> None:
+        self.write_static_description(out)
+        self.write_screen_report(out)
+        self.write_opponent_line(out)
+        out.write("\n")
+
+    def get_json_report(self) -> dict[str, Any]:
+        report = super().get_json_report()
+        found = self.recommendation()
+        recommended = None
+        if found is not None:
+            rate, low, high = self._rate_interval(found[1], found[2])
+            recommended = {"optimiser_parameters": found[0],
+                           "parameters": self.format_optimiser_parameters(found[0]),
+                           "model_win_rate": rate, "model_win_rate_95": [low, high],
+                           "elo": elo_from_rate(rate)}
+        report.update({
+            "games_played": self.results(),
+            "number_of_games": self.number_of_games,
+            "games_per_point": self.games_per_point,
+            "points": [{"optimiser_parameters": p["x"],
+                        "parameters": self.format_optimiser_parameters(p["x"]),
+                        "wins": p["wins"], "games": p["games"]} for p in self.points],
+            "hyperparameters": self.hyper,
+            "recommended": recommended,
+            "slices": self.slices(),
+            "confirmation": self.confirmation_json(),
+            "opponent": self.opponent.code,
+            "opponent_description": self.opponent_description,
+            "elo_method": ELO_METHOD,
+        })
+        return report

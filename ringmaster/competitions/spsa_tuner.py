@@ -1,0 +1,301 @@
+"""spsa_tuner: fishtest's SPSA over game pairs, each pair carrying its perturbation (late results count)."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.scheduling import SimpleScheduler
+from ringmaster.settings import (
+    Setting,
+    interpret_bool,
+    interpret_float,
+    interpret_optional,
+    interpret_positive_int,
+    load_settings,
+)
+from ringmaster.stats import ELO_METHOD
+from ringmaster.tuning.continuous import ContinuousTuner
+from ringmaster.tuning.scales import stochastic_value
+from ringmaster.tuning.spsa import A_RATIO, ALPHA, GAMMA, Schedule, default_r_end, perturbed, updated
+
+
+def _interpret_unit_interval(value: Any) -> float:
+    value = interpret_float(value)
+    if not 0.0 < value <= 1.0:
+        raise ValueError("must be more than 0.0 and at most 1.0")
+    return value
+
+
+def _interpret_a_ratio(value: Any) -> float:
+    value = interpret_float(value)
+    if value < 0.0:
+        raise ValueError("must not be negative")
+    return value
+
+
+SPSA_SETTINGS = [
+    Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
+    Setting("head_to_head", interpret_bool, default=True),
+    Setting("a_ratio", _interpret_a_ratio, default=A_RATIO),
+    Setting("alpha", _interpret_unit_interval, default=ALPHA),
+    Setting("gamma", _interpret_unit_interval, default=GAMMA),
+]
+
+INCONSISTENT = "status file is inconsistent with control file"
+TRAJECTORY_POINTS = 100
+REPORT_ROWS = 10
+
+
+def game_id(number: int) -> str:
+    """Game number 2p is '<p>a', 2p + 1 is '<p>b': the two games of pair p."""
+    return f"{number // 2}{'ab'[number % 2]}"
+
+
+class SpsaTuner(ContinuousTuner):
+    """SPSA over game pairs. Pair p (iteration p + 1) is games '<p>a' and '<p>b'.
+
+    With head_to_head (the default, as fishtest) the two perturbed candidates,
+    codes '#<p>+' and '#<p>-', play each other twice with colours swapped; otherwise
+    each plays the opponent once, with the same colour. Confirmation games
+    (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
+    """
+
+    competition_type = "spsa_tuner"
+    status_format_version = 1
+
+    @classmethod
+    def known_settings(cls) -> set[str]:
+        return super().known_settings() | {s.name for s in SPSA_SETTINGS}
+
+    def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        self.load_continuous_settings(config)
+        settings = load_settings(SPSA_SETTINGS, config)
+        number = settings["number_of_games"]
+        if number is None:
+            raise ControlFileError("'number_of_games': required by spsa_tuner (its gains are planned "
+                                   "for the run's length)", setting="number_of_games")
+        if number < 2:
+            raise ControlFileError("'number_of_games': must be at least 2 (one game pair)",
+                                   setting="number_of_games")
+        self.number_of_games = number - number % 2
+        self.head_to_head: bool = settings["head_to_head"]
+        iterations = self.number_of_games // 2
+        self.schedule = Schedule(
+            iterations=iterations,
+            c_end=tuple(spec.c_end for spec in self.parameter_specs),
+            r_end=tuple(spec.r_end or default_r_end(iterations) for spec in self.parameter_specs),
+            a_ratio=settings["a_ratio"], alpha=settings["alpha"], gamma=settings["gamma"])
+        self.trajectory_period = max(1, self.number_of_games // TRAJECTORY_POINTS)
+        self.check_make_candidate(self.sample_engine_parameters())
+
+    # State
+
+    def set_clean_status(self) -> None:
+        self.theta: list[float] = list(self.start)
+        self.scheduler = SimpleScheduler()
+        self.pairs: dict[int, dict[str, Any]] = {}
+        self.results = 0
+        self.plus_score = 0.0
+        self.trajectory: list[list[float]] = [[0, *self.theta]]
+        self.opponent_description: str | None = None
+        self.clean_confirmation()
+
+    def get_status(self) -> dict[str, Any]:
+        return {
+            "iterations": self.schedule.iterations,
+            "codes": [spec.code for spec in self.parameter_specs],
+            "theta": self.theta,
+            "scheduler": self.scheduler.to_json(),
+            "pairs": {str(p): record for p, record in self.pairs.items()},
+            "results": self.results,
+            "plus_score": self.plus_score,
+            "trajectory": self.trajectory,
+            "opponent_description": self.opponent_description,
+            "confirmation": self.confirmation_to_json(),
+        }
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        try:
+            if status["iterations"] != self.schedule.iterations:
+                raise ValueError("number_of_games changed")
+            if status["codes"] != [spec.code for spec in self.parameter_specs]:
+                raise ValueError("parameters changed")
+            self.theta = [float(t) for t in status["theta"]]
+            self.scheduler = SimpleScheduler.from_json(status["scheduler"])
+            self.pairs = {int(p): record for p, record in status["pairs"].items()}
+            self.results = int(status["results"])
+            self.plus_score = float(status["plus_score"])
+            self.trajectory = status["trajectory"]
+            self.opponent_description = status["opponent_description"]
+            self.clean_confirmation()
+            self.confirmation_from_json(status["confirmation"])
+        except (KeyError, ValueError, TypeError, AttributeError):
+            raise CompetitionError(INCONSISTENT) from None
+
+    # Games
+
+    def tuning_over(self) -> bool:
+        return len(self.scheduler.fixed) >= self.number_of_games
+
+    def is_complete(self) -> bool:
+        return self.tuning_over() and self.confirmation_complete()
+
+    def games_played(self) -> int:
+        return self.results + self.confirm_played
+
+    def recommended_parameters(self) -> list[float]:
+        """The current parameters (optimiser units): SPSA's answer."""
+        return list(self.theta)
+
+    def _new_pair(self, pair: int) -> dict[str, Any]:
+        k = pair + 1
+        c = self.schedule.c_k(k)
+        flip = [self.rng.choice((-1, 1)) for _ in self.theta]
+        plus_u = perturbed(self.theta, c, flip, +1)
+        minus_u = perturbed(self.theta, c, flip, -1)
+        record = {
+            "k": k, "flip": flip, "c": c, "r": self.schedule.r_k(k),
+            "plus_u": plus_u, "minus_u": minus_u,
+            "plus": self._engine_values(plus_u), "minus": self._engine_values(minus_u),
+            "colour": self.choose_candidate_colour(), "done": [False, False],
+        }
+        self.pairs[pair] = record
+        return record
+
+    def _engine_values(self, point: list[float]) -> list[Any]:
+        """Engine parameters at a point, integer scales rounded at random (stochastic rounding)."""
+        values = []
+        for spec, f in zip(self.parameter_specs, point):
+            try:
+                values.append(stochastic_value(spec.convert, f, self.rng.random()))
+            except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+                raise CompetitionError(f"error from scale for {spec.code} (applied to {f}): "
+                                       f"{type(exc).__name__}: {exc}") from None
+        return values
+
+    def get_game(self) -> GameJob | NoGameAvailable:
+        if self.tuning_over():
+            return self.next_confirmation_game(self.recommended_parameters())
+        number = self.scheduler.issue(limit=self.number_of_games)
+        if number is None:
+            return NO_GAME
+        pair, slot = divmod(number, 2)
+        record = self.pairs.get(pair) or self._new_pair(pair)
+        plus = self.make_candidate(f"#{pair}+", tuple(record["plus"]))
+        minus = self.make_candidate(f"#{pair}-", tuple(record["minus"]))
+        note = (f"SPSA iteration {record['k']}: + {self.format_engine_parameters(tuple(record['plus']))}"
+                f"; - {self.format_engine_parameters(tuple(record['minus']))}")
+        if self.head_to_head:
+            black, white = (plus, minus) if slot == 0 else (minus, plus)
+        else:
+            candidate = plus if slot == 0 else minus
+            black, white = ((candidate, self.opponent) if record["colour"] == "b"
+                            else (self.opponent, candidate))
+        return self.make_game_job(game_id(number), black, white, self.game_settings,
+                                  game_data=[number, pair], sgf_note=note)
+
+    def retry_tuning_game(self, game_data: Any) -> None:
+        self.scheduler.retry(game_data[0])
+
+    def _score(self, response: GameJobResult, pair: int, slot: int) -> float:
+        """This game's part of the + candidate's wins - losses (against the opponent: less the - one's)."""
+        winner = response.game_result.winning_player
+        if self.head_to_head:
+            return {f"#{pair}+": 1.0, f"#{pair}-": -1.0}.get(winner, 0.0)
+        won = 1.0 if self.candidate_won(response) else -1.0
+        return won if slot == 0 else -won
+
+    def process_game_result(self, response: GameJobResult) -> str | None:
+        self.seen_successful_game = True
+        self.note_opponent(response)
+        if self.is_confirmation(response.game_data):
+            return self.process_confirmation_result(response)
+        number, pair = response.game_data
+        record = self.pairs.get(pair)
+        if number in self.scheduler.fixed or record is None or record["done"][number % 2]:
+            return None   # already counted
+        self.scheduler.fix(number)
+        slot = number % 2
+        score = self._score(response, pair, slot)
+        self.theta = updated(self.theta, record["r"], record["c"], record["flip"], score)
+        record["done"][slot] = True
+        if all(record["done"]):
+            del self.pairs[pair]
+        self.results += 1
+        self.plus_score += score
+        if self.results % self.trajectory_period == 0 or self.tuning_over():
+            self.trajectory.append([self.results, *self.theta])
+        description = (f"pair {pair} game {'ab'[slot]}: + scored {score:+g}; now "
+                       f"{self.format_optimiser_parameters(self.theta)}")
+        self.log_history(description)
+        return f"{description} {response.game_result.sgf_result}"
+
+    # Reports
+
+    def _trajectory_rows(self) -> list[list[float]]:
+        """At most REPORT_ROWS + 1 evenly spaced points of the trajectory, the last included."""
+        points = self.trajectory
+        if len(points) <= REPORT_ROWS + 1:
+            return points
+        step = (len(points) - 1) / REPORT_ROWS
+        return [points[round(i * step)] for i in range(REPORT_ROWS)] + [points[-1]]
+
+    def _engine_text(self, point: list[float]) -> str:
+        return self.format_optimiser_parameters(point)
+
+    def write_static_description(self, out: TextIO) -> None:
+        out.write(f"SPSA tuning event: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.write(f"board size: {self.game_settings['board_size']}\n")
+        out.write(f"komi: {self.game_settings['komi']}\n")
+
+    def write_screen_report(self, out: TextIO) -> None:
+        s = self.schedule
+        mode = ("perturbed candidates play each other, colours swapped" if self.head_to_head
+                else "each perturbed candidate plays the opponent")
+        out.write(f"{self.results}/{self.number_of_games} games played ({mode})\n")
+        out.write(f"A = {s.big_a:g}, alpha = {s.alpha:g}, gamma = {s.gamma:g}; "
+                  f"c_end, r_end (optimiser units): "
+                  + ", ".join(f"{spec.code} {c:.4g}, {r:.4g}" for spec, c, r
+                              in zip(self.parameter_specs, s.c_end, s.r_end))
+                  + "\n\n")
+        out.write(f"Parameters now: {self._engine_text(self.theta)}\n")
+        out.write("  (SPSA's answer is its current point; confirm_games measures it against the "
+                  "opponent)\n\n")
+        out.write("Trajectory (games: parameters)\n")
+        for games, *point in self._trajectory_rows():
+            out.write(f"  {int(games):7d}: {self._engine_text(point)}\n")
+        if self.confirm_games > 0:
+            out.write("\n")
+            self.write_confirmation_report(out)
+
+    def write_short_report(self, out: TextIO) -> None:
+        self.write_static_description(out)
+        self.write_screen_report(out)
+        self.write_opponent_line(out)
+        out.write("\n")
+
+    def get_json_report(self) -> dict[str, Any]:
+        report = super().get_json_report()
+        report.update({
+            "games_played": self.results,
+            "number_of_games": self.number_of_games,
+            "head_to_head": self.head_to_head,
+            "schedule": {"A": self.schedule.big_a, "alpha": self.schedule.alpha,
+                         "gamma": self.schedule.gamma, "iterations": self.schedule.iterations},
+            "parameter_codes": [spec.code for spec in self.parameter_specs],
+            "recommended": {"optimiser_parameters": self.recommended_parameters(),
+                            "parameters": self._engine_text(self.theta)},
+            "trajectory": [{"games": int(games), "optimiser_parameters": point,
+                            "engine_parameters": list(self.convert(point))}
+                           for games, *point in self.trajectory],
+            "confirmation": self.confirmation_json(),
+            "opponent": self.opponent.code,
+            "opponent_description": self.opponent_description,
+            "elo_method": ELO_METHOD,
+        })
+        return report

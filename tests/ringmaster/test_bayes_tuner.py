@@ -1,0 +1,208 @@
+"""Tests for the bayes_tuner: settings, initial design, model-chosen points, state, reports, a whole run."""
+
+import io
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.settings import Player
+from ringmaster.tuning.parameters import ContinuousParameter as Parameter
+from ringmaster.tuning.scales import LINEAR, LOG
+from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+from tests.fakes import cli
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.fake_commands import fake_engine_command
+
+
+def config(**changes):
+    result = {
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "b", "opponent": "opp", "number_of_games": 600,
+        "parameters": [Parameter("x", scale=LINEAR(0, 1), format="x: %.3f")],
+        "make_candidate": make_simulated_candidate,
+    }
+    result.update(changes)
+    return result
+
+
+def make_tuner(seed=1, **changes):
+    tuner = BayesTuner("bayes")
+    tuner.rng = random.Random(seed)
+    tuner.initialise_from_control_file(config(**changes))
+    tuner.set_clean_status()
+    return tuner
+
+
+def peak(p):
+    """Best at x = 0.7 (win rate 0.65), falling to 0.25 or so at x = 0."""
+    return 0.65 - 0.8 * (p[0] - 0.7) ** 2
+
+
+# Settings
+
+@pytest.mark.parametrize("changes, message", [
+    ({"number_of_games": 50}, "'number_of_games': 50 is fewer than the initial points' matches (7 x 10)"),
+    ({"ucb_kappa": -1.0}, "'ucb_kappa': must not be negative"),
+    ({"games_per_point": 0}, "'games_per_point': must be positive"),
+    ({"refit_every": "often"}, "'refit_every': invalid integer"),
+    ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
+    ({"komi": 7}, "'komi': must be fractional"),
+    ({"parameters": []}, "'parameters': empty list"),
+])
+def test_bad_settings_are_refused_in_one_line(changes, message):
+    with pytest.raises(ControlFileError) as excinfo:
+        make_tuner(**changes)
+    assert message in str(excinfo.value)
+    assert "\n" not in str(excinfo.value)
+
+
+def test_match_size_gives_about_150_points_and_is_even():
+    assert default_games_per_point(1000) == 10
+    assert default_games_per_point(20000) == 134
+    assert default_games_per_point(5000) % 2 == 0
+    assert default_games_per_point(None) == 20
+
+
+def test_latin_hypercube_has_one_point_in_each_slice_of_each_dimension():
+    points = latin_hypercube(7, 3, random.Random(1))
+    for dim in range(3):
+        assert sorted(int(p[dim] * 7) for p in points) == list(range(7))
+
+
+def test_defaults():
+    tuner = make_tuner(parameters=[Parameter("a", scale=LINEAR(0, 1)), Parameter("b", scale=LOG(1, 10))])
+    assert tuner.games_per_point == 10 and tuner.initial_points == 10
+    assert tuner.recommended_parameters() == [0.5, 0.5]
+    assert tuner.candidate_colour == "b"
+    assert make_tuner(candidate_colour=None).candidate_colour == "random"
+
+
+# Games and the model
+
+def test_a_point_plays_its_match_then_the_next_point_comes():
+    tuner = make_tuner(games_per_point=4)
+    jobs = [tuner.get_game() for _ in range(5)]
+    assert [j.game_id for j in jobs] == ["0r0", "0r1", "0r2", "0r3", "1r0"]
+    assert {j.player_b.code for j in jobs[:4]} == {"p0"} and jobs[4].player_b.code == "p1"
+    assert jobs[0].player_b.command == jobs[3].player_b.command != jobs[4].player_b.command
+
+
+def test_the_model_finds_the_peak():
+    tuner = make_tuner()
+    assert run_simulation(tuner, peak, 600, random.Random(2)) == 600
+    point, mean, sd = tuner.recommendation()
+    assert abs(point[0] - 0.7) < 0.12
+    assert sd > 0
+    assert sum(abs(p["x"][0] - 0.7) < 0.2 for p in tuner.points[7:]) > len(tuner.points[7:]) / 2
+
+
+def test_points_being_played_push_the_next_point_elsewhere():
+    tuner = make_tuner(games_per_point=2)
+    run_simulation(tuner, peak, 40, random.Random(2))
+    first = tuner.get_game()
+    second_point = [tuner.get_game() for _ in range(2)][1]
+    assert first.player_b.command != second_point.player_b.command
+
+
+def test_parallel_games_finishing_out_of_order_lose_nothing():
+    tuner = make_tuner(number_of_games=200)
+    assert run_simulation(tuner, peak, 200, random.Random(3), parallel=8) == 200
+    assert tuner.results() == 200 and tuner.tuning_over()
+
+
+def test_a_result_is_counted_once():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    tuner.process_game_result(make_result(job, "b"))
+    assert tuner.process_game_result(make_result(job, "b")) is None
+    assert tuner.points[0]["games"] == 1 and tuner.points[0]["wins"] == 1
+
+
+# State
+
+def test_state_round_trip_gives_the_same_model_and_replays_games_in_flight():
+    tuner = make_tuner()
+    run_simulation(tuner, peak, 150, random.Random(4))
+    in_flight = [tuner.get_game() for _ in range(3)]
+    status = json.loads(json.dumps(tuner.get_status()))
+    reloaded = make_tuner(seed=5)
+    reloaded.set_status(status)
+    assert reloaded.recommendation() == tuner.recommendation()
+    assert [reloaded.get_game().player_b.command for _ in range(3)] == \
+        [j.player_b.command for j in in_flight]
+
+
+def test_changed_games_per_point_is_refused_on_reload():
+    status = make_tuner().get_status()
+    with pytest.raises(CompetitionError, match="inconsistent"):
+        make_tuner(games_per_point=12).set_status(status)
+
+
+# Reports
+
+def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_each_parameter():
+    tuner = make_tuner(number_of_games=200, confirm_games=2)
+    run_simulation(tuner, peak, 200, random.Random(6))
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    text = out.getvalue()
+    assert text.startswith("Bayesian tuning event: bayes\n")
+    assert "Recommended (the model's highest mean): x: " in text
+    assert "The model along each parameter" in text
+    assert "confirmation: 2 fresh games for the best candidate once tuning ends" in text
+    data = tuner.get_json_report()
+    low, high = data["recommended"]["model_win_rate_95"]
+    assert low < data["recommended"]["model_win_rate"] < high
+    (curve,) = data["slices"]
+    assert curve["code"] == "x" and len(curve["win_rate"]) == 21
+    assert all(lo <= m <= hi for lo, m, hi in zip(curve["low"], curve["win_rate"], curve["high"]))
+
+
+# A whole run, in process
+
+BAYES_CTL = """
+competition_type = 'bayes_tuner'
+players = {{'opp': Player({opponent!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+opponent = 'opp'
+number_of_games = 8
+games_per_point = 2
+initial_points = 3
+confirm_games = 1
+
+def make_candidate(n):
+    return Player({candidate!r} + ['--name', 'n%d' % n])
+
+parameters = [Parameter('n', scale=LINEAR(0, 10, integer=True), format='n: %d')]
+"""
+
+
+def test_whole_run_resumes_and_reports(write_ctl):
+    ctl = write_ctl(BAYES_CTL.format(opponent=fake_engine_command("--name", "opp"),
+                                     candidate=fake_engine_command()))
+    invoke = lambda *args: cli.invoke(*args, channel_factory=fake_engine_channel)  # noqa: E731
+    assert invoke("run", ctl, "-q", "-g", "3").exit_code == 0
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    assert sorted(os.listdir(base + ".games")) == ["0r0.sgf", "0r1.sgf", "1r0.sgf", "1r1.sgf", "2r0.sgf",
+                                                   "2r1.sgf", "3r0.sgf", "3r1.sgf", "c0.sgf"]
+    report = Path(base + ".report").read_text()
+    assert "8/8 games played, 4 points" in report and "confirmation games (1/1)" in report
+
+
+def test_the_real_events_control_file_builds_without_warnings():
+    from ringmaster.control_file import load_control_file
+    root = Path(__file__).resolve().parents[2]
+    control_file = load_control_file(str(root / "reports/tune_mcts_bayes_7x7/tune_mcts_bayes_7x7.ctl"))
+    assert control_file.warnings == []
+    tuner = control_file.make_competition()
+    tuner.set_clean_status()
+    assert tuner.sample_engine_parameters() == pytest.approx((0.2, 948.68), rel=1e-4)

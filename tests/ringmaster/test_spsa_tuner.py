@@ -1,0 +1,277 @@
+"""Tests for the spsa_tuner: settings, pairs and their perturbations, late results, state, reports, a run."""
+
+import io
+import json
+import math
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.spsa_tuner import SpsaTuner
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.settings import Player
+from ringmaster.tuning.parameters import ContinuousParameter as Parameter
+from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
+from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
+from ringmaster.tuning.spsa import default_r_end
+from tests.fakes import cli
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.fake_commands import fake_engine_command
+
+
+def config(**changes):
+    result = {
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "b", "opponent": "opp", "number_of_games": 200,
+        "parameters": [Parameter("x", scale=LINEAR(0, 1), format="x: %.3f")],
+        "make_candidate": make_simulated_candidate,
+    }
+    result.update(changes)
+    return result
+
+
+def make_tuner(seed=1, **changes):
+    tuner = SpsaTuner("spsa")
+    tuner.rng = random.Random(seed)
+    tuner.initialise_from_control_file(config(**changes))
+    tuner.set_clean_status()
+    return tuner
+
+
+def peak(p):
+    """A smooth landscape with its best point at 0.3: win rate 0.6 there."""
+    return 0.6 - 0.5 * (p[0] - 0.3) ** 2
+
+
+def won_by(job, code):
+    colour = "b" if job.player_b.code == code else "w"
+    return make_result(job, colour)
+
+
+# Settings
+
+@pytest.mark.parametrize("changes, message", [
+    ({"number_of_games": None}, "'number_of_games': required by spsa_tuner"),
+    ({"number_of_games": 1}, "'number_of_games': must be at least 2"),
+    ({"stop_when_confident": 0.9}, "'stop_when_confident': not supported by spsa_tuner"),
+    ({"alpha": 1.5}, "'alpha': must be more than 0.0 and at most 1.0"),
+    ({"a_ratio": -1}, "'a_ratio': must not be negative"),
+    ({"head_to_head": "yes"}, "'head_to_head': invalid True/False value"),
+    ({"parameters": [Parameter("x", scale=LINEAR(0, 10), start=11)]},
+     "parameter x: 'start': 11: outside the scale's range"),
+    ({"parameters": [Parameter("x", scale=lambda f: f, start=0.5)]},
+     "parameter x: 'start': needs a LINEAR, LOG or EXPLICIT scale"),
+    ({"parameters": [Parameter("x", scale=LINEAR(0, 10), c_end=6)]},
+     "parameter x: 'c_end': must be more than 0 and at most half the scale's range"),
+    ({"parameters": [Parameter("x", scale=LINEAR(0, 10), r_end=-1)]}, "'r_end': must be positive"),
+])
+def test_bad_settings_are_refused_in_one_line(changes, message):
+    with pytest.raises(ControlFileError) as excinfo:
+        make_tuner(**changes)
+    assert message in str(excinfo.value)
+    assert "\n" not in str(excinfo.value)
+
+
+def test_a_ce_tuner_argument_is_refused_when_the_parameter_is_built():
+    with pytest.raises(ControlFileError, match="Parameter: unknown argument 'initial_mean'"):
+        Parameter("x", scale=LINEAR(0, 10), initial_mean=3)
+
+
+def test_defaults_start_at_the_centre_with_steps_from_the_range():
+    tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 40)), Parameter("y", scale=LOG(1, 100))])
+    assert tuner.theta == [0.5, 0.5]
+    assert tuner.schedule.c_end == (0.05, 0.05)
+    assert tuner.schedule.r_end == (default_r_end(100),) * 2
+    assert tuner.schedule.big_a == 10 and tuner.schedule.alpha == 0.602 and tuner.schedule.gamma == 0.101
+
+
+def test_start_and_c_end_are_in_engine_units():
+    tuner = make_tuner(parameters=[
+        Parameter("x", scale=LINEAR(0, 40), start=10, c_end=2, r_end=0.01),
+        Parameter("y", scale=LOG(1, 100), start=10, c_end=1),
+        Parameter("z", scale=EXPLICIT([1, 2, 4, 8]), start=4, c_end=1)])
+    assert tuner.theta == pytest.approx([0.25, 0.5, 0.625])
+    assert tuner.schedule.c_end == pytest.approx((0.05, math.log(1.1) / math.log(100), 0.25))
+    assert tuner.schedule.r_end[0] == 0.01
+
+
+def test_an_mc_tuner_parameter_with_split_is_accepted():
+    tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), split=8)])
+    assert tuner.theta == [0.5]
+
+
+# Pairs
+
+def test_head_to_head_pairs_swap_colours_and_share_a_perturbation():
+    tuner = make_tuner()
+    a, b = tuner.get_game(), tuner.get_game()
+    assert (a.game_id, b.game_id) == ("0a", "0b")
+    assert (a.player_b.code, a.player_w.code) == ("#0+", "#0-")
+    assert (b.player_b.code, b.player_w.code) == ("#0-", "#0+")
+    assert a.player_b.command == b.player_w.command
+    plus, minus = float(a.player_b.command[1]), float(a.player_w.command[1])
+    c = tuner.schedule.c_k(1)[0]
+    assert abs(plus - minus) == pytest.approx(2 * c)
+    assert (plus + minus) / 2 == pytest.approx(0.5)
+    assert tuner.get_game().game_id == "1a"
+
+
+def test_a_result_moves_theta_by_the_pairs_own_gains():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    record = tuner.pairs[0]
+    tuner.process_game_result(won_by(job, "#0+"))
+    step = record["r"][0] * record["c"][0] * record["flip"][0]
+    assert tuner.theta == pytest.approx([0.5 + step])
+
+
+def test_a_late_result_updates_with_the_iteration_it_was_played_at():
+    tuner = make_tuner()
+    first = tuner.get_game()
+    jobs = [tuner.get_game() for _ in range(5)]
+    pair0 = dict(tuner.pairs[0])
+    for job in jobs:
+        tuner.process_game_result(won_by(job, job.player_w.code))
+    before = tuner.theta[0]
+    tuner.process_game_result(won_by(first, "#0-"))
+    assert tuner.theta[0] == pytest.approx(before - pair0["r"][0] * pair0["c"][0] * pair0["flip"][0])
+    assert pair0["r"] != tuner.schedule.r_k(4)
+
+
+def test_a_result_is_counted_once():
+    tuner = make_tuner()
+    job = tuner.get_game()
+    tuner.process_game_result(won_by(job, "#0+"))
+    theta = list(tuner.theta)
+    assert tuner.process_game_result(won_by(job, "#0+")) is None
+    assert tuner.theta == theta and tuner.results == 1
+
+
+def test_against_the_opponent_each_candidate_plays_once_with_the_same_colour():
+    tuner = make_tuner(head_to_head=False, candidate_colour="random")
+    a, b = tuner.get_game(), tuner.get_game()
+    colour_a = "b" if a.player_b.code == "#0+" else "w"
+    colour_b = "b" if b.player_b.code == "#0-" else "w"
+    assert colour_a == colour_b
+    assert "opp" in (a.player_b.code, a.player_w.code) and "opp" in (b.player_b.code, b.player_w.code)
+    record = tuner.pairs[0]
+    tuner.process_game_result(make_result(b, colour_b))      # the - candidate won: theta moves away
+    assert tuner.theta[0] == pytest.approx(0.5 - record["r"][0] * record["c"][0] * record["flip"][0])
+
+
+def test_integer_parameters_are_rounded_at_random_around_the_perturbed_point():
+    tuner = make_tuner(number_of_games=2000,
+                       parameters=[Parameter("n", scale=LINEAR(0, 10, integer=True))])
+    values = []
+    for _ in range(400):
+        job = tuner.get_game()
+        record = tuner.pairs[int(job.game_id[:-1])]
+        if job.game_id.endswith("a"):
+            values.append((int(job.player_b.command[1]), record["plus_u"][0] * 10))
+    assert {v for v, _ in values} >= {5, 6} or {v for v, _ in values} >= {4, 5}
+    assert all(isinstance(v, int) for v, _ in values)
+    mean_value = sum(v for v, _ in values) / len(values)
+    mean_point = sum(p for _, p in values) / len(values)
+    assert mean_value == pytest.approx(mean_point, abs=0.15)
+
+
+def test_spsa_climbs_to_the_top_of_a_smooth_landscape():
+    tuner = make_tuner(number_of_games=4000)
+    assert run_simulation(tuner, peak, 4000, random.Random(2)) == 4000
+    assert tuner.tuning_over()
+    assert abs(tuner.theta[0] - 0.3) < 0.1
+
+
+def test_parallel_games_finishing_out_of_order_lose_nothing():
+    tuner = make_tuner(number_of_games=400)
+    assert run_simulation(tuner, peak, 400, random.Random(3), parallel=8) == 400
+    assert tuner.results == 400 and tuner.pairs == {} and tuner.tuning_over()
+
+
+# State
+
+def test_state_round_trip_replays_games_in_flight_with_their_perturbation():
+    tuner = make_tuner()
+    jobs = [tuner.get_game() for _ in range(3)]
+    tuner.process_game_result(won_by(jobs[0], "#0+"))
+    status = json.loads(json.dumps(tuner.get_status()))
+    reloaded = make_tuner(seed=99)
+    reloaded.set_status(status)
+    assert reloaded.theta == tuner.theta
+    replayed = [reloaded.get_game(), reloaded.get_game()]
+    assert [j.game_id for j in replayed] == ["0b", "1a"]
+    assert replayed[0].player_b.command == jobs[1].player_b.command
+    assert replayed[1].player_b.command == jobs[2].player_b.command
+    assert reloaded.get_game().game_id == "1b"
+
+
+def test_changed_number_of_games_is_refused_on_reload():
+    status = make_tuner().get_status()
+    with pytest.raises(CompetitionError, match="inconsistent"):
+        make_tuner(number_of_games=300).set_status(status)
+
+
+# Confirmation and reports
+
+def test_confirmation_games_for_the_final_point():
+    tuner = make_tuner(number_of_games=20, confirm_games=3)
+    run_simulation(tuner, peak, 20, random.Random(1))
+    games = [tuner.get_game() for _ in range(3)]
+    assert [g.game_id for g in games] == ["c0", "c1", "c2"]
+    assert tuner.get_game() is NO_GAME
+    assert float(games[0].player_b.command[1]) == pytest.approx(tuner.theta[0])
+    for g in games:
+        tuner.process_game_result(make_result(g, "b"))
+    assert tuner.is_complete()
+
+
+def test_reports_show_the_trajectory():
+    tuner = make_tuner(number_of_games=400)
+    run_simulation(tuner, peak, 400, random.Random(4))
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    text = out.getvalue()
+    assert text.startswith("SPSA tuning event: spsa\n")
+    assert "400/400 games played" in text and "Trajectory (games: parameters)" in text
+    assert f"Parameters now: x: {tuner.theta[0]:.3f}" in text
+    data = tuner.get_json_report()
+    assert data["trajectory"][0] == {"games": 0, "optimiser_parameters": [0.5], "engine_parameters": [0.5]}
+    assert data["trajectory"][-1]["games"] == 400 and len(data["trajectory"]) == 101
+    assert data["recommended"]["optimiser_parameters"] == tuner.theta
+
+
+# A whole run, in process
+
+SPSA_CTL = """
+competition_type = 'spsa_tuner'
+players = {{'opp': Player({opponent!r})}}
+board_size = 5
+komi = 0.5
+scorer = 'internal'
+opponent = 'opp'
+number_of_games = 6
+confirm_games = 2
+
+def make_candidate(n):
+    return Player({candidate!r} + ['--name', 'n%d' % n])
+
+parameters = [Parameter('n', scale=LINEAR(0, 10, integer=True), format='n: %d')]
+"""
+
+
+def test_whole_run_resumes_and_reports(write_ctl):
+    ctl = write_ctl(SPSA_CTL.format(opponent=fake_engine_command("--name", "opp"),
+                                    candidate=fake_engine_command()))
+    invoke = lambda *args: cli.invoke(*args, channel_factory=fake_engine_channel)  # noqa: E731
+    assert invoke("run", ctl, "-q", "-g", "3").exit_code == 0
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    base = ctl[:-4]
+    assert sorted(os.listdir(base + ".games")) == ["0a.sgf", "0b.sgf", "1a.sgf", "1b.sgf", "2a.sgf",
+                                                   "2b.sgf", "c0.sgf", "c1.sgf"]
+    report = Path(base + ".report").read_text()
+    assert "6/6 games played" in report and "confirmation games (2/2)" in report
+    assert "SPSA iteration 1: + n: " in Path(base + ".games/0a.sgf").read_text()
