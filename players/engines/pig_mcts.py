@@ -70,8 +70,10 @@ class PriorRolloutEvaluator(RolloutEvaluator):
     """
 
     def __init__(self, game: Pig, rollout, me: int, mine: ThresholdPolicy, theirs: ThresholdPolicy,
-                 weight: float, seed: int | None = None, chance_rollouts: int = 1) -> None:
-        super().__init__(game, seed=seed, rollout=rollout, chance_rollouts=chance_rollouts)
+                 weight: float, seed: int | None = None, chance_rollouts: int = 1,
+                 rollouts: int = 1) -> None:
+        super().__init__(game, seed=seed, rollout=rollout, chance_rollouts=chance_rollouts,
+                         rollouts=rollouts)
         self.pig = game if isinstance(game, Pig) else game.game
         self.policies = (mine, theirs) if me == 0 else (theirs, mine)
         self.weight = weight
@@ -98,7 +100,7 @@ class PigSearch(gtp_adapter.MoveGenerator):
                  rollout: str = "hold20", evaluate=None, alpha: float = 0.5,
                  virtual_visits: float = 1.0, seed: int | None = None,
                  prior: str | None = None, prior_weight: float = 0.8,
-                 prior_rollouts: int = 8) -> None:
+                 prior_rollouts: int = 8, leaf_rollouts: int = 1) -> None:
         self.mode = mode
         self.rule = chance_rule(mode, alpha=alpha, virtual_visits=virtual_visits)
         self.playouts = playouts
@@ -113,9 +115,10 @@ class PigSearch(gtp_adapter.MoveGenerator):
         if not 0.5 <= prior_weight < 1.0:
             raise ValueError("--prior-weight must be at least 0.5 and below 1")
         self.prior_weight = prior_weight
-        if prior_rollouts < 1:
-            raise ValueError("--prior-rollouts must be at least 1")
+        if prior_rollouts < 1 or leaf_rollouts < 1:
+            raise ValueError("--prior-rollouts and --leaf-rollouts must be at least 1")
         self.prior_rollouts = prior_rollouts
+        self.leaf_rollouts = leaf_rollouts
 
     def search_tree(self, game: Pig, state: PigState) -> Tree:
         return Tree(game_for_mode(game, self.mode, self.rng.randrange(1 << 31)), state)
@@ -133,12 +136,13 @@ class PigSearch(gtp_adapter.MoveGenerator):
         if self.prior is not None:
             evaluator = PriorRolloutEvaluator(tree.game, rollout, state.to_play, *self.prior,
                                               self.prior_weight, seed=self.rng.randrange(1 << 31),
-                                              chance_rollouts=self.prior_rollouts)
+                                              chance_rollouts=self.prior_rollouts,
+                                              rollouts=self.leaf_rollouts)
             settings = PuctSettings(c_puct=self.c)
             return alphazero_policy([tree], evaluator, settings, num_simulations=self.playouts,
                                     rng=self.np_rng, seconds=self.seconds, chance=self.rule)[0].action
         evaluator = RolloutEvaluator(tree.game, seed=self.rng.randrange(1 << 31), rollout=rollout,
-                                     chance_rollouts=self.prior_rollouts)
+                                     chance_rollouts=self.prior_rollouts, rollouts=self.leaf_rollouts)
         result = uct_policy(tree, evaluator, num_simulations=self.playouts, rng=self.np_rng,
                             c=self.c, seconds=self.seconds, chance=self.rule)
         return result.best_action
@@ -173,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="prior of the policy's choice (default 0.8)")
     parser.add_argument("--prior-rollouts", type=int, default=8,
                         help="rollouts valuing a chance node, the prior of its outcomes (default 8)")
+    parser.add_argument("--leaf-rollouts", type=int, default=1,
+                        help="rollouts valuing a decision leaf (default 1)")
     parser.add_argument("--progressive-widening-alpha", type=float, default=0.5)
     parser.add_argument("--prior-virtual-visits", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=None)
@@ -186,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                            alpha=options.progressive_widening_alpha,
                            virtual_visits=options.prior_virtual_visits, seed=options.seed,
                            prior=options.prior, prior_weight=options.prior_weight,
-                           prior_rollouts=options.prior_rollouts)
+                           prior_rollouts=options.prior_rollouts, leaf_rollouts=options.leaf_rollouts)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
     engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}")

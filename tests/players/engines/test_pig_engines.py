@@ -86,3 +86,19 @@ def test_pig_mcts_with_a_prior_follows_the_policy_where_it_is_clearly_right():
                        prior="race:hold20", seed=0)
     assert search(game, PigState((10, 45), 22, 0, 10), cleanup=False, seconds=None) == ROLL
     assert search(game, PigState((40, 10), 12, 0, 10), cleanup=False, seconds=None) == HOLD
+
+
+def test_leaf_and_prior_rollouts_set_how_many_rollouts_value_a_leaf():
+    from players.engines.pig_mcts import PriorRolloutEvaluator
+    from players.games.pig import HOLD20, RACE50
+    calls = []
+
+    def rollout(state, rng):
+        calls.append(state.rolling)
+        return 0.0
+
+    evaluator = PriorRolloutEvaluator(Pig(50), rollout, 0, RACE50, HOLD20, 0.8, chance_rollouts=5, rollouts=3)
+    evaluator([PigState((0, 0), 4, 0, 0), PigState((0, 0), 4, 0, 0, True)])
+    assert calls.count(False) == 3 and calls.count(True) == 5
+    with pytest.raises(ValueError):
+        PigSearch("hidden", playouts=10, seconds=None, c=1.0, leaf_rollouts=0)
