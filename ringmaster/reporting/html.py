@@ -8,7 +8,7 @@ from typing import Any
 
 import jinja2
 
-from ringmaster.reporting import svg
+from ringmaster.reporting import continuous_tuners, svg
 from ringmaster.stats import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
 from ringmaster.timing import format_duration
 
@@ -49,6 +49,10 @@ def render_html(report: dict[str, Any]) -> str:
         context.update(mc_tuner_context(report))
     elif kind == "ce_tuner":
         context.update(ce_tuner_context(report))
+    elif kind == "spsa_tuner":
+        context.update(continuous_tuners.spsa_tuner_context(report))
+    elif kind == "bayes_tuner":
+        context.update(continuous_tuners.bayes_tuner_context(report))
     context["plots"] += common_plots(report)
     return _ENVIRONMENT.get_template("report.html.j2").render(**context)
 

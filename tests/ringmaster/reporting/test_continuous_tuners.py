@@ -1,0 +1,52 @@
+"""FILE.html for spsa_tuner and bayes_tuner: the headline and the plots (reporting/continuous_tuners.py)."""
+
+from __future__ import annotations
+
+import random
+
+from ringmaster.competitions.bayes_tuner import BayesTuner
+from ringmaster.competitions.spsa_tuner import SpsaTuner
+from ringmaster.reporting.html import render_html
+from ringmaster.settings import Player
+from ringmaster.tuning.parameters import ContinuousParameter
+from ringmaster.tuning.scales import EXPLICIT, LINEAR
+from ringmaster.tuning.simulate import make_simulated_candidate
+from tests.ringmaster.reporting.test_html import check_page, drive, full_report
+
+
+def tuner(cls, **settings):
+    result = cls("tune")
+    result.rng = random.Random(3)
+    result.initialise_from_control_file({
+        "board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")}, "opponent": "opp",
+        "make_candidate": make_simulated_candidate, "confirm_games": 4,
+        "parameters": [ContinuousParameter("x", scale=LINEAR(0, 10), format="x: %.2f"),
+                       ContinuousParameter("k", scale=EXPLICIT([0.1, 0.2, 0.3]), format="k: %s")],
+        **settings})
+    result.set_clean_status()
+    return result
+
+
+def hill(p):
+    return 0.6 - 0.004 * (p[0] - 3.0) ** 2
+
+
+def test_spsa_page_plots_each_parameters_trajectory():
+    spsa = tuner(SpsaTuner, number_of_games=200)
+    report = full_report(spsa, drive(spsa, hill, 200))
+    page = render_html(report)
+    check_page(page)
+    assert f"Use {report['recommended']['parameters']}" in page
+    assert "x: value over the run" in page and "k: value over the run (optimiser units)" not in page
+    assert "k: value over the run" in page
+    assert "the two perturbed candidates play each other" in page
+
+
+def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
+    bayes = tuner(BayesTuner, number_of_games=200)
+    report = full_report(bayes, drive(bayes, hill, 200))
+    page = render_html(report)
+    check_page(page)
+    assert f"Use {report['recommended']['parameters']}" in page
+    assert "x: modelled win rate (band: 95%)" in page and "k: modelled win rate (band: 95%)" in page
+    assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
