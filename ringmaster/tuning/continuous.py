@@ -23,6 +23,12 @@ UNSUPPORTED = {
 }
 
 
+# mc_tuner settings accepted without a warning and unused, so that its control files switch over.
+MC_TUNER_ONLY = {"exploration_coefficient", "initial_visits", "initial_wins", "max_depth", "summary_spec",
+                 "log_tree_to_history_period", "number_of_running_simulations_to_show",
+                 "count_games_in_flight"}
+
+
 class ContinuousTuner(Tuner):
     """Base for tuners over [0, 1]^d mapped to engine parameters by each Parameter's scale."""
 
@@ -34,7 +40,7 @@ class ContinuousTuner(Tuner):
 
     @classmethod
     def known_settings(cls) -> set[str]:
-        return super().known_settings() | set(UNSUPPORTED)
+        return super().known_settings() | set(UNSUPPORTED) | MC_TUNER_ONLY
 
     def load_continuous_settings(self, config: dict[str, Any]) -> None:
         """Tuner settings and parameters; candidate_colour is 'random' by default. Raises ControlFileError."""

@@ -206,3 +206,18 @@ def test_the_real_events_control_file_builds_without_warnings():
     tuner = control_file.make_competition()
     tuner.set_clean_status()
     assert tuner.sample_engine_parameters() == pytest.approx((0.2, 948.68), rel=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["spsa_tuner", "bayes_tuner"])
+def test_an_mc_tuner_control_file_switches_by_its_competition_type(kind, write_ctl):
+    from ringmaster.control_file import load_control_file
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "control_files/tune_mcts_c_7x7.ctl").read_text()
+    text = text.replace("competition_type = 'mc_tuner'", f"competition_type = '{kind}'")
+    text = text.replace("stop_when_confident = 0.95", "")
+    control_file = load_control_file(write_ctl(text))
+    assert control_file.warnings == []
+    tuner = control_file.make_competition()
+    tuner.set_clean_status()
+    assert tuner.sample_engine_parameters() == pytest.approx((0.5,))   # LOG(0.05, 5.0)'s centre
+    assert tuner.number_of_games == 400 and tuner.confirm_games == 40
