@@ -1,0 +1,327 @@
+"""Simple regret of every tuner on CLOP's artificial problems (1, 2, 4 dimensions), through the tuner code.
+
+Each run drives a real tuner (McTuner, CeTuner, SpsaTuner, BayesTuner: the same
+get_game / process_game_result the ringmaster calls) with simulated games
+(ringmaster/tuning/simulate.py): a CLOP problem gives each candidate's win rate
+against the opponent, and a head-to-head game between two candidates is decided
+by the difference of their strengths. Simple regret = the optimum's win rate
+minus the win rate of the point the tuner recommends.
+
+mc_tuner, ce_tuner and uniform don't depend on the run's length: one run per seed,
+read at every checkpoint. spsa_tuner and bayes_tuner plan by number_of_games (SPSA's
+gain schedule; the bayes tuner's match size), so each checkpoint is its own run.
+
+Results go to a JSON-lines file, one line per run, so an interrupted bench goes on
+where it stopped; --report turns the file into tables and a log-log SVG plot.
+
+Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--jobs 2] [--tuners a,b] [--out FILE]
+       python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # one BLAS thread per worker: the GP's matrices are small
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from clop_problems import PROBLEMS, Problem  # noqa: E402
+
+from ringmaster.settings import Player  # noqa: E402
+from ringmaster.tuning.scales import LINEAR  # noqa: E402
+from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation  # noqa: E402
+
+CHECKPOINTS = (1000, 2000, 5000, 20000)
+TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner", "bayes_tuner")
+PER_BUDGET = ("spsa_tuner", "bayes_tuner")
+DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
+MD_START, MD_END = "<!-- results -->", "<!-- /results -->"
+
+
+def common() -> dict[str, Any]:
+    return {"board_size": 9, "komi": 7.5, "players": {"opp": Player("opp")},
+            "candidate_colour": "b", "opponent": "opp", "make_candidate": make_simulated_candidate}
+
+
+def clip01(x: float) -> float:
+    return min(1.0, max(0.0, x))
+
+
+# mc_tuner grids: depth 1 as fine as each dimension count allows; depth 2 splits each cell again.
+MC_SPLITS = {1: (16, 4), 2: (8, 4), 4: (4, 3)}
+
+
+def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]]:
+    """The tuner class and control-file settings for one run (the manual's mc settings)."""
+    if name.startswith("mc_tuner") or name == "uniform":
+        from ringmaster.competitions.mc_tuner import McTuner
+        from ringmaster.tuning.parameters import McParameter
+        depth = 2 if name.endswith("2") else 1
+        split = MC_SPLITS[dims][depth - 1]
+        return McTuner, {**common(),
+                         "parameters": [McParameter(f"p{d}", scale=LINEAR(0, 1), split=split)
+                                        for d in range(dims)],
+                         "max_depth": depth,
+                         "exploration_coefficient": 1e6 if name == "uniform" else 0.45,
+                         "initial_visits": 10, "initial_wins": 5}
+    if name == "ce_tuner":
+        from ringmaster.competitions.ce_tuner import CeTuner
+        from ringmaster.tuning.parameters import CeParameter
+        return CeTuner, {**common(),
+                         "parameters": [CeParameter(f"p{d}", initial_mean=0.5, initial_variance=0.09,
+                                                    transform=clip01) for d in range(dims)],
+                         "samples_per_generation": 20, "batch_size": 10,
+                         "number_of_generations": max(1, games // 200),
+                         "elite_proportion": 0.2, "step_size": 0.5}
+    if name == "spsa_tuner":
+        from ringmaster.competitions.spsa_tuner import SpsaTuner
+        from ringmaster.tuning.parameters import ContinuousParameter
+        return SpsaTuner, {**common(), "number_of_games": games,
+                           "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
+                                          for d in range(dims)]}
+    if name == "bayes_tuner":
+        from ringmaster.competitions.bayes_tuner import BayesTuner
+        from ringmaster.tuning.parameters import ContinuousParameter
+        return BayesTuner, {**common(), "number_of_games": games,
+                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
+                                           for d in range(dims)]}
+    raise ValueError(name)
+
+
+def recommended(tuner: Any) -> list[float]:
+    """The point the tuner would return now, in optimiser coordinates ([0, 1]^d)."""
+    if hasattr(tuner, "tree"):
+        return tuner.tree.parameters_for_path(tuner.tree.best_path())
+    if hasattr(tuner, "distribution"):
+        return [clip01(mean) for mean, _ in tuner.distribution]
+    return list(tuner.recommended_parameters())
+
+
+def run_one(task: tuple[str, str, int, tuple[int, ...]]) -> dict[str, Any]:
+    """One seed of one tuner on one problem: the regret at each checkpoint."""
+    tuner_name, problem_name, seed, budgets = task
+    problem: Problem = PROBLEMS[problem_name]
+    started = time.process_time()
+    regrets: dict[int, float] = {}
+    runs = [(b, (b,)) for b in budgets] if tuner_name in PER_BUDGET else [(max(budgets), budgets)]
+    for games, checkpoints in runs:
+        cls, config = tuner_config(tuner_name, problem.dimensions, games)
+        tuner = cls("bench")
+        tuner.rng = random.Random(seed * 1000003 + games)
+        tuner.initialise_from_control_file(config)
+        tuner.set_clean_status()
+
+        def on_result(done: int, tuner: Any = tuner, checkpoints: tuple[int, ...] = checkpoints) -> None:
+            if done in checkpoints:
+                regrets[done] = problem.regret(recommended(tuner))
+
+        played = run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games),
+                                on_result=on_result)
+        if played < games:   # a tuner that stopped early keeps its answer
+            for checkpoint in checkpoints:
+                regrets.setdefault(checkpoint, problem.regret(recommended(tuner)))
+    return {"tuner": tuner_name, "problem": problem_name, "seed": seed,
+            "regret": {str(k): v for k, v in sorted(regrets.items())},
+            "cpu_seconds": time.process_time() - started}
+
+
+def load_results(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    done = {(r["tuner"], r["problem"], r["seed"]) for r in load_results(out)}
+    tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
+    problems = args.problems.split(",") if args.problems else list(PROBLEMS)
+    budgets = tuple(c for c in CHECKPOINTS if c <= args.games)
+    tasks = [(t, p, s, budgets) for s in range(args.seeds) for p in problems for t in tuners
+             if (t, p, s) not in done]
+    started = time.time()
+    print(f"{len(tasks)} runs to do ({len(done)} already in {out})", flush=True)
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as f:
+        for i, result in enumerate(pool.map(run_one, tasks, chunksize=1), start=1):
+            f.write(json.dumps(result) + "\n")
+            f.flush()
+            if i % 25 == 0 or i == len(tasks):
+                print(f"{i}/{len(tasks)} runs, {time.time() - started:.0f} s", flush=True)
+    print(f"wall time {time.time() - started:.0f} s")
+
+
+# Report
+
+def summarise(values: list[float]) -> dict[str, float]:
+    """Mean with its 95% interval (normal approximation), and quartiles."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.nan
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive") if n > 1 else (mean,) * 3
+    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half,
+            "q1": q1, "median": median, "q3": q3}
+
+
+def table(results: list[dict[str, Any]]) -> dict[tuple[str, str, int], dict[str, float]]:
+    cells: dict[tuple[str, str, int], list[float]] = {}
+    for r in results:
+        for games, regret in r["regret"].items():
+            cells.setdefault((r["problem"], r["tuner"], int(games)), []).append(regret)
+    return {key: summarise(values) for key, values in cells.items()}
+
+
+def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]:
+    """The issue's goal: best continuous tuner within 2000 games vs the mc_tuner at 20000."""
+    lines = []
+    for name, problem in PROBLEMS.items():
+        if problem.dimensions < 2:
+            continue
+        mc = [stats[(name, t, 20000)] for t in ("mc_tuner depth 1", "mc_tuner depth 2")
+              if (name, t, 20000) in stats]
+        if not mc:
+            continue
+        target = min(s["mean"] for s in mc)
+        best = None
+        for tuner in PER_BUDGET:
+            for games in (1000, 2000):
+                s = stats.get((name, tuner, games))
+                if s and s["mean"] <= target and (best is None or games < best[1]):
+                    best = (tuner, games, s)
+        verdict = (f"met: {best[0]} at {best[1]} games, mean {best[2]['mean']:.4f} "
+                   f"[{best[2]['low']:.4f}, {best[2]['high']:.4f}]" if best else "not met")
+        lines.append(f"- {name}: best mc_tuner mean regret at 20000 games {target:.4f}; {verdict}")
+    return lines
+
+
+def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) -> None:
+    """Log-log plot: mean simple regret against games, one panel per problem, quartiles as bars."""
+    colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
+               "uniform": "#7f7f7f", "spsa_tuner": "#d62728", "bayes_tuner": "#2ca02c"}
+    panel_w, panel_h, margin = 300, 220, 50
+    names = list(PROBLEMS)
+    width = margin + len(names) * (panel_w + margin)
+    height = panel_h + 2 * margin + 20 * len(colours) // 3 + 30
+    x_lo, x_hi = math.log10(800), math.log10(25000)
+    values = [s["q1"] for s in stats.values() if s["q1"] > 0] + \
+        [s["q3"] for s in stats.values() if s["q3"] > 0]
+    y_lo = math.floor(math.log10(max(min(values), 1e-5))) if values else -4
+    y_hi = math.ceil(math.log10(max(values))) if values else 0
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             'font-family="sans-serif" font-size="11">',
+             f'<rect width="{width}" height="{height}" fill="white"/>']
+    for i, name in enumerate(names):
+        left, top = margin + i * (panel_w + margin), margin
+
+        def px(games: float, regret: float, left: float = left, top: float = top) -> tuple[float, float]:
+            x = left + (math.log10(games) - x_lo) / (x_hi - x_lo) * panel_w
+            r = min(max(math.log10(max(regret, 10 ** y_lo)), y_lo), y_hi)
+            return x, top + (y_hi - r) / (y_hi - y_lo) * panel_h
+
+        parts.append(f'<rect x="{left}" y="{top}" width="{panel_w}" height="{panel_h}" '
+                     'fill="none" stroke="black"/>')
+        parts.append(f'<text x="{left + panel_w / 2}" y="{top - 8}" text-anchor="middle">'
+                     f'{name} ({PROBLEMS[name].dimensions}-D)</text>')
+        for e in range(y_lo, y_hi + 1):
+            _, y = px(1000, 10 ** e)
+            parts.append(f'<line x1="{left}" x2="{left + panel_w}" y1="{y}" y2="{y}" stroke="#ddd"/>')
+            parts.append(f'<text x="{left - 4}" y="{y + 4}" text-anchor="end">1e{e}</text>')
+        for games in CHECKPOINTS:
+            x, _ = px(games, 1)
+            parts.append(f'<text x="{x}" y="{top + panel_h + 14}" text-anchor="middle">{games}</text>')
+        for tuner, colour in colours.items():
+            points = [(g, stats[(name, tuner, g)]) for g in CHECKPOINTS if (name, tuner, g) in stats]
+            if not points:
+                continue
+            coords = [px(g, s["mean"]) for g, s in points]
+            parts.append('<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>'.format(
+                colour, " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)))
+            for (g, s), (x, y) in zip(points, coords):
+                _, y1 = px(g, s["q1"])
+                _, y3 = px(g, s["q3"])
+                parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y1:.1f}" y2="{y3:.1f}" '
+                             f'stroke="{colour}" opacity="0.5"/>')
+                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/>')
+    legend_top = margin + panel_h + 35
+    for j, (tuner, colour) in enumerate(colours.items()):
+        x, y = margin + (j % 3) * 220, legend_top + (j // 3) * 18
+        parts.append(f'<line x1="{x}" x2="{x + 20}" y1="{y}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<text x="{x + 26}" y="{y + 4}">{tuner}</text>')
+    parts.append(f'<text x="{margin}" y="{height - 6}">simple regret (win-rate points, log scale; '
+                 'line: mean, bar: quartiles) against games played (log scale)</text>')
+    parts.append("</svg>")
+    path.write_text("\n".join(parts) + "\n")
+
+
+def report_text(results: list[dict[str, Any]]) -> str:
+    """The results as markdown: seeds and CPU time, a table per checkpoint, and the goal's verdict."""
+    stats = table(results)
+    seeds: dict[tuple[str, str], int] = {}
+    cpu: dict[str, float] = {}
+    for r in results:
+        seeds[(r["tuner"], r["problem"])] = seeds.get((r["tuner"], r["problem"]), 0) + 1
+        cpu[r["tuner"]] = cpu.get(r["tuner"], 0.0) + r["cpu_seconds"]
+    lines = [f"Runs: {len(results)}; seeds per (tuner, problem): {min(seeds.values())} to "
+             f"{max(seeds.values())}. CPU seconds per tuner (all its runs): "
+             + ", ".join(f"{t} {s:.0f}" for t, s in cpu.items()) + ".", ""]
+    for games in CHECKPOINTS:
+        lines += [f"**{games} games**: simple regret, mean [95% interval of the mean] (quartiles q1, median, "
+                  "q3; n seeds)", "",
+                  "| problem (best win rate) | " + " | ".join(TUNERS) + " |",
+                  "|---|" + "---|" * len(TUNERS)]
+        for name, problem in PROBLEMS.items():
+            cells = []
+            for tuner in TUNERS:
+                st = stats.get((name, tuner, games))
+                cells.append("-" if st is None else
+                             f"{st['mean']:.4f} [{st['low']:.4f}, {st['high']:.4f}] "
+                             f"({st['q1']:.4f}, {st['median']:.4f}, {st['q3']:.4f}; {st['n']})")
+            label = f"{name} {problem.dimensions}-D ({problem.best_rate:.3f})"
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["Goal (2-D and 4-D problems): the best continuous tuner's mean regret within 2000 games "
+              "at or below the better mc_tuner's at 20000 games:", ""] + goal_lines(stats)
+    return "\n".join(lines)
+
+
+def report(args: argparse.Namespace) -> None:
+    """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
+    results = load_results(Path(args.out))
+    text = report_text(results)
+    print(text)
+    if args.md:
+        path = Path(args.md)
+        page = path.read_text()
+        start, end = page.index(MD_START) + len(MD_START), page.index(MD_END)
+        path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
+    if args.svg:
+        svg_plot(table(results), Path(args.svg))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("run", "report"))
+    parser.add_argument("--seeds", type=int, default=50)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--games", type=int, default=max(CHECKPOINTS))
+    parser.add_argument("--tuners", default=None, help="comma-separated; default: all")
+    parser.add_argument("--problems", default=None, help="comma-separated; default: all")
+    parser.add_argument("--out", default=DEFAULT_OUT)
+    parser.add_argument("--svg", default=None)
+    parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
+    args = parser.parse_args()
+    run(args) if args.command == "run" else report(args)
+
+
+if __name__ == "__main__":
+    main()
