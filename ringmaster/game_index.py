@@ -25,6 +25,7 @@ class GameEntry:
       forfeit     -- True if a player forfeited
       detail      -- why (a forfeit's or a void game's reason), or None
       data        -- the competition's own data for the game (a tuner's candidate), or None
+      host        -- the Dask worker that played it ('HOSTNAME tcp://...'), None off a cluster
     """
 
     game_id: str
@@ -40,6 +41,7 @@ class GameEntry:
     forfeit: bool = False
     detail: str | None = None
     data: Any = None
+    host: str | None = None
 
     @property
     def is_void(self) -> bool:
@@ -63,7 +65,7 @@ def entry_for_result(result: GameResult, moves: int | None, seconds: float | Non
                      result.detail, data)
 
 
-CSV_COLUMNS = [f.name for f in fields(GameEntry) if f.name != "data"]
+CSV_COLUMNS = [f.name for f in fields(GameEntry) if f.name not in ("data", "host")]
 
 
 def games_csv(entries: list[GameEntry]) -> str:

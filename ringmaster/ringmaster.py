@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import io
@@ -25,6 +26,7 @@ from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
+from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
     CompetitionLock,
@@ -137,6 +139,8 @@ class Ringmaster:
         self.game_index: list[GameEntry] = []
         self.clock = RunClock()
         self._job_started: dict[str, float] = {}
+        self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
+        self.cluster: Any = None
 
     @property
     def warnings(self) -> list[str]:
@@ -241,28 +245,23 @@ class Ringmaster:
 
     def check_player(self, check: PlayerCheck, stderr: str = "discard") -> str | None:
         """Start an engine, set up a board and close it. Returns an error message or None."""
-        player = check.player
-        if player.cwd is not None and not os.path.isdir(player.cwd):
-            return f"bad working directory: {player.cwd}"
-        try:
-            controller, _ = start_player(player, game_id="startup-check", slot=None,
-                                         colour="b", factory=self.channel_factory,
-                                         stderr=stderr, gtp_log=None)
-        except (GtpChannelError, BadGtpResponse) as exc:
-            return str(exc)
-        setup = getattr(get_rules_class(check.game), "setup_commands", None)
-        commands = setup(dict(check.options)) if setup is not None else [
-            ("boardsize", [str(check.board_size)]), ("clear_board", []),
-            ("komi", [str(float(check.komi))])]
-        try:
-            for command, args in commands:
-                controller.do_command(command, *args)
-            controller.close()
-        except (GtpChannelError, BadGtpResponse) as exc:
-            controller.kill()
-            controller.channel.close(0)
-            return str(exc)
-        return None
+        return check_player(check, self.channel_factory, stderr)
+
+    def run_startup_checks_on_cluster(self, client: Any,
+                                      report: Callable[[str], None] | None = None) -> list[str]:
+        """The start-up checks on every worker of a Dask cluster, and that it can write our files.
+
+        Returns messages naming the worker, for each failure.
+        """
+        from ringmaster.cluster import run_on_workers
+        checks = [] if self.competition.skip_player_checks else \
+            list(self.competition.get_player_checks())
+        if report is not None:
+            report(f"checking {len(checks)} players on every Dask worker")
+        results = run_on_workers(client, check_on_worker, checks,
+                                 os.path.dirname(os.path.abspath(self.paths.status)))
+        return [f"on worker {worker}: {failure}"
+                for worker, failures in sorted(results.items()) for failure in failures]
 
     def run_startup_checks(self, stderr: str = "discard",
                            report: Callable[[str], None] | None = None) -> list[str]:
@@ -297,6 +296,10 @@ class Ringmaster:
             job.gtp_log_pathname = os.path.join(self.paths.gtplogs, job.game_id + ".log")
         if self.competition.stderr_to_log:
             job.stderr_pathname = self.paths.log
+        if self.cluster is not None:
+            # A Dask worker's threads outlive the run: engines aren't kept there.
+            job.player_b = dataclasses.replace(job.player_b, reuse=False)
+            job.player_w = dataclasses.replace(job.player_w, reuse=False)
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
         self._job_started[job.game_id] = time.monotonic()
@@ -336,10 +339,12 @@ class Ringmaster:
     def process_response(self, response: GameJobResult) -> None:
         self.games_in_progress.pop(response.game_id, None)
         started = self._job_started.pop(response.game_id, None)
-        self.game_index.append(entry_for_result(
+        entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
-            response.game_data))
+            response.game_data)
+        entry.host = self._hosts.pop(response.game_id, None)
+        self.game_index.append(entry)
         self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
         history = self.competition.pending_history
@@ -364,6 +369,16 @@ class Ringmaster:
         if self.presenter is not None:
             self.presenter.game_finished(
                 response, screen_line or response.game_result.describe())
+
+    def note_host(self, job: GameJob, host: str) -> None:
+        """Which cluster worker played a job (called before its response is processed)."""
+        self._hosts[job.game_id] = host
+        self.log(f"game {job.game_id} played on {host}")
+
+    def host_comparison(self) -> HostComparison:
+        """Results per host, compared (see host_check)."""
+        return compare_hosts((g.host, g.black, g.white, g.winner) for g in self.game_index
+                             if not g.is_void)
 
     def process_error_response(self, job: GameJob, message: str) -> None:
         self.games_in_progress.pop(job.game_id, None)
@@ -398,7 +413,7 @@ class Ringmaster:
             self.presenter.refresh()
 
     def run(self, *, max_games: int | None = None, parallel: int | None = None,
-            log_gtp: bool = False, presenter: Any = None) -> None:
+            log_gtp: bool = False, presenter: Any = None, cluster: Any = None) -> None:
         """Play games until the competition is complete, max_games have started, or a stop.
 
         Each game is played by play_game_job() with this ringmaster's channel
@@ -413,12 +428,20 @@ class Ringmaster:
             presenter.attach(self)
         self.clock.start_run()
         self.log(f"run started at {now()} with max_games {max_games}")
-        if parallel is not None:
+        play = functools.partial(play_game_job, factory=self.channel_factory)
+        self.cluster = cluster
+        if cluster is not None:
+            self.log(f"using the Dask cluster at {cluster.scheduler.address}"
+                     + (f", {parallel} games at once" if parallel else ""))
+        elif parallel is not None:
             self.log(f"using {parallel} worker processes")
         try:
             try:
-                run_jobs(self, functools.partial(play_game_job, factory=self.channel_factory),
-                         parallel)
+                if cluster is not None:
+                    from ringmaster.cluster import run_jobs_on_cluster
+                    run_jobs_on_cluster(self, play, parallel, cluster, note=self.warn)
+                else:
+                    run_jobs(self, play, parallel)
             finally:
                 engine_pool.release_engines()   # engines kept by games played in this process
         except KeyboardInterrupt:
@@ -475,6 +498,9 @@ class Ringmaster:
     def report_text(self) -> str:
         out = io.StringIO()
         self.competition.write_full_report(out)
+        hosts = host_report(self.host_comparison())
+        if hosts:
+            out.write("\n" + hosts)
         if self.void_game_count:
             out.write(f"\n{self.void_game_count} void games; see log file.\n")
         return out.getvalue()
@@ -488,6 +514,9 @@ class Ringmaster:
         """Write FILE.report and FILE.html from the state, each atomically."""
         out = io.StringIO()
         self.competition.write_short_report(out)
+        hosts = host_report(self.host_comparison())
+        if hosts:
+            out.write("\n" + hosts)
         write_atomically(self.paths.report, out.getvalue().encode("utf-8"), durable=False)
         self.write_html()
 
@@ -504,6 +533,9 @@ class Ringmaster:
         report["progress"] = self.progress()
         report["games"] = [g.to_json() for g in self.game_index]
         report["games_directory"] = os.path.basename(self.paths.games)
+        comparison = self.host_comparison()
+        if comparison.games:
+            report["hosts"] = comparison.to_json()
         return report
 
     def games_csv(self) -> str:
@@ -530,6 +562,46 @@ class Ringmaster:
             except OSError as exc:
                 errors.append(f"error removing {path}: {exc.strerror}")
         return errors
+
+
+def check_player(check: PlayerCheck, factory: ChannelFactory,
+                 stderr: str = "discard") -> str | None:
+    """Start an engine, set up a board and close it. Returns an error message or None."""
+    player = check.player
+    if player.cwd is not None and not os.path.isdir(player.cwd):
+        return f"bad working directory: {player.cwd}"
+    try:
+        controller, _ = start_player(player, game_id="startup-check", slot=None,
+                                     colour="b", factory=factory,
+                                     stderr=stderr, gtp_log=None)
+    except (GtpChannelError, BadGtpResponse) as exc:
+        return str(exc)
+    setup = getattr(get_rules_class(check.game), "setup_commands", None)
+    commands = setup(dict(check.options)) if setup is not None else [
+        ("boardsize", [str(check.board_size)]), ("clear_board", []),
+        ("komi", [str(float(check.komi))])]
+    try:
+        for command, args in commands:
+            controller.do_command(command, *args)
+        controller.close()
+    except (GtpChannelError, BadGtpResponse) as exc:
+        controller.kill()
+        controller.channel.close(0)
+        return str(exc)
+    return None
+
+
+def check_on_worker(checks: list[PlayerCheck], directory: str) -> list[str]:
+    """On a cluster worker: the competition's directory is writable, and every player passes its check."""
+    failures = []
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+        failures.append(f"can't write to {directory} (the competition's directory must be "
+                        "shared, at the same path, with every worker)")
+    for check in checks:
+        error = check_player(check, subprocess_channel)
+        if error is not None:
+            failures.append(f"player {check.player.code} failed startup check: {error}")
+    return failures
 
 
 def check_state_fields(document: dict[str, Any], name: str) -> None:

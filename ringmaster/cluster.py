@@ -1,0 +1,234 @@
+"""The job loop on an existing Dask cluster (--cluster): imported, with Dask, only when a run asks for it."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from ringmaster.errors import EXIT_INTERRUPTED, RingmasterError
+from ringmaster.job_manager import JobSource, NoJobAvailable, PlayFunction, _run_job
+from ringmaster.persistence import one_line
+
+CONNECT_TIMEOUT = 10.0
+# How long the scheduler may stay out of reach during a run before the run stops.
+LOST_SCHEDULER_GRACE = 10.0
+
+
+class ClusterUnavailable(RingmasterError):
+    """Dask isn't installed, or the scheduler can't be reached at the start."""
+
+
+class ClusterLost(RingmasterError):
+    """The scheduler went away during the run; the state is saved and the run can be resumed."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
+def connect(address: str, timeout: float | None = None) -> Any:
+    """A distributed.Client for the scheduler at address.
+
+    Raises ClusterUnavailable (a one-line message) if Dask isn't installed
+    or the scheduler doesn't answer within timeout seconds.
+    """
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterUnavailable(
+            "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
+    # Dask logs every reconnection attempt with a traceback; our own messages say what happened.
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    try:
+        return distributed.Client(address, timeout=timeout or CONNECT_TIMEOUT,
+                                  set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 (any failure to connect is the same error to the user)
+        raise ClusterUnavailable(
+            f"can't reach the Dask scheduler at {address}: {one_line(str(exc))[:200]} "
+            "(start one with 'dask scheduler', or check the address)") from None
+
+
+def worker_name() -> str:
+    """This Dask worker as the reports name it: 'HOSTNAME tcp://ADDRESS:PORT'."""
+    try:
+        from distributed import get_worker
+        address = get_worker().address
+    except (ImportError, ValueError):
+        address = "?"
+    return f"{socket.gethostname()} {address}"
+
+
+def _cluster_task(play: PlayFunction, job: Any) -> tuple[bool, Any, str]:
+    ok, value = _run_job(play, job)
+    return ok, value, worker_name()
+
+
+def total_threads(client: Any) -> int:
+    """The number of task threads on the cluster's workers now (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def run_on_workers(client: Any, function: Callable, *args: Any) -> dict[str, Any]:
+    """{worker name: function(*args)} from every worker (RingmasterError if there are none)."""
+    results = client.run(_named, function, *args)
+    if not results:
+        raise ClusterUnavailable("the Dask cluster has no workers")
+    return {f"{host} {address}": value for address, (host, value) in results.items()}
+
+
+def _named(function: Callable, *args: Any) -> tuple[str, Any]:
+    return socket.gethostname(), function(*args)
+
+
+class ClusterJobs:
+    """The state of one run's job loop on a cluster: what is in flight, and on which worker."""
+
+    def __init__(self, client: Any, source: JobSource, play: PlayFunction, parallel: int,
+                 note: Callable[[str], None]) -> None:
+        self.client = client
+        self.source = source
+        self.play = play
+        self.parallel = parallel
+        self.note = note
+        self.in_flight: dict[Any, Any] = {}   # future -> job
+        self.playing_on: dict[str, str] = {}  # future key -> worker address
+        self.workers: set[str] = set(client.scheduler_info().get("workers", {}))
+        self.unreachable_since: float | None = None
+
+    def submit(self, job: Any) -> None:
+        used = {j.slot for j in self.in_flight.values()}
+        job.slot = min(s for s in range(self.parallel) if s not in used)
+        # A unique key and pure=False: Dask would otherwise hand back the cached result
+        # of an earlier task with the same arguments instead of playing the game.
+        key = f"ringmaster-{getattr(job, 'game_id', 'job')}-{uuid.uuid4().hex}"
+        future = self.client.submit(_cluster_task, self.play, job, key=key, pure=False,
+                                    retries=0)
+        self.in_flight[future] = job
+
+    def deliver(self, future: Any) -> None:
+        job = self.in_flight.pop(future)
+        self.playing_on.pop(future.key, None)
+        from distributed import KilledWorker
+        if future.status == "finished":
+            ok, value, where = future.result()
+            note_host = getattr(self.source, "note_host", None)
+            if note_host is not None:
+                note_host(job, where)
+            if ok:
+                self.source.process_response(value)
+            else:
+                self.source.process_error_response(job, value)
+            return
+        if future.status == "cancelled":
+            raise ClusterLost(self._lost_message())
+        exc = future.exception()
+        if isinstance(exc, KilledWorker):
+            message = (f"lost with its worker several times (Dask's KilledWorker: "
+                       f"{one_line(str(exc))[:200]})")
+        else:
+            message = f"worker failed: {type(exc).__name__}: {one_line(str(exc))[:300]}"
+        self.source.process_error_response(job, message)
+
+    def watch(self, now: float) -> None:
+        """Note workers lost with our games (Dask plays them again elsewhere); stop if the scheduler is gone.
+
+        Raises ClusterLost if the scheduler has been out of reach for LOST_SCHEDULER_GRACE seconds.
+        """
+        try:
+            if self.client.status != "running":
+                raise OSError("not connected")
+            processing = self.client.sync(self.client.scheduler.processing, callback_timeout=5)
+            workers = set(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 (a dropped connection shows up in many forms)
+            if self.client.status in ("closed", "closing", "failed"):
+                raise ClusterLost(self._lost_message()) from None
+            if self.unreachable_since is None:
+                self.unreachable_since = now
+            elif now - self.unreachable_since > LOST_SCHEDULER_GRACE:
+                raise ClusterLost(self._lost_message()) from None
+            return
+        self.unreachable_since = None
+        ours = {f.key: job for f, job in self.in_flight.items()}
+        for worker in self.workers - workers:
+            lost = [ours[k] for k, w in self.playing_on.items() if w == worker and k in ours]
+            games = " ".join(getattr(j, "game_id", "?") for j in lost) or "none of ours"
+            self.note(f"lost Dask worker {worker} (games in progress there: {games}); "
+                      "Dask plays them again on another worker, under the same ids")
+        self.workers = workers
+        for worker, keys in processing.items():
+            for key in keys:
+                if key in ours:
+                    self.playing_on[key] = worker
+
+    def _lost_message(self) -> str:
+        return ("lost the Dask scheduler; the results so far are saved, and games in progress "
+                "will be replayed when the run is resumed")
+
+    def cancel_all(self) -> None:
+        try:
+            self.client.cancel(list(self.in_flight), force=True)
+        except Exception:  # noqa: BLE001 (the scheduler may be gone already)
+            pass
+
+
+def run_jobs_on_cluster(source: JobSource, play: PlayFunction, parallel: int | None,
+                        client: Any, poll_interval: float = 0.5,
+                        note: Callable[[str], None] | None = None) -> None:
+    """Run jobs from source on a Dask cluster, up to parallel at once, like job_manager.run_jobs().
+
+    parallel None: as many as the cluster has task threads. Each job's
+    result is delivered once, whichever worker played it; a job whose
+    worker dies is played again by Dask (KilledWorker after the scheduler's
+    allowed failures, 3 by default, is an error response). note() receives
+    the lost workers. Raises ClusterLost if the scheduler goes away; on
+    that and on KeyboardInterrupt the jobs in flight are cancelled.
+    """
+
+    if note is None:
+        def note(message: str) -> None:
+            print(message, file=sys.stderr)
+    if parallel is None:
+        parallel = total_threads(client)
+    jobs = ClusterJobs(client, source, play, parallel, note)
+    try:
+        _loop(jobs, source, client, poll_interval)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            interrupted = getattr(source, "interrupted", None)
+            if interrupted is not None:
+                interrupted()
+        jobs.cancel_all()
+        raise
+
+
+def _loop(jobs: ClusterJobs, source: JobSource, client: Any, poll_interval: float) -> None:
+    from distributed import wait as dask_wait
+    parallel = jobs.parallel
+    with client.as_current():
+        exhausted = False
+        while True:
+            while not exhausted and len(jobs.in_flight) < parallel:
+                job = source.get_job()
+                if isinstance(job, NoJobAvailable):
+                    exhausted = True
+                    break
+                jobs.submit(job)
+            if not jobs.in_flight:
+                break
+            try:
+                dask_wait(list(jobs.in_flight), timeout=poll_interval,
+                          return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                pass
+            done = [f for f in list(jobs.in_flight) if f.done()]
+            for future in done:
+                jobs.deliver(future)
+            if done:
+                exhausted = False
+            jobs.watch(time.monotonic())
+            source.poll(list(jobs.in_flight.values()))

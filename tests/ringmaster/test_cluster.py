@@ -1,0 +1,212 @@
+"""Runs on a Dask cluster (--cluster): a playoff, a tuner, a lost worker, an unreachable or lost scheduler."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
+from tests.fakes.cli import CliResult
+from tests.fakes.fake_commands import fake_engine_command
+from tests.ringmaster.test_run import CTL, MC_TUNER, check_consistent, write
+
+distributed = pytest.importorskip("distributed")   # the 'cluster' extra; CI installs it
+
+pytestmark = pytest.mark.integration
+
+
+def invoke(*args: str) -> CliResult:
+    """Run `ringmaster ARGS` as its own process: in this one, the run's reaper would take the
+    LocalCluster's worker processes (children of this process) for engines' leftovers."""
+    proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", *args], capture_output=True,
+                          text=True, timeout=300)
+    return CliResult(proc.returncode, proc.stdout + proc.stderr, proc.stdout, proc.stderr)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A LocalCluster of two worker processes with one thread each."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as local:
+        yield local
+
+
+def test_playoff_through_the_cluster_names_the_host_of_every_game(write_ctl, cluster):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=6))
+    result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    check_consistent(ctl, 6)
+    report = json.loads(invoke("show", ctl, "--json").output)
+    hosts = {g["host"] for g in report["games"]}
+    assert None not in hosts and hosts <= {h for h in report["hosts"]["games"]}
+    workers = set(cluster.scheduler_info["workers"])
+    assert all(h.split()[1] in workers for h in hosts)
+    assert "Games per host" in open(ctl[:-4] + ".report").read()
+
+
+def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=3))
+    result = invoke("run", ctl, "-q", "-j", "1", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    log = open(ctl[:-4] + ".log").read()
+    # One game at a time: each game starts after the previous one's response.
+    events = [line for line in log.splitlines() if "starting game" in line or "response from" in line]
+    assert [("starting" in e) for e in events] == [True, False] * 3
+
+
+def test_tuner_through_the_cluster(write_ctl, cluster):
+    ctl = write(write_ctl, MC_TUNER, games=3)
+    result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    base = ctl[:-4]
+    assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
+    assert "3/3 tuning games played" in open(base + ".report").read()
+
+
+def test_check_runs_on_every_worker_and_names_a_worker_without_the_engine(write_ctl, cluster,
+                                                                          tmp_path):
+    # The engine exists here but not on the workers: a file the workers can't see.
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=1))
+    assert invoke("check", ctl, "--cluster", cluster.scheduler_address).exit_code == EXIT_OK
+    hidden = tmp_path / "only-here"
+    hidden.write_text("")
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=["/nonexistent/engine-on-workers"],
+                               games=1), name="missing.ctl")
+    result = invoke("check", ctl, "--cluster", cluster.scheduler_address)
+    assert result.exit_code != EXIT_OK
+    worker = next(iter(cluster.scheduler_info["workers"]))
+    assert f"{worker}: player q failed startup check" in result.output
+    assert "can't run '/nonexistent/engine-on-workers'" in result.output
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=1))
+    from ringmaster import cluster as cluster_module
+    original = cluster_module.CONNECT_TIMEOUT
+    cluster_module.CONNECT_TIMEOUT = 2
+    try:
+        result = invoke("run", ctl, "-q", "--cluster", "tcp://127.0.0.1:9")
+    finally:
+        cluster_module.CONNECT_TIMEOUT = original
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output.startswith("ringmaster: can't reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert result.output.count("\n") == 1
+    assert not os.path.exists(ctl[:-4] + ".games")
+
+
+def test_a_worker_killed_mid_game_then_every_game_counted_once(write_ctl, cluster):
+    games = 8
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
+                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
+                               games=games))
+    client = distributed.Client(cluster.scheduler_address, set_as_default=False)
+    pids = client.run(os.getpid)
+    outcome = []
+    thread = threading.Thread(
+        target=lambda: outcome.append(invoke("run", ctl, "-q", "--cluster",
+                                             cluster.scheduler_address)))
+    thread.start()
+    deadline = time.monotonic() + 120
+    while "starting game" not in _read(ctl[:-4] + ".log") or not _processing(client):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)   # in the middle of games
+    victim = next(iter(_processing(client)))
+    os.kill(pids[victim], signal.SIGKILL)
+    thread.join(300)
+    client.close()
+    assert outcome and outcome[0].exit_code == EXIT_OK, outcome and outcome[0].output
+    check_consistent(ctl, games)
+    assert f"lost Dask worker {victim}" in _read(ctl[:-4] + ".log")
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _processing(client) -> dict:
+    return {w: keys for w, keys in client.processing().items() if keys}
+
+
+def _start(*argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def _scheduler_and_worker(port: int) -> list[subprocess.Popen]:
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = _start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+                       str(port), "--dashboard-address", ":0")
+    worker = _start("distributed.cli.dask_worker", address, "--nthreads", "1",
+                    "--no-nanny")
+    client = None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            client = distributed.Client(address, timeout=2, set_as_default=False)
+            client.wait_for_workers(1, timeout=30)
+            break
+        except Exception:  # noqa: BLE001 (still starting)
+            time.sleep(0.2)
+    assert client is not None
+    client.close()
+    return [scheduler, worker]
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl):
+    games = 6
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
+                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
+                               games=games))
+    port = _free_port()
+    processes = _scheduler_and_worker(port)
+    address = f"tcp://127.0.0.1:{port}"
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
+                                "--cluster", address], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while "response from game" not in _read(ctl[:-4] + ".log"):
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+        os.kill(processes[0].pid, signal.SIGKILL)   # the scheduler
+        output, _ = run.communicate(timeout=120)
+        assert run.returncode == EXIT_INTERRUPTED, output
+        assert "lost the Dask scheduler" in output
+        assert "Traceback" not in output
+        for process in processes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        processes = _scheduler_and_worker(port)
+        result = invoke("run", ctl, "-q", "--cluster", address)
+        assert result.exit_code == EXIT_OK, result.output
+        check_consistent(ctl, games)
+    finally:
+        for process in processes:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait()
