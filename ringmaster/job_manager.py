@@ -104,7 +104,7 @@ def _notify_interrupted(source: JobSource) -> None:
 
 def _kill_orphans() -> None:
     if reaper.is_subreaper():
-        reaper.kill_orphans(keep={p.pid for p in multiprocessing.active_children()})
+        reaper.kill_orphans(keep=reaper.helper_pids())
 
 
 def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,

@@ -83,6 +83,17 @@ def reaping(keep: Callable[[], Collection[int]] | None = None) -> Iterator[bool]
                 _is_subreaper = False
 
 
+def helper_pids() -> set[int]:
+    """This process's own helper children: multiprocessing's workers and its resource tracker."""
+    import multiprocessing
+    from multiprocessing import resource_tracker
+    pids = {p.pid for p in multiprocessing.active_children()}
+    tracker = getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None)
+    if tracker is not None:
+        pids.add(tracker)
+    return pids
+
+
 def child_pids(parent: int) -> list[int]:
     """The pids of parent's children (from /proc)."""
     children = []

@@ -69,3 +69,19 @@ def test_leaving_reaping_kills_what_is_left(no_leftover_processes):
         stray = orphan(no_leftover_processes)
         wait_until_ours(stray)
     assert not alive(stray)
+
+
+@pytest.mark.integration
+def test_our_own_helpers_are_kept():
+    from multiprocessing import resource_tracker
+
+    from ringmaster.reaper import helper_pids
+    resource_tracker.ensure_running()
+    tracker = resource_tracker._resource_tracker._pid
+    with reaping(helper_pids) as active:
+        if not active:
+            pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+        assert tracker in helper_pids()
+        kill_orphans(keep=helper_pids())
+        assert alive(tracker)
+    assert alive(tracker)
