@@ -67,12 +67,14 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
               help="Start at most this many games in this run.")
 @click.option("-q", "--quiet", is_flag=True, help="Show nothing but warnings.")
 @click.option("--log-gtp", is_flag=True, help="Write each game's GTP transcript.")
+@click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
+              help="Play the games on the workers of this Dask scheduler.")
 def run(control_file: str, parallel: int | None, max_games: int | None, quiet: bool,
-        log_gtp: bool) -> None:
+        log_gtp: bool, cluster: str | None) -> None:
     """Play the competition's games (continuing where the last run stopped)."""
     run_competition(_load(control_file, echo_warnings=False), max_games=max_games, parallel=parallel,
                     log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
-                    say=click.echo, quiet=quiet)
+                    say=click.echo, quiet=quiet, cluster=cluster)
 
 
 @cli.command()
@@ -126,11 +128,17 @@ def reset(control_file: str) -> None:
 
 @cli.command()
 @control_file_argument
-def check(control_file: str) -> None:
+@click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
+              help="Run the checks on every worker of this Dask scheduler too.")
+def check(control_file: str, cluster: str | None) -> None:
     """Start every player and run its start-up checks, showing its stderr."""
     ringmaster = _load(control_file)
     with reaping(helper_pids):
         failures = ringmaster.run_startup_checks(stderr="inherit", report=click.echo)
+    if cluster is not None:
+        from ringmaster.cluster import connect
+        with connect(cluster) as client:
+            failures += ringmaster.run_startup_checks_on_cluster(client, click.echo)
     for failure in failures:
         click.echo(failure)
     if failures:

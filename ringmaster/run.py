@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed
@@ -63,10 +63,23 @@ def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: boo
         raise StartupCheckFailed(failures)
 
 
+def check_cluster(ringmaster: Ringmaster, client: Any, say: Callable[[str], None],
+                  quiet: bool) -> None:
+    """Run the start-up checks on every worker of the cluster.
+
+    Raises StartupCheckFailed, naming the workers, if any check fails.
+    """
+    failures = ringmaster.run_startup_checks_on_cluster(client, None if quiet else say)
+    for failure in failures:
+        say(failure)
+    if failures:
+        raise StartupCheckFailed(failures)
+
+
 def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                     parallel: int | None = None, log_gtp: bool = False,
                     presenter: Any = None, say: Callable[[str], None] = print,
-                    quiet: bool = False) -> None:
+                    quiet: bool = False, cluster: str | None = None) -> None:
     """Run a competition from its lock to its report: what 'ringmaster run' does.
 
     Takes the lock, opens the log (where the control file's warnings go, and
@@ -76,7 +89,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
     Ctrl-C. say() receives the lines for the user about the checks.
 
-    Raises LockError if another run holds the lock; StateFileError or
+    cluster: the address of a Dask scheduler that plays the games (the
+    players are checked on every worker too). Raises ClusterUnavailable if
+    it can't be reached, ClusterLost if it goes away during the run (the
+    run can be resumed). Raises LockError if another run holds the lock; StateFileError or
     CompetitionError if the state can't be used; StartupCheckFailed if a
     player fails its check; RunHalted if void games stopped the run;
     RunInterrupted after Ctrl-C or SIGTERM (the state is saved, and games in
@@ -90,7 +106,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
         ringmaster.presenter = presenter
         presenter.attach(ringmaster)
     try:
-        with sigterm_interrupts(), reaping(helper_pids):
+        with sigterm_interrupts(), reaping(helper_pids), ExitStack() as stack:
             ringmaster.open_log()
             for warning in ringmaster.warnings:
                 ringmaster.warn(warning)
@@ -99,10 +115,15 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                 say(COMPLETE_MESSAGE)
                 return
             check_players(ringmaster, say, quiet)
+            client = None
+            if cluster is not None:
+                from ringmaster.cluster import connect
+                client = stack.enter_context(connect(cluster))
+                check_cluster(ringmaster, client, say, quiet)
             ringmaster.prepare_history()
             ringmaster.clean_up_after_crash()
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
-                           presenter=presenter)
+                           presenter=presenter, cluster=client)
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE) from None
     finally:
