@@ -1,0 +1,34 @@
+competition_type = 'playoff'
+
+description = """
+Othello 8x8, the goal of issue 14: our AlphaZero network (players/models/othello8.pt) at no
+more than 1 second a move on one CPU core against GRhino (apt-get install grhino): 100 games
+against level 3 (its default) and 100 against level 1, alternating colours. Level 5, which
+takes tens of seconds a move, plays it in othello8_vs_grhino.ctl. One game at a time:
+    ringmaster run control_files/othello8_az_vs_grhino.ctl
+"""
+
+import os
+
+# The committed networks, wherever the ringmaster is run from.
+MODELS = os.path.join(os.path.dirname(__file__), '..', 'players', 'models')
+GRHINO = '/usr/games/gtp-rhino'
+
+players = {
+    # --sample-plies 4: the first 4 plies in proportion to visits, so that games differ.
+    'az': Player([PYTHON, '-m', 'players', 'alphazero', '--model', MODELS + '/othello8.pt',
+                  '--device', 'cpu', '--threads', '1', '--seconds', '1', '--batch', '8',
+                  '--sample-plies', '4']),
+    'rhino1': Player(GRHINO + ' --level 1'),
+    'rhino3': Player(GRHINO + ' --level 3'),
+}
+
+game = 'othello'
+board_size = 8
+komi = 0
+scorer = 'internal'
+
+matchups = [
+    Matchup('az', 'rhino3', id='az-rhino3', alternating=True, number_of_games=100),
+    Matchup('az', 'rhino1', id='az-rhino1', alternating=True, number_of_games=100),
+]
