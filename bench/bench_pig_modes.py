@@ -47,27 +47,37 @@ def positions(game: Pig, count: int, seed: int) -> list:
     return found
 
 
-def simulations_per_second(game: Pig, mode: str, rollout: str, states: list, simulations: int) -> float:
-    """One UCT search at a time, valued by the named rollouts."""
-    rng = np.random.default_rng(0)
-    rule = chance_rule(mode)
+def rollout_search_seconds(game: Pig, mode: str, rollout: str, state, k: int, simulations: int) -> float:
+    """Seconds of one UCT search of state, valued by the named rollouts."""
+    tree = Tree(game_for_mode(game, mode, k), state)
+    evaluator = RolloutEvaluator(tree.game, seed=k, rollout=rollout_for(rollout, game, state.to_play),
+                                 chance_rollouts=8 if ":" in rollout else 1)
     started = time.perf_counter()
-    for k, state in enumerate(states):
-        tree = Tree(game_for_mode(game, mode, k), state)
-        evaluator = RolloutEvaluator(tree.game, seed=k, rollout=rollout_for(rollout, game, state.to_play),
-                                     chance_rollouts=8 if ":" in rollout else 1)
-        uct_policy(tree, evaluator, num_simulations=simulations, rng=rng, c=1.0, chance=rule)
-    return simulations * len(states) / (time.perf_counter() - started)
+    uct_policy(tree, evaluator, num_simulations=simulations, rng=np.random.default_rng(k), c=1.0,
+               chance=chance_rule(mode))
+    return time.perf_counter() - started
 
 
-def network_simulations_per_second(game: Pig, mode: str, evaluate, states: list, simulations: int) -> float:
-    """Every position's tree searched at once by PUCT, one network call per round."""
-    rng = np.random.default_rng(0)
+def network_search_seconds(game: Pig, mode: str, evaluate, states: list, simulations: int) -> float:
+    """Seconds of searching every position's tree at once by PUCT, one network call per round."""
     trees = [Tree(game_for_mode(game, mode, k), state) for k, state in enumerate(states)]
     started = time.perf_counter()
-    alphazero_policy(trees, evaluate, PuctSettings(c_puct=1.0), num_simulations=simulations, rng=rng,
-                     chance=chance_rule(mode))
-    return simulations * len(states) / (time.perf_counter() - started)
+    alphazero_policy(trees, evaluate, PuctSettings(c_puct=1.0), num_simulations=simulations,
+                     rng=np.random.default_rng(0), chance=chance_rule(mode))
+    return time.perf_counter() - started
+
+
+def rates(game: Pig, evaluator: str, evaluate, states: list, simulations: int) -> dict[str, float]:
+    """Simulations per second of each mode, the modes taking turns position by position (load evens out)."""
+    seconds = dict.fromkeys(CHANCE_MODES, 0.0)
+    if evaluator == "network":
+        for mode in CHANCE_MODES:
+            seconds[mode] += network_search_seconds(game, mode, evaluate, states, simulations)
+    else:
+        for k, state in enumerate(states):
+            for mode in CHANCE_MODES:
+                seconds[mode] += rollout_search_seconds(game, mode, evaluator, state, k, simulations)
+    return {mode: simulations * len(states) / seconds[mode] for mode in CHANCE_MODES}
 
 
 def main() -> None:
@@ -84,17 +94,11 @@ def main() -> None:
     evaluate = StateEvaluator(game, LocalPredictor(net, "cpu")).evaluate
     print(f"{'mode':12} {'evaluator':12} {'simulations/s':>14} {'vs hidden':>10}")
     for _ in range(options.rounds):
-        for rollout in ("hold20", "race:hold20", "random", "network"):
-            if rollout == "network":
-                rates = {mode: network_simulations_per_second(game, mode, evaluate, states,
-                                                               options.simulations)
-                         for mode in CHANCE_MODES}
-            else:
-                rates = {mode: simulations_per_second(game, mode, rollout, states, options.simulations)
-                         for mode in CHANCE_MODES}
+        for evaluator in ("hold20", "race:hold20", "random", "network"):
+            measured = rates(game, evaluator, evaluate, states, options.simulations)
             for mode in CHANCE_MODES:
-                print(f"{mode:12} {rollout:12} {rates[mode]:14.0f} {rates[mode] / rates['hidden']:10.2f}",
-                      flush=True)
+                print(f"{mode:12} {evaluator:12} {measured[mode]:14.0f} "
+                      f"{measured[mode] / measured['hidden']:10.2f}", flush=True)
 
 
 if __name__ == "__main__":
