@@ -87,6 +87,20 @@ def _mean(node: ChanceNode, i: int) -> float:
     return node.W[i] / n if n > 0 else node.value
 
 
+def expectation(node: ChanceNode) -> float:
+    """sum p_i * W_i / N_i over the expanded outcomes (order[:widened]), p_i * V_prior elsewhere."""
+    expanded = set(node.order[:node.widened]) if node.order else set(range(node.widened))
+    return sum(p * (_mean(node, i) if i in expanded else node.value) for i, p in enumerate(node.probs))
+
+
+def _update_expected(node: ChanceNode, index: int, value: float) -> float:
+    """node.expected after outcome index's statistics took in value (one real visit), in O(1)."""
+    n, w = node.N[index], node.W[index]
+    before = (w - value) / (n - 1.0) if n > 1.0 else node.value
+    node.expected += node.probs[index] * (w / n - before)
+    return node.expected
+
+
 class ExpectedOutcomes:
     """'sampling': one outcome sampled per visit; the value passed up is the expectation over all outcomes.
 
@@ -110,13 +124,13 @@ class ExpectedOutcomes:
         node.W = [w] * len(node.outcomes)
         node.N = [n] * len(node.outcomes)
         node.widened = len(node.outcomes)
+        node.expected = value
 
     def select(self, node: ChanceNode, rng: np.random.Generator) -> int:
         return _sample(node.probs, rng)
 
     def backed_value(self, node: ChanceNode, index: int, value: float) -> float:
-        probs = node.probs
-        return sum(probs[i] * _mean(node, i) for i in range(len(probs)))
+        return _update_expected(node, index, value)
 
 
 class Expectimax(ExpectedOutcomes):
@@ -169,6 +183,7 @@ class ProgressiveWidening:
         node.value = value
         node.order = sorted(range(len(node.probs)), key=lambda i: -node.probs[i])
         node.widened = 0
+        node.expected = value
 
     def select(self, node: ChanceNode, rng: np.random.Generator) -> int:
         visits = node.total + 1.0
@@ -191,12 +206,7 @@ class ProgressiveWidening:
         return best_i
 
     def backed_value(self, node: ChanceNode, index: int, value: float) -> float:
-        probs, order = node.probs, node.order
-        prior = node.value
-        total = 0.0
-        for rank, i in enumerate(order):
-            total += probs[i] * (_mean(node, i) if rank < node.widened else prior)
-        return total
+        return _update_expected(node, index, value)
 
 
 class HiddenChance(Game):

@@ -85,11 +85,13 @@ class ChanceNode:
       value   -- the evaluator's value of the chance state for to_play, None until evaluated
       widened -- outcomes expanded so far (progressive widening), in `order`
       order   -- outcome indices by descending probability (set by rules that widen)
+      expected -- the value the node passes up under rules that pass up an expectation,
+                  kept up to date one outcome at a time
       pending -- True while the node waits in a batch for its evaluation
     """
 
     __slots__ = ("state", "to_play", "outcomes", "probs", "N", "W", "total", "children",
-                 "value", "widened", "order", "pending")
+                 "value", "widened", "order", "expected", "pending")
 
     is_chance = True
     terminal = False
@@ -107,6 +109,7 @@ class ChanceNode:
         self.value: float | None = None
         self.widened = 0
         self.order: list[int] = []
+        self.expected = 0.0
         self.pending = False
 
     @property

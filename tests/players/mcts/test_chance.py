@@ -14,6 +14,7 @@ from players.mcts.chance import (
     HiddenChance,
     ProgressiveWidening,
     chance_rule,
+    expectation,
     game_for_mode,
     prior_stats,
 )
@@ -52,10 +53,11 @@ def edge_q(tree):
     return {a: root.W[i] / root.N[i] for i, a in enumerate(root.actions)}
 
 
-def chance_value(tree, action, rule):
+def chance_value(tree, action):
     root = tree.root
     node = root.children[root.actions.index(action)]
-    return rule.backed_value(node, 0, 0.0)
+    assert node.expected == pytest.approx(expectation(node))
+    return node.expected
 
 
 @pytest.mark.parametrize("mode", CHANCE_MODES)
@@ -68,9 +70,8 @@ def test_each_mode_finds_the_exact_values_of_the_two_dice_bets(mode):
             assert q[action] == pytest.approx(game.value(action), abs=0.08)
     else:
         # The chance node's value is the expectation over the outcomes' means.
-        rule = chance_rule(mode)
         for action in range(3):
-            assert chance_value(tree, action, rule) == pytest.approx(game.value(action), abs=0.04)
+            assert chance_value(tree, action) == pytest.approx(game.value(action), abs=0.04)
         assert q[0] == pytest.approx(game.value(0), abs=0.05)
     assert max(q, key=q.get) == 0
 
@@ -100,7 +101,11 @@ def test_prior_virtual_visits_use_the_corrected_formula_not_value_times_probabil
     rule.initialise(node, 0.6)
     assert node.W == [pytest.approx(1.2)] * 3 and node.N == [2.0] * 3
     # The buggy W = V * p * n_virtual would pass up 0.6 * sum(p) * p... != 0.6.
-    assert rule.backed_value(node, 0, 0.0) == pytest.approx(0.6)
+    assert expectation(node) == pytest.approx(0.6) and node.expected == pytest.approx(0.6)
+    node.N[1] += 1
+    node.W[1] += 0.0
+    # outcome 1: (0.6 * 2 + 0) / 3 = 0.4
+    assert rule.backed_value(node, 1, 0.0) == pytest.approx(0.2 * 0.6 + 0.5 * 0.4 + 0.3 * 0.6)
 
 
 def test_the_prior_washes_out_with_real_visits():
@@ -110,8 +115,9 @@ def test_the_prior_washes_out_with_real_visits():
     for _ in range(3):
         node.N[0] += 1
         node.W[0] += -1.0
+        passed_up = rule.backed_value(node, 0, -1.0)
     # outcome 0: (1 * 1 + 3 * -1) / 4 = -0.5; outcome 1 still the prior 1.0
-    assert rule.backed_value(node, 0, -1.0) == pytest.approx(0.5 * -0.5 + 0.5 * 1.0)
+    assert passed_up == pytest.approx(0.5 * -0.5 + 0.5 * 1.0) == expectation(node)
 
 
 def _visit(rule, node, rng, value=0.0):
@@ -119,6 +125,7 @@ def _visit(rule, node, rng, value=0.0):
     node.N[i] += 1.0
     node.W[i] += value
     node.total += 1.0
+    rule.backed_value(node, i, value)
     return i
 
 
@@ -161,7 +168,7 @@ def test_progressive_widening_expands_most_probable_first_at_square_visit_counts
     expanded = node.order[:node.widened]
     expected = sum(node.probs[i] * (node.W[i] / node.N[i] if i in expanded else 0.25)
                    for i in range(len(outcomes)))
-    assert rule.backed_value(node, 0, 0.0) == pytest.approx(expected)
+    assert expectation(node) == pytest.approx(expected) and node.expected == pytest.approx(expected)
 
 
 def test_unknown_mode_and_bad_settings_are_refused():
