@@ -12,12 +12,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from players.games.pig import ThresholdPolicy
+
 
 def hold_at_policy_array(target: int, hold_at: int) -> np.ndarray:
     """roll[i, j, k] of 'hold at hold_at' (hold when k >= hold_at or when holding wins; roll at k = 0)."""
     k = np.arange(target)[None, None, :]
     roll = np.broadcast_to(k < hold_at, (target, target, target)).copy()
     roll[:, :, 0] = True
+    return roll
+
+
+def threshold_policy_array(target: int, policy: ThresholdPolicy) -> np.ndarray:
+    """roll[i, j, k] of a threshold policy (Hold20, keep pace and end race...)."""
+    roll = np.zeros((target, target, target), dtype=bool)
+    for i in range(target):
+        for j in range(target):
+            for k in range(target):
+                roll[i, j, k] = policy.rolls(i, j, k, target)
     return roll
 
 

@@ -34,3 +34,14 @@ def test_the_published_figures_at_target_50():
     assert (first, second) == (pytest.approx(0.6133, abs=1e-4), pytest.approx(0.5236, abs=1e-4))
     first, second = win_rates(50, None, hold20)
     assert (first + second) / 2 == pytest.approx(0.5966, abs=1e-4)
+
+
+def test_a_threshold_policy_array_plays_as_the_policy():
+    from players.games.pig import ThresholdPolicy
+    from players.games.pig_exact import threshold_policy_array
+    target = 20
+    hold8 = hold_at_policy_array(target, 8)
+    assert win_rates(target, threshold_policy_array(target, ThresholdPolicy(8)), hold8) == \
+        pytest.approx(win_rates(target, hold8, hold8))
+    racing = threshold_policy_array(target, ThresholdPolicy(8, 4, 15))
+    assert racing[3, 16, 12] and not racing[3, 3, 12]
