@@ -149,9 +149,12 @@ class PigSearch(gtp_adapter.MoveGenerator):
 
 
 def network_evaluator(path: str, game: Pig):
-    """A batched evaluator for Pig states from a checkpoint (imports torch)."""
+    """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread)."""
+    import torch
+
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator
+    torch.set_num_threads(1)
     model, _ = load_checkpoint(path)
     return StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
 
