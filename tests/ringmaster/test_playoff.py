@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,16 @@ def test_matchups_that_share_no_player_get_no_joint_ratings(write_ctl):
     report = Path(ctl[:-4] + ".report").read_text()
     assert "none: the players with results aren't all linked by games played" in report
     assert json.loads(invoke("show", ctl, "--json").output)["ratings"] is None
+
+
+@pytest.mark.integration
+def test_sprt_stops_a_real_run_of_the_command_line(write_ctl):
+    # The same event as test_sprt_stops_a_matchup_once_h1_is_accepted, with real processes.
+    ctl = write(write_ctl, "Matchup('p', 'q', number_of_games=200)",
+                top="sprt = {'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05}")
+    completed = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q"],
+                               capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    state = json.loads(Path(ctl[:-4] + ".status").read_text())
+    assert len(state["competition"]["results"]["0"]) == 9
+    assert "H1 accepted" in Path(ctl[:-4] + ".html").read_text()
