@@ -47,14 +47,15 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.integration
 def test_orphans_are_killed_and_shared_services_spared(no_leftover_processes):
-    with reaping() as active:
+    ours = set(child_pids(os.getpid()))   # what other tests left us: not for us to kill
+    with reaping(lambda: ours) as active:
         if not active:
             pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
         stray = orphan(no_leftover_processes)
         service = orphan(no_leftover_processes, shared=True)
         wait_until_ours(stray)
         wait_until_ours(service)
-        killed = kill_orphans()
+        killed = kill_orphans(keep=ours)
         assert killed == [stray]
         assert not alive(stray) and alive(service)
         os.kill(service, 9)   # it would end by itself; ours now, so we reap it
@@ -63,7 +64,8 @@ def test_orphans_are_killed_and_shared_services_spared(no_leftover_processes):
 
 @pytest.mark.integration
 def test_leaving_reaping_kills_what_is_left(no_leftover_processes):
-    with reaping() as active:
+    ours = set(child_pids(os.getpid()))
+    with reaping(lambda: ours) as active:
         if not active:
             pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
         stray = orphan(no_leftover_processes)
@@ -78,10 +80,11 @@ def test_our_own_helpers_are_kept():
     from ringmaster.reaper import helper_pids
     resource_tracker.ensure_running()
     tracker = resource_tracker._resource_tracker._pid
-    with reaping(helper_pids) as active:
+    ours = set(child_pids(os.getpid()))
+    with reaping(lambda: ours | helper_pids()) as active:
         if not active:
             pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
         assert tracker in helper_pids()
-        kill_orphans(keep=helper_pids())
+        kill_orphans(keep=ours | helper_pids())
         assert alive(tracker)
     assert alive(tracker)

@@ -97,7 +97,12 @@ def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
     ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
                                games=30))
     proc = start_run(ctl, "-j", "2")
-    time.sleep(1.5)
+    log = Path(ctl[:-4] + ".log")
+    deadline = time.monotonic() + 120   # a loaded machine can take a while to start
+    while not (log.exists() and "starting game" in log.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.5)
     os.killpg(proc.pid, signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 3, stderr
