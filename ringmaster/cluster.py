@@ -225,6 +225,11 @@ def _loop(jobs: ClusterJobs, source: JobSource, client: Any, poll_interval: floa
                           return_when="FIRST_COMPLETED")
             except TimeoutError:
                 pass
+            except Exception:  # FuturesCancelledError: the scheduler dropped our tasks
+                if any(f.status == "cancelled" for f in jobs.in_flight) or \
+                        client.status != "running":
+                    raise ClusterLost(jobs._lost_message()) from None
+                raise
             done = [f for f in list(jobs.in_flight) if f.done()]
             for future in done:
                 jobs.deliver(future)
