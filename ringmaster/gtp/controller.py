@@ -206,9 +206,13 @@ class SubprocessChannel:
     def _drain_stderr(self, deadline: float) -> None:
         """Read stderr until it has nothing more to give now, or the deadline passes."""
         while self._stderr_fd is not None and time.monotonic() < deadline:
-            ready = select.select([self._stderr_fd], [], [], 0)[0]
-            if not ready or not self._read_stderr():
+            if not self._stderr_ready(0) or not self._read_stderr():
                 break
+
+    def _stderr_ready(self, seconds: float) -> bool:
+        poller = select.poll()   # not select(): it fails on descriptors past 1023
+        poller.register(self._stderr_fd, select.POLLIN)
+        return bool(poller.poll(math.ceil(seconds * 1000)))
 
     # stdout
 
@@ -374,7 +378,7 @@ class SubprocessChannel:
         """Sleep, passing on stderr meanwhile (an engine blocked writing it can then exit)."""
         if self._stderr_fd is None:
             time.sleep(seconds)
-        elif select.select([self._stderr_fd], [], [], seconds)[0]:
+        elif self._stderr_ready(seconds):
             self._read_stderr()
 
 
