@@ -49,19 +49,21 @@ def test_example_tuning_control_files_load(tmp_path):
         assert job.game_id in ("0", "g0#0r0")
 
 
-def test_othello8_curve_takes_the_last_checkpoint_of_each_half_hour(tmp_path):
+def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour(tmp_path):
     (tmp_path / "control_files").mkdir()
     ctl = shutil.copy(os.path.join(ROOT, "control_files", "othello8_curve.ctl"), tmp_path / "control_files")
     run = tmp_path / "runs" / "othello8"
     run.mkdir(parents=True)
-    rows = [{"iteration": i, "elapsed_s": s} for i, s in ((1, 1000), (2, 1900), (3, 3500), (4, 3700))]
+    times = ((1, 1000), (2, 1900), (3, 3500), (4, 3700), (5, 7100), (6, 7300), (7, 10000))
+    rows = [{"iteration": i, "elapsed_s": s} for i, s in times]
     (run / "metrics.json").write_text(json.dumps(rows))
     competition = load_control_file(str(ctl)).make_competition()
     competition.set_clean_status()
     commands = {check.player.code: list(check.player.command) for check in competition.get_player_checks()}
     models = {code: os.path.basename(command[command.index("--model") + 1])
               for code, command in commands.items() if "--model" in command}
-    assert models == {"min000": "iter_0000.pt", "min030": "iter_0001.pt", "min060": "iter_0003.pt"}
+    assert models == {"min000": "iter_0000.pt", "min030": "iter_0001.pt", "min060": "iter_0003.pt",
+                      "min120": "iter_0005.pt"}
 
 
 def _readme_gnugo_example() -> str:
