@@ -37,9 +37,15 @@ def test_spsa_page_plots_each_parameters_trajectory():
     page = render_html(report)
     check_page(page)
     assert f"Use {report['recommended']['parameters']}" in page
-    assert "x: value over the run" in page and "k: value over the run (optimiser units)" not in page
-    assert "k: value over the run" in page
+    assert "x over the run" in page and "k over the run" in page
     assert "the two perturbed candidates play each other" in page
+
+
+def test_a_log_scale_is_plotted_as_log10_and_a_list_of_names_by_position():
+    from ringmaster.reporting.continuous_tuners import _axis
+    assert _axis("c", [0.01, 0.1, 1.0], [0.0, 0.5, 1.0]) == ([-2.0, -1.0, 0.0], "log10 c")
+    assert _axis("n", [1, 5, 10], [0.0, 0.5, 1.0]) == ([1.0, 5.0, 10.0], "n")
+    assert _axis("m", ["a", "b"], [0.25, 0.75]) == ([0.25, 0.75], "m (position on its scale)")
 
 
 def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
@@ -48,5 +54,6 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     page = render_html(report)
     check_page(page)
     assert f"Use {report['recommended']['parameters']}" in page
-    assert "x: modelled win rate (band: 95%)" in page and "k: modelled win rate (band: 95%)" in page
+    assert "x: modelled win rate, 95% band" in page and "k: modelled win rate, 95% band" in page
+    assert "log10 k" not in page and "x (others at the answer)" in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
