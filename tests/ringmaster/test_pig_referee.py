@@ -189,3 +189,21 @@ def test_go_still_needs_a_board_size(tmp_path):
                    "players = {'a': Player('a'), 'b': Player('b')}\nmatchups = [Matchup('a', 'b')]\n")
     with pytest.raises(ControlFileError, match="'board_size' not specified"):
         Ringmaster(str(ctl))
+
+
+def test_a_stopped_pig_playoff_resumes_and_counts_every_game_once(tmp_path):
+    first = make_ringmaster(tmp_path)
+    first.load_state()
+    first.open_log()
+    first.run(max_games=3)
+    first.close_log()
+    assert first.competition.games_played() == 3
+    second = make_ringmaster(tmp_path)
+    assert second.load_state()
+    second.prepare_history()
+    second.open_log()
+    second.run()
+    second.close_log()
+    assert second.competition.games_played() == 4
+    assert sorted(os.listdir(tmp_path / "pig.games")) == [f"0_{n}.json" for n in range(4)]
+    assert len((tmp_path / "pig.hist").read_text().splitlines()) == 4
