@@ -10,7 +10,8 @@ random rollouts; and all positions' trees at once with PUCT valued by the
 seed's MLP (untrained weights: the speed doesn't depend on them), one
 batched network call per round across the trees, as in self-play. The
 last column is the mode's speed relative to hidden mode in the same
-round, so the ratio holds on a shared machine.
+round, so the ratio holds on a shared machine. Times are this process's
+CPU time (time.process_time), so a loaded machine doesn't deflate the rates.
 """
 
 from __future__ import annotations
@@ -48,23 +49,23 @@ def positions(game: Pig, count: int, seed: int) -> list:
 
 
 def rollout_search_seconds(game: Pig, mode: str, rollout: str, state, k: int, simulations: int) -> float:
-    """Seconds of one UCT search of state, valued by the named rollouts."""
+    """CPU seconds of one UCT search of state, valued by the named rollouts."""
     tree = Tree(game_for_mode(game, mode, k), state)
     evaluator = RolloutEvaluator(tree.game, seed=k, rollout=rollout_for(rollout, game, state.to_play),
                                  chance_rollouts=8 if ":" in rollout else 1)
-    started = time.perf_counter()
+    started = time.process_time()
     uct_policy(tree, evaluator, num_simulations=simulations, rng=np.random.default_rng(k), c=1.0,
                chance=chance_rule(mode))
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def network_search_seconds(game: Pig, mode: str, evaluate, states: list, simulations: int) -> float:
-    """Seconds of searching every position's tree at once by PUCT, one network call per round."""
+    """CPU seconds of searching every position's tree at once by PUCT, one network call per round."""
     trees = [Tree(game_for_mode(game, mode, k), state) for k, state in enumerate(states)]
-    started = time.perf_counter()
+    started = time.process_time()
     alphazero_policy(trees, evaluate, PuctSettings(c_puct=1.0), num_simulations=simulations,
                      rng=np.random.default_rng(0), chance=chance_rule(mode))
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def rates(game: Pig, evaluator: str, evaluate, states: list, simulations: int) -> dict[str, float]:
@@ -92,7 +93,7 @@ def main() -> None:
     encoder = encoder_for(game)
     net = make_net(NetConfig("pig50", 1, encoder.num_planes, 2, channels=64, blocks=4, kind="mlp"))
     evaluate = StateEvaluator(game, LocalPredictor(net, "cpu")).evaluate
-    print(f"{'mode':12} {'evaluator':12} {'simulations/s':>14} {'vs hidden':>10}")
+    print(f"{'mode':12} {'evaluator':12} {'sims/CPU-s':>14} {'vs hidden':>10}")
     for _ in range(options.rounds):
         for evaluator in ("hold20", "race:hold20", "random", "network"):
             measured = rates(game, evaluator, evaluate, states, options.simulations)
