@@ -115,6 +115,15 @@ def child_pids(parent: int) -> list[int]:
     return children
 
 
+def has_children() -> bool:
+    """Whether this process has any child, alive or not (one system call)."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
 def is_shared_service(pid: int) -> bool:
     """Whether a process was started as a shared service (see SHARED_SERVICE_VARIABLE)."""
     try:
@@ -142,6 +151,8 @@ def kill_orphans(keep: Collection[int] = ()) -> list[int]:
     Returns the pids killed.
     """
     killed: list[int] = []
+    if not has_children():
+        return killed   # the usual case after a game: no need to read /proc
     keep = set(keep) | _spared
     me = os.getpid()
     for _ in range(MAX_ROUNDS):

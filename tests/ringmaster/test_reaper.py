@@ -9,7 +9,13 @@ import time
 
 import pytest
 
-from ringmaster.reaper import SHARED_SERVICE_VARIABLE, child_pids, kill_orphans, reaping
+from ringmaster.reaper import (
+    SHARED_SERVICE_VARIABLE,
+    child_pids,
+    has_children,
+    kill_orphans,
+    reaping,
+)
 
 # A parent that starts a grandchild in a new session (keeping nothing of ours), prints its
 # pid and exits at once: the grandchild is orphaned, as an engine's escaped child is.
@@ -88,3 +94,15 @@ def test_our_own_helpers_are_kept():
         kill_orphans(keep=ours | helper_pids())
         assert alive(tracker)
     assert alive(tracker)
+
+
+@pytest.mark.integration
+def test_has_children_sees_a_live_child_and_none_once_reaped():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        assert has_children()
+    finally:
+        child.kill()
+        child.wait()
+    # Other tests may have left pytest children of its own; only ours is known gone.
+    assert has_children() == bool(child_pids(os.getpid()))
