@@ -5,8 +5,8 @@ Tune two parameters of our rollout MCTS engine (the UCT exploration constant
 --c and the RAVE equivalence --rave) on 7x7 Go with 100 playouts a move,
 against the same engine at its defaults (--c 0.2 --rave 3000), with a
 Gaussian-process model. Works out of the box:
-    ringmaster run control_files/tune_mcts_bayes_7x7.ctl -j 2
-Switch competition_type to 'spsa_tuner' or 'mc_tuner' (mc_tuner also wants
+    ringmaster run reports/tune_mcts_bayes_7x7/tune_mcts_bayes_7x7.ctl -j 1
+Switch competition_type to 'spsa_tuner' (or to 'mc_tuner', which also wants
 exploration_coefficient, initial_visits, initial_wins and a split per
 parameter) to tune the same parameters another way.
 """
