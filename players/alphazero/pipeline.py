@@ -22,6 +22,7 @@ from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, train_steps
 from players.games import make_game
 from players.mcts.chance import chance_rule, game_for_mode
+from players.mcts.evaluators import AfterstateEvaluator
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
@@ -187,7 +188,11 @@ class Pipeline:
                                    temperature_moves=c.temperature_moves, c_puct=c.c_puct,
                                    dirichlet_alpha=c.dirichlet_alpha,
                                    dirichlet_epsilon=c.dirichlet_epsilon)
-        examples, sp = play_games(self.search_game, evaluator.evaluate, c.games_per_iteration,
+        evaluate = evaluator.evaluate
+        if getattr(self.game, "has_chance", False):
+            # The net sees only decision states in training: value chance states through their outcomes.
+            evaluate = AfterstateEvaluator(self.game, evaluate)
+        examples, sp = play_games(self.search_game, evaluate, c.games_per_iteration,
                                   sp_config, self.rng, progress=self._progress(iteration),
                                   chance=self.chance)
         ReplayBuffer.save_shard(self.paths.replay, iteration, examples)

@@ -22,6 +22,7 @@ from players.games.pig import (
 )
 from players.mcts import PuctSettings, RolloutEvaluator, Tree, alphazero_policy, uct_policy
 from players.mcts.chance import CHANCE_MODES, chance_rule, game_for_mode
+from players.mcts.evaluators import AfterstateEvaluator
 from ringmaster.gtp.engine import run_gtp_session
 
 ARENA = PuctSettings(c_puct=1.0, dirichlet_alpha=1.0, dirichlet_epsilon=0.05, temperature=0.2)
@@ -149,14 +150,18 @@ class PigSearch(gtp_adapter.MoveGenerator):
 
 
 def network_evaluator(path: str, game: Pig):
-    """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread)."""
+    """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread).
+
+    Chance states are valued through their outcomes (AfterstateEvaluator): the
+    network was trained on decision states only.
+    """
     import torch
 
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator
     torch.set_num_threads(1)
     model, _ = load_checkpoint(path)
-    return StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
+    return AfterstateEvaluator(game, StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate)
 
 
 def main(argv: list[str] | None = None) -> int:
