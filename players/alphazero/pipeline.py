@@ -57,6 +57,7 @@ class RunConfig:
     chance_mode: str = "hidden"       # games with chance (pig50): hidden, sampling, progressive, expectimax
     progressive_widening_alpha: float = 0.5
     prior_virtual_visits: float = 1.0
+    afterstate_values: bool = False   # value chance states through their outcomes (AfterstateEvaluator)
 
 
 class RunDirectory:
@@ -189,7 +190,7 @@ class Pipeline:
                                    dirichlet_alpha=c.dirichlet_alpha,
                                    dirichlet_epsilon=c.dirichlet_epsilon)
         evaluate = evaluator.evaluate
-        if getattr(self.game, "has_chance", False):
+        if c.afterstate_values and getattr(self.game, "has_chance", False):
             # The net sees only decision states in training: value chance states through their outcomes.
             evaluate = AfterstateEvaluator(self.game, evaluate)
         examples, sp = play_games(self.search_game, evaluate, c.games_per_iteration,

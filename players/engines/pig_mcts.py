@@ -149,11 +149,12 @@ class PigSearch(gtp_adapter.MoveGenerator):
         return result.best_action
 
 
-def network_evaluator(path: str, game: Pig):
+def network_evaluator(path: str, game: Pig, afterstate_values: bool = False):
     """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread).
 
-    Chance states are valued through their outcomes (AfterstateEvaluator): the
-    network was trained on decision states only.
+    With afterstate_values, chance states are valued through their outcomes
+    (AfterstateEvaluator) rather than by the network directly, which was
+    trained on decision states only.
     """
     import torch
 
@@ -161,7 +162,8 @@ def network_evaluator(path: str, game: Pig):
     from players.nets.inference import LocalPredictor, StateEvaluator
     torch.set_num_threads(1)
     model, _ = load_checkpoint(path)
-    return AfterstateEvaluator(game, StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate)
+    evaluate = StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
+    return AfterstateEvaluator(game, evaluate) if afterstate_values else evaluate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="prior of the policy's choice (default 0.8)")
     parser.add_argument("--prior-rollouts", type=int, default=8,
                         help="rollouts valuing a chance node, the prior of its outcomes (default 8)")
+    parser.add_argument("--afterstate-values", action="store_true",
+                        help="with --model: value chance states through their outcomes")
     parser.add_argument("--leaf-rollouts", type=int, default=1,
                         help="rollouts valuing a decision leaf (default 1)")
     parser.add_argument("--progressive-widening-alpha", type=float, default=0.5)
@@ -194,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     try:
-        evaluate = network_evaluator(options.model, Pig()) if options.model else None
+        evaluate = (network_evaluator(options.model, Pig(), options.afterstate_values)
+                    if options.model else None)
         player = PigSearch(options.chance_mode, playouts=options.playouts, seconds=options.seconds,
                            c=options.c, rollout=options.rollouts, evaluate=evaluate,
                            alpha=options.progressive_widening_alpha,
