@@ -4,8 +4,9 @@ description = """
 Othello 8x8: our rollout UCT engine and our AlphaZero network (players/models/othello8.pt),
 each at 1 second a move on one core (0.9 s of search, the rest for the answer), against
 GRhino (apt-get install grhino) at levels 1, 3 and 5. Every pairing plays `rounds` games,
-alternating colours; the report gives the Elo of each pairing and joint ratings. GRhino has no clock: level 5 searches deep and takes tens of seconds a move on
-a loaded core, so its pairings are the slow ones. One game at a time gives each engine a core:
+alternating colours; the report gives the Elo of each pairing and joint ratings. GRhino has
+no clock: level 5 searches deep and takes tens of seconds a move, so its pairings are the slow
+ones. One game at a time gives each engine a core:
     ringmaster run control_files/othello8_vs_grhino.ctl
 """
 
