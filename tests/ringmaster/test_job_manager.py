@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -105,6 +106,11 @@ def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
     def terminate(executor) -> None:
         processes = list(executor._processes.values())
         real_terminate(executor)
+        # The pool's own management thread may reap a worker at the same moment, and then
+        # the exit code is set a moment later: wait for it rather than read None.
+        deadline = time.monotonic() + 5
+        while any(p.exitcode is None for p in processes) and time.monotonic() < deadline:
+            time.sleep(0.01)
         exit_codes.extend(p.exitcode for p in processes)
     monkeypatch.setattr(job_manager, "_terminate", terminate)
     source = InterruptedSource(2)
