@@ -41,6 +41,9 @@ from ringmaster.persistence import (
 from ringmaster.rules import get_rules_class
 from ringmaster.timing import RunClock, local_now, progress
 
+HTML_INTERVAL = 1.0
+"""Seconds between rewrites of FILE.html during a run (rendering it costs about 50 ms)."""
+
 
 @dataclass(frozen=True)
 class CompetitionPaths:
@@ -141,6 +144,8 @@ class Ringmaster:
         self._job_started: dict[str, float] = {}
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
         self.cluster: Any = None
+        self._html_due = False             # a result has come in since FILE.html was written
+        self._html_written_at = float("-inf")
 
     @property
     def warnings(self) -> list[str]:
@@ -359,7 +364,8 @@ class Ringmaster:
                     f.write(text)
             except OSError as exc:   # the next run completes the history from the state
                 raise storage_error(exc, self.paths.history) from None
-        self.write_html()
+        self._html_due = True
+        self._write_html_if_due()
         self.log(f"response from game {response.game_id}")
         self._flush_competition_log()
         for warning in response.warnings:
@@ -389,7 +395,8 @@ class Ringmaster:
                                          "void", finished=local_now(), detail=message))
         stop, retry = self.competition.process_game_error(job, self.void_game_count - 1)
         self.save_state()
-        self.write_html()
+        self._html_due = True
+        self._write_html_if_due()
         self.log(f"game {job.game_id} will be replayed" if retry else
                  f"game {job.game_id} will not be replayed")
         self._flush_competition_log()
@@ -409,6 +416,7 @@ class Ringmaster:
     def poll(self, running: list) -> None:
         if self.halt_reason is None and os.path.exists(self.paths.command):
             self._read_command_file()
+        self._write_html_if_due()
         if self.presenter is not None:
             self.presenter.refresh()
 
@@ -448,6 +456,8 @@ class Ringmaster:
             self.log(f"run interrupted at {now()}")
             if self.games_in_progress:
                 self.log("games in progress were: " + " ".join(sorted(self.games_in_progress)))
+            if self._html_due:
+                self.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
         self.write_report()
@@ -525,6 +535,18 @@ class Ringmaster:
         from ringmaster.reporting.html import render_html  # jinja2: only once a result is in
         write_atomically(self.paths.html, render_html(self.json_report()).encode("utf-8"),
                          durable=False)
+        self._html_due = False
+        self._html_written_at = time.monotonic()
+
+    def _write_html_if_due(self) -> None:
+        """Rewrite FILE.html if a result came in and HTML_INTERVAL has passed since the last.
+
+        Called after each result and from poll() (at least once a second while games
+        run), so the page is at most about two seconds behind; the end of a run
+        always rewrites it.
+        """
+        if self._html_due and time.monotonic() - self._html_written_at >= HTML_INTERVAL:
+            self.write_html()
 
     def json_report(self) -> dict[str, Any]:
         report = self.competition.get_json_report()

@@ -252,20 +252,55 @@ def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl
                              "out of range for othello (even, 4-16)\n")
 
 
-def test_show_csv_html_after_every_result_and_report_rewrites_it(write_ctl, monkeypatch):
-    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
-    base = ctl[:-4]
+def spy_on_html(monkeypatch, base: str) -> list[int]:
+    """The number of game rows in FILE.html each time it is written."""
     from ringmaster.ringmaster import Ringmaster
-    written = []
+    written: list[int] = []
     original = Ringmaster.write_html
 
     def spy(self):
         original(self)
         written.append(open(base + ".html").read().count("<tr><td class=\"l\"><a href="))
     monkeypatch.setattr(Ringmaster, "write_html", spy)
+    return written
+
+
+def test_html_is_rewritten_at_most_once_an_interval_and_always_at_the_end(write_ctl,
+                                                                          monkeypatch):
+    import ringmaster.ringmaster
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    written = spy_on_html(monkeypatch, ctl[:-4])
+    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 3600.0)
+    assert invoke("run", ctl).exit_code == 0
+    # The first result, then nothing within the interval, then the end of the run.
+    assert written == [1, 3]
+
+
+def test_an_interrupted_run_leaves_html_with_every_result(write_ctl, monkeypatch):
+    import ringmaster.ringmaster
+    from ringmaster.ringmaster import Ringmaster
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    written = spy_on_html(monkeypatch, ctl[:-4])
+    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 3600.0)
+
+    def ctrl_c_after_two(self, running):
+        if len(self.game_index) == 2:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(Ringmaster, "poll", ctrl_c_after_two)
+    assert invoke("run", ctl, "-q").exit_code == EXIT_INTERRUPTED
+    assert written == [1, 2]
+
+
+def test_show_csv_html_after_every_result_and_report_rewrites_it(write_ctl, monkeypatch):
+    import ringmaster.ringmaster
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    base = ctl[:-4]
+    written = spy_on_html(monkeypatch, base)
+    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 0.0)
     result = invoke("run", ctl)
     assert result.exit_code == 0, result.output
-    # FILE.html is rewritten after each result (with one more game row each time), and at the end.
+    # With no interval FILE.html is rewritten after each result (one more game row each
+    # time), and at the end.
     assert written == [1, 2, 3, 3]
     # The live display shows elapsed time, games per hour and the ETA.
     assert "games per hour, 3/3 games, ETA" in result.output
