@@ -44,8 +44,12 @@ def add_dirichlet_noise(node: Node, alpha: float, epsilon: float,
     """Mix Dirichlet(alpha) noise into an expanded node's priors: (1 - epsilon) * p + epsilon * noise."""
     if epsilon <= 0 or not node.expanded or len(node.actions) < 2:
         return
-    noise = rng.dirichlet(np.full(len(node.actions), alpha)).tolist()
-    node.prior = [(1.0 - epsilon) * p + epsilon * x for p, x in zip(node.prior, noise)]
+    noise = rng.dirichlet(np.full(len(node.actions), alpha))
+    if isinstance(node.prior, np.ndarray):
+        node.prior = (1.0 - epsilon) * node.prior + epsilon * noise
+    else:
+        node.prior = [(1.0 - epsilon) * p + epsilon * x
+                      for p, x in zip(node.prior, noise.tolist())]
 
 
 def best_by_visits(visits: np.ndarray, q: np.ndarray) -> int:

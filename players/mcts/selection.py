@@ -5,7 +5,8 @@ functools.partial, e.g. partial(puct, c_puct=1.5). Values are in [-1, 1]
 for the node's player to move. Each rule has a *_scores twin returning the
 scores of every edge as an array. The rules loop in plain Python over
 nodes with fewer than VECTOR_EDGES edges, where that beats numpy's per-call
-cost several times over, and use their *_scores twin on larger nodes.
+cost several times over, and score wider nodes, whose statistics are numpy
+arrays (players.mcts.tree), in numpy without copying them.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ import math
 
 import numpy as np
 
-from players.mcts.tree import Node
-
-VECTOR_EDGES = 32
+from players.mcts.tree import VECTOR_EDGES, Node
 
 
 def puct(node: Node, *, c_puct: float = 1.5, fpu_reduction: float = 0.0) -> int:
@@ -43,8 +42,13 @@ def puct(node: Node, *, c_puct: float = 1.5, fpu_reduction: float = 0.0) -> int:
 def puct_scores(node: Node, *, c_puct: float = 1.5, fpu_reduction: float = 0.0) -> np.ndarray:
     """The score puct() maximises, for every edge."""
     n = np.asarray(node.N, dtype=np.float64)
-    q = np.where(n > 0, np.asarray(node.W) / np.maximum(n, 1e-300), node.value - fpu_reduction)
-    return q + c_puct * np.asarray(node.prior) * math.sqrt(max(node.total, 1.0)) / (1.0 + n)
+    q = np.where(n > 0, np.asarray(node.W, dtype=np.float64) / np.maximum(n, 1e-300),
+                 node.value - fpu_reduction)
+    explore = np.asarray(node.prior, dtype=np.float64) * (
+        c_puct * math.sqrt(max(node.total, 1.0)))
+    explore /= 1.0 + n
+    q += explore
+    return q
 
 
 def uct(node: Node, *, c: float = 1.4) -> int:
@@ -55,7 +59,7 @@ def uct(node: Node, *, c: float = 1.4) -> int:
     """
     N, W = node.N, node.W
     if len(N) >= VECTOR_EDGES:
-        return int(np.argmax(uct_scores(node, c=c)))
+        return _uct_wide(N, W, node.total, c)
     log_n = math.log(node.total) if node.total > 1.0 else 0.0
     best, best_i = -math.inf, 0
     for i in range(len(N)):
@@ -66,6 +70,22 @@ def uct(node: Node, *, c: float = 1.4) -> int:
         if score > best:
             best, best_i = score, i
     return best_i
+
+
+def _uct_wide(N, W, total: float, c: float) -> int:
+    """uct() on a wide node: the argmax of uct_scores, computed without copying N and W first."""
+    n = np.asarray(N, dtype=np.float64)
+    if n.min() <= 0:
+        return int((n <= 0).argmax())
+    log_n = math.log(total) if total > 1.0 else 0.0
+    scores = np.asarray(W, dtype=np.float64) / n
+    scores += 1.0
+    scores *= 0.5
+    explore = log_n / n
+    np.sqrt(explore, out=explore)
+    explore *= c
+    scores += explore
+    return int(scores.argmax())
 
 
 def uct_scores(node: Node, *, c: float = 1.4) -> np.ndarray:

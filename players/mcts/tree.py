@@ -6,12 +6,17 @@ import numpy as np
 
 from players.games.base import Game
 
+# Nodes with at least this many edges keep their statistics in numpy arrays.
+VECTOR_EDGES = 32
+
 
 class Node:
     """A decision node, created when first reached and expanded when first evaluated.
 
-    Edge statistics are Python lists aligned with `actions` (nodes have tens
-    of edges, where a Python loop beats numpy's per-call overhead). Values
+    Edge statistics are aligned with `actions`: Python lists on nodes of
+    fewer than VECTOR_EDGES edges (a Python loop over tens of edges beats
+    numpy's per-call cost), float64 numpy arrays on wider ones (a Go board's
+    82), so that the selection rules score them without converting. Values
     in W are from the point of view of to_play, the player choosing here.
 
     Public attributes:
@@ -20,9 +25,9 @@ class Node:
       terminal       -- True if the game is over here
       terminal_value -- the result for to_play if terminal, else 0
       actions        -- legal actions once expanded (None before)
-      prior          -- prior probability of each edge
-      N              -- visits of each edge (float: virtual loss is added in)
-      W              -- value sum of each edge, for to_play
+      prior          -- prior probability of each edge (list, or array if wide)
+      N              -- visits of each edge (float: virtual loss is added in; list or array)
+      W              -- value sum of each edge, for to_play (list or array)
       total          -- sum(N)
       children       -- Node or ChanceNode per edge, None until first reached; for a game
                         whose apply draws chance inside (stochastic_apply), a dict from
@@ -43,9 +48,9 @@ class Node:
         self.terminal = terminal
         self.terminal_value = terminal_value
         self.actions: list[int] | None = None
-        self.prior: list[float] = []
-        self.N: list[float] = []
-        self.W: list[float] = []
+        self.prior: list[float] | np.ndarray = []
+        self.N: list[float] | np.ndarray = []
+        self.W: list[float] | np.ndarray = []
         self.total = 0.0
         self.children: list[Node | ChanceNode | None] = []
         self.value = 0.0
@@ -55,19 +60,29 @@ class Node:
     def expanded(self) -> bool:
         return self.actions is not None
 
-    def expand(self, actions: list[int], prior: list[float], value: float) -> None:
+    def expand(self, actions: list[int] | np.ndarray, prior: list[float] | np.ndarray,
+               value: float) -> None:
         """Create one edge per action with its prior, zero visits, and the node's value."""
-        self.actions = list(actions)
-        self.prior = list(prior)
-        self.N = [0.0] * len(self.actions)
-        self.W = [0.0] * len(self.actions)
+        self.actions = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
+        k = len(self.actions)
+        if k >= VECTOR_EDGES:
+            self.prior = np.array(prior, dtype=np.float64)
+            self.N = np.zeros(k)
+            self.W = np.zeros(k)
+        else:
+            self.prior = prior.tolist() if isinstance(prior, np.ndarray) else list(prior)
+            self.N = [0.0] * k
+            self.W = [0.0] * k
         self.total = 0.0
-        self.children = [None] * len(self.actions)
+        self.children = [None] * k
         self.value = float(value)
 
     def q_value(self) -> float:
         """Mean backed-up value for to_play (the evaluator's value if unvisited)."""
-        return sum(self.W) / self.total if self.total > 0 else self.value
+        if self.total <= 0:
+            return self.value
+        w = self.W.tolist() if isinstance(self.W, np.ndarray) else self.W
+        return sum(w) / self.total
 
 
 class ChanceNode:

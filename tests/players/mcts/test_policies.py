@@ -23,11 +23,15 @@ def uniform(states):
     return np.full((n, 2), 0.5), np.zeros(n)
 
 
-def test_dirichlet_noise_keeps_a_distribution():
+@pytest.mark.parametrize("edges", [2, 82])
+def test_dirichlet_noise_keeps_a_distribution(edges):
     node = Node("s", 0)
-    node.expand([0, 1], [0.9, 0.1], 0.0)
+    prior = [0.9, 0.1] if edges == 2 else (np.arange(edges) + 1.0) / sum(range(1, edges + 1))
+    node.expand(list(range(edges)), prior, 0.0)
+    kind = type(node.prior)
     add_dirichlet_noise(node, 0.3, 0.25, np.random.default_rng(5))
-    assert sum(node.prior) == pytest.approx(1) and not np.allclose(node.prior, [0.9, 0.1])
+    assert type(node.prior) is kind and len(node.prior) == edges
+    assert sum(node.prior) == pytest.approx(1) and not np.allclose(node.prior, prior)
     assert min(node.prior) >= 0
 
 

@@ -10,10 +10,12 @@ from players.mcts.tree import Node
 
 
 def node_with(prior, visits, values, value=0.0):
+    """A node with these statistics, kept as Node.expand keeps them (arrays on wide nodes)."""
     node = Node("s", 0)
     node.expand(list(range(len(prior))), prior, value)
-    node.N = [float(v) for v in visits]
-    node.W = [float(v) for v in values]
+    kind = np.array if isinstance(node.N, np.ndarray) else list
+    node.N = kind([float(v) for v in visits])
+    node.W = kind([float(v) for v in values])
     node.total = float(sum(visits))
     return node
 
@@ -40,15 +42,22 @@ def test_uct_scores_follow_the_formula_and_unvisited_come_first():
     assert uct(node, c=1.0) == 2
 
 
+@pytest.mark.parametrize("as_lists", [False, True])
 @pytest.mark.parametrize("rule, scores", [(puct, puct_scores), (uct, uct_scores)])
-def test_each_rule_picks_the_argmax_of_its_scores(rule, scores):
+def test_each_rule_picks_the_argmax_of_its_scores(rule, scores, as_lists):
     rng = np.random.default_rng(7)
     for _ in range(200):
         k = int(rng.integers(2, 6)) if rng.random() < 0.5 else int(rng.integers(30, 90))
         visits = rng.integers(0 if rule is puct else 1, 5, k).tolist()
+        if rule is uct and rng.random() < 0.2:
+            visits[int(rng.integers(k))] = 0
         values = (rng.uniform(-1, 1, k) * visits).tolist()
         node = node_with(rng.dirichlet(np.ones(k)).tolist(), visits, values, rng.uniform(-1, 1))
+        if as_lists:        # statistics set by hand as lists work on wide nodes too
+            node.N, node.W, node.prior = list(node.N), list(node.W), list(node.prior)
+        before = (list(node.N), list(node.W))
         assert rule(node) == int(np.argmax(scores(node)))
+        assert (list(node.N), list(node.W)) == before
 
 
 def test_exploration_constant_changes_the_uct_choice():

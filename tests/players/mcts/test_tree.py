@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from players.games.toys import Lottery, Nim
-from players.mcts.tree import ChanceNode, Node, Tree, make_node
+from players.mcts.tree import VECTOR_EDGES, ChanceNode, Node, Tree, make_node
 
 
 def test_make_node_by_kind_of_state():
@@ -24,6 +24,19 @@ def test_expand_sets_edges_and_q_value():
     assert node.q_value() == 0.4          # the evaluator's value until visited
     node.N, node.W, node.total = [1.0, 3.0], [1.0, -2.0], 4.0
     assert node.q_value() == pytest.approx(-0.25)
+
+
+def test_wide_nodes_keep_their_statistics_in_arrays():
+    narrow, wide = Node("s", 0), Node("s", 0)
+    narrow.expand(np.arange(VECTOR_EDGES - 1), np.full(VECTOR_EDGES - 1, 1.0 / 31), 0.0)
+    wide.expand(list(range(VECTOR_EDGES)), [1.0 / VECTOR_EDGES] * VECTOR_EDGES, 0.1)
+    assert isinstance(narrow.N, list) and isinstance(narrow.prior, list)
+    assert narrow.actions == list(range(VECTOR_EDGES - 1)) and type(narrow.actions[0]) is int
+    assert isinstance(wide.N, np.ndarray) and isinstance(wide.W, np.ndarray)
+    assert isinstance(wide.prior, np.ndarray) and isinstance(wide.actions, list)
+    assert wide.q_value() == 0.1
+    wide.N[3], wide.W[3], wide.total = 2.0, -1.0, 2.0
+    assert wide.q_value() == -0.5
 
 
 def test_advance_keeps_the_subtree_or_starts_fresh():
