@@ -106,7 +106,7 @@ def test_learning_a_trivial_position_set():
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=16, blocks=1, value_hidden=32))
     before = evaluate_losses(net, planes, policies, values)
-    train_steps(net, make_optimizer(net, TrainConfig(learning_rate=3e-3)), Fixed(), steps=200,
+    train_steps(net, make_optimizer(net, TrainConfig(learning_rate=3e-3)), Fixed(), steps=100,
                 batch_size=64)
     after = evaluate_losses(net, planes, policies, values)
     assert after["policy_loss"] < 0.35 * before["policy_loss"]
