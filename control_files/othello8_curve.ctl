@@ -9,7 +9,8 @@ also plays GRhino, so that the joint ratings put everyone on one scale. The netw
 a move, so that the machine's load doesn't move the curve. New checkpoints join as the run
 goes on; run it again to play their games:
     nice -n 10 ringmaster run control_files/othello8_curve.ctl -q
-Without that run directory, the committed network (players/models/othello8.pt) stands alone.
+The committed network (players/models/othello8.pt) plays as 'final', with or without that run
+directory.
 """
 
 import json
@@ -39,10 +40,11 @@ def checkpoints_by_training_time(run):
     return found
 
 
+networks = {}
 if os.path.exists(os.path.join(RUN, 'metrics.json')):
     networks = checkpoints_by_training_time(RUN)
-else:
-    networks = {'final': os.path.join(MODELS, 'othello8.pt')}
+# The committed network (the run's iteration 81, after 2 h 12 min), the one the goal match plays.
+networks['final'] = os.path.join(MODELS, 'othello8.pt')
 
 players = {code: az(path) for code, path in networks.items()}
 players['rhino1'] = Player(GRHINO + ' --level 1')

@@ -49,7 +49,8 @@ def test_example_tuning_control_files_load(tmp_path):
         assert job.game_id in ("0", "g0#0r0")
 
 
-def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour(tmp_path):
+def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour_and_the_final(
+        tmp_path):
     (tmp_path / "control_files").mkdir()
     ctl = shutil.copy(os.path.join(ROOT, "control_files", "othello8_curve.ctl"), tmp_path / "control_files")
     run = tmp_path / "runs" / "othello8"
@@ -62,8 +63,9 @@ def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour
     commands = {check.player.code: list(check.player.command) for check in competition.get_player_checks()}
     models = {code: os.path.basename(command[command.index("--model") + 1])
               for code, command in commands.items() if "--model" in command}
+    # And the committed network, wherever the control file is.
     assert models == {"min000": "iter_0000.pt", "min030": "iter_0001.pt", "min060": "iter_0003.pt",
-                      "min120": "iter_0005.pt"}
+                      "min120": "iter_0005.pt", "final": "othello8.pt"}
 
 
 def _readme_gnugo_example() -> str:
