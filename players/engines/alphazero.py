@@ -121,7 +121,7 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
     game = make_game(model.config.game)
     if use_server:
         from players.nets.server import connect_or_start
-        predictor = connect_or_start(options.model, str(device))
+        predictor = connect_or_start(options.model, str(device), threads=options.threads)
     else:
         predictor = LocalPredictor(model, device)
     evaluator = StateEvaluator(game, predictor)

@@ -56,9 +56,10 @@ class RemotePredictor:
 
 
 def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 30.0,
-                     start_timeout: float = 120.0) -> RemotePredictor:
+                     start_timeout: float = 120.0, threads: int = 1) -> RemotePredictor:
     """Connect to the server for (model, device), starting it if none is running.
 
+    A server this call starts runs torch on `threads` CPU threads (see main()).
     Raises RuntimeError if a server can't be reached within start_timeout.
     """
     address = server_address(model_path, device)
@@ -79,7 +80,8 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
         # engines: it ends by itself idle_seconds after its last client has gone.
         subprocess.Popen(
             [sys.executable, "-m", "players.nets.server", "--model", str(model_path),
-             "--device", device, "--address", address, "--idle-seconds", str(idle_seconds)],
+             "--device", device, "--address", address, "--idle-seconds", str(idle_seconds),
+             "--threads", str(threads)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True,
             env={**os.environ, SHARED_SERVICE_VARIABLE: "1"})
@@ -170,7 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--address", default=None)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
+    # torch's default, a thread per core, is ruinous on a busy machine: each batch's
+    # threads wait for one another's time slices (on 2 loaded cores a batch of one
+    # took 475 ms with 2 threads against 2.5 ms with 1).
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     options = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(options.threads)
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, resolve_device
     device = resolve_device(options.device)

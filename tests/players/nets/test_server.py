@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from players.games.othello import Othello
+from players.nets import server as server_module
 from players.nets.checkpoint import save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor
@@ -87,11 +88,13 @@ def test_engines_share_one_server_process(tmp_path, no_leftover_processes):
     save_checkpoint(model_path, tiny_net())
     address = server_address(model_path, "cpu")
     assert address == server_address(model_path, "cpu") != server_address(model_path, "cuda")
-    first = connect_or_start(model_path, "cpu", idle_seconds=1.0)
-    second = connect_or_start(model_path, "cpu", idle_seconds=1.0)
+    first = connect_or_start(model_path, "cpu", idle_seconds=1.0, threads=1)
+    second = connect_or_start(model_path, "cpu", idle_seconds=1.0, threads=1)
     servers = processes_mentioning(str(model_path))
     assert len(servers) == 1
     server = servers.pop()
+    with open(f"/proc/{server}/cmdline", "rb") as f:
+        assert b"\0--threads\x001\0" in f.read()   # the engine's thread count, not torch's default
     # It holds none of the engine's pipes (so the ringmaster never waits for it), and
     # the ringmaster's reaper leaves it to end by itself.
     assert all(os.readlink(f"/proc/{server}/fd/{fd}") == "/dev/null" for fd in (0, 1, 2))
@@ -124,3 +127,22 @@ def test_remote_reports_server_errors(tmp_path):
         remote.predict(planes(2, seed=1))
     remote.close()
     thread.join(timeout=10)
+
+
+def test_the_server_runs_torch_on_the_threads_it_is_given(tmp_path, monkeypatch):
+    model_path = tmp_path / "m.pt"
+    save_checkpoint(model_path, tiny_net())
+    seen: list[int] = []
+    monkeypatch.setattr(InferenceServer, "serve_forever", lambda self: seen.append(torch.get_num_threads()))
+    monkeypatch.setattr(InferenceServer, "__init__", lambda self, *args: None)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        assert server_module.main(["--model", str(model_path), "--device", "cpu",
+                                   "--address", str(tmp_path / "s.sock")]) == 0
+        torch.set_num_threads(2)
+        server_module.main(["--model", str(model_path), "--device", "cpu",
+                            "--address", str(tmp_path / "s.sock"), "--threads", "3"])
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [1, 3]   # one by default
