@@ -5,7 +5,7 @@ Othello 8x8, the goal of issue 14: our AlphaZero network (players/models/othello
 more than 1 second a move on one CPU core (0.9 s of search, so that the whole answer to
 genmove stays within the second) against GRhino (apt-get install grhino): 100 games
 against level 3 (its default), 50 against level 1 and 6 against level 5 (which thinks for
-about 3.5 minutes of CPU a game), alternating colours. One game at a time:
+about 4.5 minutes of CPU a game), alternating colours. One game at a time:
     ringmaster run control_files/othello8_az_vs_grhino.ctl
 """
 
