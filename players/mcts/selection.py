@@ -59,7 +59,7 @@ def uct(node: Node, *, c: float = 1.4) -> int:
     """
     N, W = node.N, node.W
     if len(N) >= VECTOR_EDGES:
-        return _uct_wide(N, W, node.total, c)
+        return _uct_wide(node, c)
     log_n = math.log(node.total) if node.total > 1.0 else 0.0
     best, best_i = -math.inf, 0
     for i in range(len(N)):
@@ -72,28 +72,26 @@ def uct(node: Node, *, c: float = 1.4) -> int:
     return best_i
 
 
-def _uct_wide(N, W, total: float, c: float) -> int:
-    """uct() on a wide node: the argmax of uct_scores, computed without copying N and W first."""
-    n = np.asarray(N, dtype=np.float64)
+def _uct_wide(node: Node, c: float) -> int:
+    """uct() on a wide node: the first unvisited edge, else the argmax of uct_scores."""
+    n = np.asarray(node.N)
     if n.min() <= 0:
         return int((n <= 0).argmax())
-    log_n = math.log(total) if total > 1.0 else 0.0
-    scores = np.asarray(W, dtype=np.float64) / n
+    return int(uct_scores(node, c=c).argmax())
+
+
+def uct_scores(node: Node, *, c: float = 1.4) -> np.ndarray:
+    """The score uct() maximises, for every edge (+inf for unvisited edges)."""
+    n = np.array(node.N, dtype=np.float64)
+    log_n = math.log(node.total) if node.total > 1.0 else 0.0
+    unvisited = n <= 0
+    n[unvisited] = 1.0
+    scores = np.asarray(node.W, dtype=np.float64) / n   # a new array: N and W stay as they are
     scores += 1.0
     scores *= 0.5
     explore = log_n / n
     np.sqrt(explore, out=explore)
     explore *= c
     scores += explore
-    return int(scores.argmax())
-
-
-def uct_scores(node: Node, *, c: float = 1.4) -> np.ndarray:
-    """The score uct() maximises, for every edge (+inf for unvisited edges)."""
-    n = np.array(node.N)
-    log_n = math.log(node.total) if node.total > 1.0 else 0.0
-    unvisited = n <= 0
-    n[unvisited] = 1.0
-    scores = (np.array(node.W) / n + 1.0) * 0.5 + c * np.sqrt(log_n / n)
     scores[unvisited] = np.inf
     return scores
