@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 
-
-def ask(engine: subprocess.Popen, command: str) -> str:
-    """Send one GTP command and return the first line of the response."""
-    engine.stdin.write(command + "\n")
-    engine.stdin.flush()
-    lines = []
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the engine exited after {command!r}")
-        if line.strip():
-            lines.append(line.strip())
-        elif lines:
-            return lines[0]
+from ringmaster.gtp.controller import GtpController, SubprocessChannel
 
 
 def main() -> None:
@@ -30,20 +16,20 @@ def main() -> None:
     options = parser.parse_args()
     command = [sys.executable, "-m", "players", "alphazero", "--model", options.model, "--device", "cpu",
                "--threads", "1", "--seconds", options.seconds, "--batch", "8"]
-    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    ask(engine, "boardsize 8")
-    ask(engine, "clear_board")
+    engine = GtpController(SubprocessChannel(command), "alphazero", default_timeout=60)
+    engine.do_command("boardsize", "8")
+    engine.do_command("clear_board")
     times, colour, passes = [], "b", 0
     while passes < 2:
         started = time.perf_counter()
-        answer = ask(engine, f"genmove {colour}")
-        if answer.lower().endswith("pass"):
+        answer = engine.do_command("genmove", colour)
+        if answer.lower() == "pass":
             passes += 1
         else:
             passes = 0
             times.append(time.perf_counter() - started)
         colour = "w" if colour == "b" else "b"
-    ask(engine, "quit")
+    engine.close()
     times.sort()
     print(f"--seconds {options.seconds}: {len(times)} moves, median {times[len(times) // 2]:.3f} s, "
           f"max {times[-1]:.3f} s")
