@@ -1,7 +1,7 @@
 """Network inference throughput by batch size, and batched vs one-position-at-a-time, measured side by side.
 
     python bench/bench_inference.py [--game othello6] [--device auto] [--threads 1]
-        [--batches 1,8,32,128,512] [--seconds 2] [--fp32]
+        [--batches 1,8,32,128,512] [--seconds 2] [--precision auto|fp32|bf16|both]
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--channels", type=int, default=0)
     parser.add_argument("--blocks", type=int, default=0)
-    parser.add_argument("--fp32", action="store_true", help="no reduced precision on CUDA")
+    parser.add_argument("--precision", choices=("auto", "fp32", "bf16", "both"), default="auto",
+                        help="auto: both on CUDA, fp32 on the CPU; both: fp32 and bf16 timed in turn")
     options = parser.parse_args()
     torch.set_num_threads(options.threads)
     device = resolve_device(options.device)
@@ -67,30 +68,40 @@ def main() -> None:
         config = NetConfig(config.game, config.board_size, config.in_planes, config.num_actions,
                            channels=options.channels or config.channels,
                            blocks=options.blocks or config.blocks)
+    precision = options.precision
+    if precision == "auto":
+        precision = "both" if device.type == "cuda" else "fp32"
+    names = ["fp32", "bf16"] if precision == "both" else [precision]
     model = PolicyValueNet(config)
-    predictor = LocalPredictor(model, device, reduced_precision=False if options.fp32 else None)
+    predictors = {name: LocalPredictor(model, device, reduced_precision=name == "bf16") for name in names}
     batches = ([int(b) for b in options.batches.split(",")] if options.batches else
                [1, 8, 32, 128, 512] + ([2048, 8192, 16384] if device.type == "cuda" else []))
     params = sum(p.numel() for p in model.parameters())
     print(f"game {options.game}  net {config.channels}x{config.blocks} ({params} parameters)  "
-          f"device {device}  threads {torch.get_num_threads()}  "
-          f"precision {'bf16' if predictor.reduced else 'fp32'}")
+          f"device {device}{f' ({torch.cuda.get_device_name(device)})' if device.type == 'cuda' else ''}  "
+          f"threads {torch.get_num_threads()}  torch {torch.__version__}")
     states = sample_states(game, max(batches))
     planes = encoder.encode(states)
-    print("network only (encoded planes -> logits, values):")
+    print("network only (encoded planes -> logits, values), positions/s; precisions timed in turn:")
+    print(f"  {'batch':>6}" + "".join(f"  {name:>12}" for name in names)
+          + ("  bf16/fp32" if len(names) == 2 else ""))
     for b in batches:
-        speed = rate(lambda x=planes[:b]: predictor.predict(x), b, options.seconds, device)
-        print(f"  batch {b:6d}: {speed:12.0f} positions/s")
+        speeds = [rate(lambda x=planes[:b], p=predictors[name]: p.predict(x), b, options.seconds, device)
+                  for name in names]
+        print(f"  {b:6d}" + "".join(f"  {speed:12.0f}" for speed in speeds)
+              + (f"  {speeds[1] / speeds[0]:9.2f}x" if len(speeds) == 2 else ""))
 
-    evaluator = StateEvaluator(game, predictor)
     batch = min(256, max(batches))
     some = states[:batch]
-    one_at_a_time = rate(lambda: [evaluator.evaluate([s]) for s in some[:32]], 32, options.seconds, device)
-    batched = rate(lambda: evaluator.evaluate(some), batch, options.seconds, device)
-    print("states -> priors and values (encoding and masking included):")
-    print(f"  one at a time   : {one_at_a_time:10.0f} positions/s")
-    print(f"  batch of {batch:5d}  : {batched:10.0f} positions/s")
-    print(f"  batched / one-at-a-time = {batched / one_at_a_time:.1f}x")
+    for name in names:
+        evaluator = StateEvaluator(game, predictors[name])
+        one_at_a_time = rate(lambda e=evaluator: [e.evaluate([s]) for s in some[:32]], 32,
+                             options.seconds, device)
+        batched = rate(lambda e=evaluator: e.evaluate(some), batch, options.seconds, device)
+        print(f"states -> priors and values (encoding and masking included), {name}:")
+        print(f"  one at a time   : {one_at_a_time:10.0f} positions/s")
+        print(f"  batch of {batch:5d}  : {batched:10.0f} positions/s")
+        print(f"  batched / one-at-a-time = {batched / one_at_a_time:.1f}x")
 
 
 if __name__ == "__main__":
