@@ -1,14 +1,15 @@
 """AlphaZero engines under --parallel: N engines sharing one inference server against N with a network each.
 
     python bench/bench_inference_server.py [--model players/models/othello6.pt] [--engines 2,4]
-        [--playouts 200] [--moves 4] [--repeats 3] [--device cpu]
+        [--playouts 200] [--moves 4] [--repeats 3] [--device cpu] [--batch 8]
 
 Each run starts N engine processes (`python -m players alphazero --server on|off`)
 at once, sends each `boardsize`/`clear_board`, then --moves `genmove` commands
 (colours alternating, so each search starts from a new position), and times from
 the first genmove sent to the last answer: the engines' start-up, network
 loading and server start are left out (one warm-up genmove each first).
-Positions per second = N * moves * playouts / that time.
+Positions per second = N * moves * playouts / that time. On CUDA the GPU's memory in
+use (nvidia-smi, all processes) is read once the engines are warm.
 Shared and separate runs alternate within each repeat, so a shared machine's load
 affects both alike; each figure is the mean over repeats with a 95% t interval.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -60,10 +62,20 @@ class Engine:
         self.process.wait(30)
 
 
-def one_run(args, engines: int, server: str) -> float:
-    """Positions per second of `engines` engines searching at once."""
+def gpu_memory_used_mib() -> float | None:
+    """The GPU's memory in use, all processes together (nvidia-smi), or None without one."""
+    if shutil.which("nvidia-smi") is None:
+        return None
+    out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+                         capture_output=True, text=True, timeout=30).stdout.split()
+    return float(out[0]) if out else None
+
+
+def one_run(args, engines: int, server: str) -> tuple[float, float | None]:
+    """Positions per second of `engines` engines searching at once, and the GPU memory they hold."""
     argv = [sys.executable, "-m", "players", "alphazero", "--model", args.model, "--device",
-            args.device, "--server", server, "--playouts", str(args.playouts), "--threads", "1"]
+            args.device, "--server", server, "--playouts", str(args.playouts), "--threads", "1",
+            "--batch", str(args.batch)]
     procs = [Engine(argv) for _ in range(engines)]
     try:
         for engine in procs:
@@ -71,6 +83,7 @@ def one_run(args, engines: int, server: str) -> float:
             engine.command("clear_board")
             engine.command("genmove b")   # warm: started, network loaded or server connected
             engine.command("clear_board")
+        memory = gpu_memory_used_mib() if args.device.startswith("cuda") else None
         barrier = threading.Barrier(engines + 1)
         errors: list[BaseException] = []
 
@@ -94,7 +107,7 @@ def one_run(args, engines: int, server: str) -> float:
     finally:
         for engine in procs:
             engine.close()
-    return engines * args.moves * args.playouts / elapsed
+    return engines * args.moves * args.playouts / elapsed, memory
 
 
 def mean_interval(values: list[float]) -> str:
@@ -114,28 +127,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--batch", type=int, default=8, help="each engine's leaves per network call")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     rows = []
     for n in [int(x) for x in args.engines.split(",")]:
         samples: dict[str, list[float]] = {"on": [], "off": []}
+        memory: dict[str, list[float]] = {"on": [], "off": []}
         ratios = []
         for _ in range(args.repeats):
             for server in ("on", "off"):
-                samples[server].append(one_run(args, n, server))
-                print(f"  .. {n} engines, server {server}: {samples[server][-1]:.0f} positions/s",
+                speed, used = one_run(args, n, server)
+                samples[server].append(speed)
+                if used is not None:
+                    memory[server].append(used)
+                print(f"  .. {n} engines, server {server}: {speed:.0f} positions/s"
+                      + (f", GPU memory {used:.0f} MiB" if used is not None else ""),
                       file=sys.stderr, flush=True)
             ratios.append(samples["on"][-1] / samples["off"][-1])
-        rows.append((n, samples, ratios))
-    print(f"AlphaZero engines at once, {args.model} on {args.device}, {args.playouts} playouts "
+        rows.append((n, samples, ratios, memory))
+    print(f"AlphaZero engines at once, {args.model} on {args.device}, batches of {args.batch} leaves, "
+          f"{args.playouts} playouts "
           f"x {args.moves} moves each; {os.cpu_count()} CPUs; load average {load_before:.2f} "
           f"before, {os.getloadavg()[0]:.2f} after; mean of {args.repeats} paired runs [95%]")
     print(f"{'engines':>7}  {'shared server, positions/s':>30}  {'a network each, positions/s':>30}"
           f"  {'ratio shared/each':>20}")
-    for n, samples, ratios in rows:
+    for n, samples, ratios, memory in rows:
         print(f"{n:>7}  {mean_interval(samples['on']):>30}  {mean_interval(samples['off']):>30}"
               f"  {statistics.mean(ratios):>20.2f}"
               + (f" [{min(ratios):.2f}-{max(ratios):.2f}]" if len(ratios) > 1 else ""))
+        if memory["on"] and memory["off"]:
+            print(f"{'':>7}  GPU memory in use (all processes): "
+                  f"shared {statistics.mean(memory['on']):.0f} MiB, "
+                  f"a network each {statistics.mean(memory['off']):.0f} MiB")
     return 0
 
 
