@@ -31,31 +31,58 @@ def resolve_device(name: str = "auto") -> torch.device:
     return device
 
 
+def bucket_size(n: int) -> int:
+    """The batch size a batch of n is padded to: the next power of two (at least 1)."""
+    return 1 << max(0, n - 1).bit_length()
+
+
 class LocalPredictor:
     """A model in this process. On CUDA it runs under bfloat16 autocast (reduced precision).
 
     bfloat16 keeps float32's exponent range, so the logits and tanh value can't
-    overflow; the masked softmax is done in float32 afterwards.
+    overflow; the masked softmax is done in float32 afterwards. On CUDA each batch
+    is padded with zeros to a power of two (`bucket`): cuDNN picks its algorithms
+    once per input shape, which costs far more than the padding, so a server that
+    sees every batch size from 1 to 64 would otherwise keep paying it.
     """
 
     def __init__(self, model: PolicyValueNet, device: str | torch.device = "cpu",
-                 reduced_precision: bool | None = None) -> None:
+                 reduced_precision: bool | None = None, bucket: bool | None = None) -> None:
         self.device = torch.device(device)
         self.model = model.to(self.device).eval()
-        self.reduced = (self.device.type == "cuda") if reduced_precision is None else reduced_precision
-        if self.device.type == "cuda":
+        on_cuda = self.device.type == "cuda"
+        self.reduced = on_cuda if reduced_precision is None else reduced_precision
+        self.bucket = on_cuda if bucket is None else bucket
+        self.warm = False
+        if on_cuda:
             torch.backends.cudnn.benchmark = True   # fixed shapes per batch size
             self.model = self.model.to(memory_format=torch.channels_last)
 
+    WARM_UP_TO = 256
+
     @torch.inference_mode()
     def predict(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32))
+        n = len(planes)
+        planes = np.ascontiguousarray(planes, dtype=np.float32)
+        if self.bucket and not self.warm:
+            # The first call runs every bucket up to WARM_UP_TO once, so that the
+            # choice of algorithms is paid here and not in the middle of a search.
+            self.warm = True
+            size = 1
+            while size <= self.WARM_UP_TO:
+                self.predict(np.zeros((size, *planes.shape[1:]), np.float32))
+                size *= 2
+        if self.bucket and bucket_size(n) != n:
+            padded = np.zeros((bucket_size(n), *planes.shape[1:]), np.float32)
+            padded[:n] = planes
+            planes = padded
+        x = torch.from_numpy(planes)
         if self.device.type == "cuda":
             x = x.pin_memory().to(self.device, non_blocking=True).contiguous(
                 memory_format=torch.channels_last)
         with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.reduced):
             logits, values = self.model(x)
-        return (logits.float().cpu().numpy(), values.float().cpu().numpy())
+        return (logits[:n].float().cpu().numpy(), values[:n].float().cpu().numpy())
 
 
 def masked_softmax(logits: np.ndarray, legal: np.ndarray) -> np.ndarray:

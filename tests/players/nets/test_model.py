@@ -11,7 +11,7 @@ import torch
 from players.games.othello import Othello
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
 from players.nets.encoding import encoder_for
-from players.nets.inference import LocalPredictor, StateEvaluator, masked_softmax
+from players.nets.inference import LocalPredictor, StateEvaluator, bucket_size, masked_softmax
 from players.nets.model import NetConfig, PolicyValueNet, default_config, masked_log_softmax
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
@@ -113,3 +113,29 @@ def test_evaluator_fits_the_search_core():
     assert run == [40] and tree.visit_counts().sum() == 40
     assert int(np.argmax(tree.visit_counts())) in game.legal_actions(game.initial_state())
     assert evaluator.calls < 40        # leaves were batched
+
+
+def test_bucket_sizes_are_the_next_power_of_two():
+    sizes = (0, 1, 2, 3, 4, 5, 8, 9, 63, 64, 65)
+    assert [bucket_size(n) for n in sizes] == [1, 1, 2, 4, 4, 8, 8, 16, 64, 64, 128]
+
+
+def test_padded_batches_give_the_unpadded_answers():
+    """Padding to a bucket (as on CUDA) changes no row: the net is in eval mode, rows are independent."""
+    game = Othello(6)
+    net = tiny_net(game)
+    plain = LocalPredictor(net, bucket=False)
+    padded = LocalPredictor(net, bucket=True)
+    calls: list[int] = []
+    forward = net.forward
+    net.forward = lambda x: (calls.append(len(x)), forward(x))[1]
+    rng = np.random.default_rng(3)
+    for n in (1, 3, 5, 17):
+        x = rng.random((n, encoder_for(game).num_planes, 6, 6), dtype=np.float32)
+        want, got = plain.predict(x), padded.predict(x)
+        assert got[0].shape == want[0].shape and got[1].shape == want[1].shape
+        assert np.allclose(got[0], want[0], atol=1e-5) and np.allclose(got[1], want[1], atol=1e-5)
+    # The padded predictor warmed every bucket up to WARM_UP_TO on its first call, then ran
+    # only powers of two.
+    assert calls[1:10] == [1, 2, 4, 8, 16, 32, 64, 128, 256]   # after the plain predictor's 1
+    assert calls[10:] == [1, 3, 4, 5, 8, 17, 32]   # then padded, plain, padded... in turn
