@@ -139,3 +139,17 @@ def test_padded_batches_give_the_unpadded_answers():
     # only powers of two.
     assert calls[1:10] == [1, 2, 4, 8, 16, 32, 64, 128, 256]   # after the plain predictor's 1
     assert calls[10:] == [1, 3, 4, 5, 8, 17, 32]   # then padded, plain, padded... in turn
+
+
+def test_reduced_precision_casts_a_copy_and_stays_close():
+    """bfloat16 weights (as on CUDA) are a copy: the model given stays float32 for training."""
+    game = Othello(6)
+    net = tiny_net(game)
+    reduced = LocalPredictor(net, reduced_precision=True, bucket=False)
+    assert reduced.model is not net and next(reduced.model.parameters()).dtype == torch.bfloat16
+    assert all(p.dtype == torch.float32 for p in net.parameters())
+    x = encoder_for(game).encode(some_states(game, 40))
+    (logits, values), (want_logits, want_values) = reduced.predict(x), LocalPredictor(net).predict(x)
+    assert logits.dtype == values.dtype == np.float32
+    assert np.abs(values - want_values).max() < 0.05
+    assert (logits.argmax(1) == want_logits.argmax(1)).mean() > 0.8
