@@ -17,9 +17,14 @@ from tests.fakes.cli import CliResult
 from tests.fakes.fake_commands import fake_engine_command
 from tests.ringmaster.test_run import CTL, MC_TUNER, check_consistent, write
 
-distributed = pytest.importorskip("distributed")   # the 'cluster' extra; CI installs it
-
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def distributed():
+    """The 'cluster' extra (CI installs it), imported only when a test here runs, not when
+    the unit tier collects this module."""
+    return pytest.importorskip("distributed")
 
 
 def invoke(*args: str) -> CliResult:
@@ -31,7 +36,7 @@ def invoke(*args: str) -> CliResult:
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(distributed):
     """A LocalCluster of two worker processes with one thread each."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as local:
@@ -105,7 +110,7 @@ def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
     assert not os.path.exists(ctl[:-4] + ".games")
 
 
-def test_a_worker_killed_mid_game_then_every_game_counted_once(write_ctl, cluster):
+def test_a_worker_killed_mid_game_then_every_game_counted_once(write_ctl, cluster, distributed):
     games = 8
     ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
                                q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
@@ -148,7 +153,7 @@ def _start(*argv: str) -> subprocess.Popen:
                             stderr=subprocess.DEVNULL, start_new_session=True)
 
 
-def _scheduler_and_worker(port: int) -> list[subprocess.Popen]:
+def _scheduler_and_worker(distributed, port: int) -> list[subprocess.Popen]:
     address = f"tcp://127.0.0.1:{port}"
     scheduler = _start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
                        str(port), "--dashboard-address", ":0")
@@ -175,13 +180,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl):
+def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distributed):
     games = 6
     ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
                                q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
                                games=games))
     port = _free_port()
-    processes = _scheduler_and_worker(port)
+    processes = _scheduler_and_worker(distributed, port)
     address = f"tcp://127.0.0.1:{port}"
     try:
         run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
@@ -199,7 +204,7 @@ def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl):
         for process in processes:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        processes = _scheduler_and_worker(port)
+        processes = _scheduler_and_worker(distributed, port)
         result = invoke("run", ctl, "-q", "--cluster", address)
         assert result.exit_code == EXIT_OK, result.output
         check_consistent(ctl, games)
