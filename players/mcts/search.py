@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from players.mcts.chance import SAMPLED, ChanceRule
-from players.mcts.tree import VECTOR_EDGES, ChanceNode, Node, Tree, make_node
+from players.mcts.tree import ChanceNode, Node, Tree, make_node
 
 # evaluate(states) -> (priors [B, num_actions] or None for uniform, values [B]).
 # Each value is for the state's player to move, in [-1, 1].
@@ -37,7 +37,6 @@ def expand(game, node: Node, prior, value: float, shuffle: np.random.Generator |
     that break ties by order then break them at random).
     """
     actions = game.legal_actions(node.state)
-    legal = None
     if prior is None:
         p: list[float] | np.ndarray = [1.0 / len(actions)] * len(actions)
     else:
@@ -49,19 +48,8 @@ def expand(game, node: Node, prior, value: float, shuffle: np.random.Generator |
             actions = legal.tolist()
         total = row.sum()
         p = row / total if total > 0 else [1.0 / len(actions)] * len(actions)
-    if len(actions) >= VECTOR_EDGES:
-        if shuffle is not None:
-            order = shuffle.permutation(len(actions))
-            actions = (np.asarray(actions) if legal is None else legal)[order]
-            p = np.asarray(p)[order]
-    else:
-        if isinstance(p, np.ndarray):
-            p = p.tolist()
-        if shuffle is not None and len(actions) > 1:
-            order = shuffle.permutation(len(actions)).tolist()
-            actions = [actions[i] for i in order]
-            p = [p[i] for i in order]
-    node.expand(actions, p, value)
+    order = shuffle.permutation(len(actions)) if shuffle is not None and len(actions) > 1 else None
+    node.expand(actions, p, value, order)
 
 
 def expand_roots(trees: Sequence[Tree], evaluate: Evaluate, *,

@@ -61,16 +61,31 @@ class Node:
         return self.actions is not None
 
     def expand(self, actions: list[int] | np.ndarray, prior: list[float] | np.ndarray,
-               value: float) -> None:
-        """Create one edge per action with its prior, zero visits, and the node's value."""
-        self.actions = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        k = len(self.actions)
+               value: float, order: list[int] | np.ndarray | None = None) -> None:
+        """Create one edge per action with its prior, zero visits, and the node's value.
+
+        order, if given, is a permutation of range(len(actions)): the edges are
+        created in that order. Wide nodes keep prior, N and W as numpy arrays.
+        """
+        k = len(actions)
         if k >= VECTOR_EDGES:
-            self.prior = np.array(prior, dtype=np.float64)
+            acts = np.asarray(actions)
+            prior_array = np.array(prior, dtype=np.float64)
+            if order is not None:
+                acts, prior_array = acts[order], prior_array[order]
+            self.actions = acts.tolist()
+            self.prior = prior_array
             self.N = np.zeros(k)
             self.W = np.zeros(k)
         else:
-            self.prior = prior.tolist() if isinstance(prior, np.ndarray) else list(prior)
+            acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
+            prior_list = prior.tolist() if isinstance(prior, np.ndarray) else list(prior)
+            if order is not None:
+                positions = order.tolist() if isinstance(order, np.ndarray) else order
+                acts = [acts[i] for i in positions]
+                prior_list = [prior_list[i] for i in positions]
+            self.actions = acts
+            self.prior = prior_list
             self.N = [0.0] * k
             self.W = [0.0] * k
         self.total = 0.0

@@ -39,6 +39,21 @@ def test_wide_nodes_keep_their_statistics_in_arrays():
     assert wide.q_value() == -0.5
 
 
+@pytest.mark.parametrize("k", [3, VECTOR_EDGES + 3])
+def test_expand_puts_edges_in_the_given_order(k):
+    """An order (a permutation) moves each action together with its prior, narrow or wide."""
+    actions, prior = list(range(10, 10 + k)), np.arange(1, k + 1) / (k * (k + 1) / 2)
+    order = np.random.default_rng(0).permutation(k)
+    node = Node("s", 0)
+    node.expand(actions, prior, 0.0, order)
+    assert node.actions == [actions[i] for i in order] and type(node.actions[0]) is int
+    assert np.allclose(node.prior, prior[order])
+    assert len(node.N) == len(node.W) == len(node.children) == k
+    unordered = Node("s", 0)
+    unordered.expand(np.asarray(actions), prior, 0.0)
+    assert unordered.actions == actions and np.allclose(unordered.prior, prior)
+
+
 def test_advance_keeps_the_subtree_or_starts_fresh():
     game = Nim()
     tree = Tree(game, (7, 0))
