@@ -9,24 +9,13 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import torch
 
 from players.games import make_game
+from players.games.positions import random_states
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
 from players.nets.model import NetConfig, PolicyValueNet, default_config
-
-
-def sample_states(game, count: int, seed: int = 0) -> list:
-    rng = np.random.default_rng(seed)
-    states, state = [], game.initial_state()
-    while len(states) < count:
-        if game.is_terminal(state):
-            state = game.initial_state()
-        states.append(state)
-        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-    return states
 
 
 def rate(fn, positions_per_call: int, seconds: float, device: torch.device) -> float:
@@ -80,7 +69,7 @@ def main() -> None:
     print(f"game {options.game}  net {config.channels}x{config.blocks} ({params} parameters)  "
           f"device {device}{f' ({torch.cuda.get_device_name(device)})' if device.type == 'cuda' else ''}  "
           f"threads {torch.get_num_threads()}  torch {torch.__version__}")
-    states = sample_states(game, max(batches))
+    states = random_states(game, max(batches))
     planes = encoder.encode(states)
     print("network only (encoded planes -> logits, values), positions/s; precisions timed in turn:")
     print(f"  {'batch':>6}" + "".join(f"  {name:>12}" for name in names)

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from players.games.othello import Othello
+from players.games.positions import random_states
 from players.nets.checkpoint import save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor
@@ -31,14 +32,7 @@ def othello8_net() -> PolicyValueNet:
 
 def some_planes(count: int) -> np.ndarray:
     game = Othello(8)
-    rng = np.random.default_rng(1)
-    states, state = [], game.initial_state()
-    while len(states) < count:
-        if game.is_terminal(state):
-            state = game.initial_state()
-        states.append(state)
-        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-    return encoder_for(game).encode(states)
+    return encoder_for(game).encode(random_states(game, count, seed=1))
 
 
 def test_one_cuda_server_serves_two_engines_in_reduced_precision(tmp_path, no_leftover_processes):

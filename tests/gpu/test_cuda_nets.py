@@ -9,6 +9,7 @@ import torch
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, train_steps
 from players.games.othello import Othello
+from players.games.positions import random_states
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
 from players.nets.model import PolicyValueNet, default_config
@@ -22,13 +23,7 @@ def net_and_planes(size: int, count: int):
     enc = encoder_for(game)
     torch.manual_seed(0)
     net = PolicyValueNet(default_config(game.name, size, enc.num_planes, game.num_actions)).eval()
-    rng = np.random.default_rng(0)
-    states, state = [], game.initial_state()
-    while len(states) < count:
-        if game.is_terminal(state):
-            state = game.initial_state()
-        states.append(state)
-        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+    states = random_states(game, count)
     return game, net, states, enc.encode(states)
 
 

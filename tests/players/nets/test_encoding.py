@@ -7,20 +7,9 @@ import pytest
 
 from players.games import make_game
 from players.games.othello import Othello
+from players.games.positions import random_states
 from players.nets.encoding import encoder_for
 from players.nets.symmetries import NUM_SYMMETRIES, transform_example, transform_planes
-
-
-def random_states(game, count: int, seed: int = 0) -> list:
-    rng = np.random.default_rng(seed)
-    states = []
-    state = game.initial_state()
-    while len(states) < count:
-        if game.is_terminal(state):
-            state = game.initial_state()
-        states.append(state)
-        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-    return states
 
 
 def bits_from_plane(plane: np.ndarray) -> int:

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from players.games.othello import Othello
+from players.games.positions import random_states
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, bucket_size, masked_softmax
@@ -25,14 +26,7 @@ def tiny_net(game, seed: int = 0) -> PolicyValueNet:
 
 
 def some_states(game, count: int) -> list:
-    rng = np.random.default_rng(1)
-    states, state = [], game.initial_state()
-    while len(states) < count:
-        if game.is_terminal(state):
-            state = game.initial_state()
-        states.append(state)
-        state = game.apply(state, int(rng.choice(game.legal_actions(state))))
-    return states
+    return random_states(game, count, seed=1)
 
 
 @pytest.mark.parametrize("size", [6, 8])
