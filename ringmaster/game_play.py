@@ -246,6 +246,92 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) ->
         raise
 
 
+class GameEngines:
+    """The two engines of one game: each taken from the worker's pool (reuse) or started, then kept or closed.
+
+    start() attaches or starts both (raising GtpChannelError or BadGtpResponse);
+    finish() reads each engine's CPU time for this game, keeps a healthy engine
+    whose player has reuse for the worker's next game, and closes the others;
+    close_all() kills whatever is still attached (after an error).
+    """
+
+    def __init__(self, job: GameJob, factory: ChannelFactory, sink: StderrSink | None,
+                 gtp_log: TextIO | None) -> None:
+        self.job = job
+        self.factory = factory
+        self.sink = sink
+        self.gtp_log = gtp_log
+        self.specs = {"b": job.player_b, "w": job.player_w}
+        self.controllers: dict[str, GtpController] = {}
+        self.descriptions: dict[str, EngineDescription] = {}
+        self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
+
+    def start(self) -> None:
+        pool = engine_pool.current_pool()
+        for colour in ("b", "w"):
+            spec = self.specs[colour]
+            self.kept[colour] = pool.take(spec) if spec.reuse else None
+        pool.close_all()   # the last game's engines that this game doesn't use
+        for colour in ("b", "w"):
+            spec = self.specs[colour]
+            if spec.discard_stderr or self.sink is None:
+                stderr: str | Callable[[str], None] = "discard"
+            else:
+                stderr = self.sink.for_player(f"{self.job.game_id} {spec.code}")
+            engine = self.kept[colour]
+            if engine is not None:
+                self.controllers[colour] = engine.controller
+                self.descriptions[colour] = engine.description
+                if not _resume_kept_engine(engine, colour, stderr, self.gtp_log):
+                    del self.controllers[colour]
+                    self.kept[colour] = None
+            if colour not in self.controllers:
+                self.controllers[colour], self.descriptions[colour] = start_player(
+                    spec, game_id=self.job.game_id, slot=self.job.slot, colour=colour,
+                    factory=self.factory, stderr=stderr, gtp_log=self.gtp_log)
+
+    def finish(self, healthy: bool, late_errors: list[str]) -> dict[str, float | None]:
+        """Each engine's CPU time in this game (None if unknown); keeps or closes the engines.
+
+        healthy: the game ended without a forfeit or a late error, so its
+        engines may be kept.
+        """
+        cpu_times = {c: _cpu_time(self.controllers[c], late_errors) for c in ("b", "w")}
+        for colour in ("b", "w"):
+            controller = self.controllers[colour]
+            kept = self.kept[colour]
+            if self.specs[colour].reuse and healthy and _is_usable(controller):
+                engine = kept or engine_pool.KeptEngine(
+                    self.specs[colour], controller, self.descriptions[colour])
+                cpu_times[colour] = _cpu_since_kept(engine, cpu_times[colour])
+                engine.games += 1
+                del self.controllers[colour]   # not closed on leaving
+                engine_pool.current_pool().keep(engine)
+                continue
+            if kept is not None and cpu_times[colour] is not None:
+                previous = kept.cpu_used
+                cpu_times[colour] = None if previous is None \
+                    else max(0.0, cpu_times[colour] - previous)
+            try:
+                controller.close()
+            except GtpChannelError as exc:
+                late_errors.append(f"error closing {controller.name}: {exc}")
+            if cpu_times[colour] is None:
+                cpu_times[colour] = controller.cpu_time_from_close
+                if cpu_times[colour] is not None and kept is not None:
+                    previous = kept.cpu_used
+                    cpu_times[colour] = None if previous is None \
+                        else max(0.0, cpu_times[colour] - previous)
+        return cpu_times
+
+    def close_all(self) -> None:
+        for controller in self.controllers.values():
+            controller.kill()
+            if not controller.is_closed:
+                controller.is_closed = True
+                controller.channel.close(0)
+
+
 def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
     with ExitStack() as stack:
         gtp_log = None
@@ -256,44 +342,14 @@ def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
         if job.stderr_pathname:
             sink = StderrSink(job.stderr_pathname)
             stack.callback(sink.close)
-        specs = {"b": job.player_b, "w": job.player_w}
-        controllers: dict[str, GtpController] = {}
-        descriptions: dict[str, EngineDescription] = {}
-        kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
-
-        def close_all() -> None:
-            for controller in controllers.values():
-                controller.kill()
-                if not controller.is_closed:
-                    controller.is_closed = True
-                    controller.channel.close(0)
-        stack.callback(close_all)
+        engines = GameEngines(job, factory, sink, gtp_log)
+        stack.callback(engines.close_all)
+        controllers, specs = engines.controllers, engines.specs
 
         rules = get_rules(job.game, job.board_size)
         handicap_points: list = []
         try:
-            pool = engine_pool.current_pool()
-            for colour in ("b", "w"):
-                spec = specs[colour]
-                kept[colour] = pool.take(spec) if spec.reuse else None
-            pool.close_all()   # the last game's engines that this game doesn't use
-            for colour in ("b", "w"):
-                spec = specs[colour]
-                if spec.discard_stderr or sink is None:
-                    stderr: str | Callable[[str], None] = "discard"
-                else:
-                    stderr = sink.for_player(f"{job.game_id} {spec.code}")
-                engine = kept[colour]
-                if engine is not None:
-                    controllers[colour] = engine.controller
-                    descriptions[colour] = engine.description
-                    if not _resume_kept_engine(engine, colour, stderr, gtp_log):
-                        del controllers[colour]
-                        kept[colour] = None
-                if colour not in controllers:
-                    controllers[colour], descriptions[colour] = start_player(
-                        spec, game_id=job.game_id, slot=job.slot, colour=colour,
-                        factory=factory, stderr=stderr, gtp_log=gtp_log)
+            engines.start()
             _set_up_board(controllers, job)
             if job.handicap:
                 handicap_points = _place_handicap(controllers, rules, job)
@@ -308,33 +364,9 @@ def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
                           handicap_compensation=job.internal_scorer_handicap_compensation)
         first = "w" if handicap_points else rules.first_player()
         record = referee.play(first)
-
-        cpu_times = {c: _cpu_time(controllers[c], record.late_errors) for c in ("b", "w")}
-        healthy = not record.is_forfeit and not record.late_errors
-        for colour in ("b", "w"):
-            controller = controllers[colour]
-            if specs[colour].reuse and healthy and _is_usable(controller):
-                engine = kept[colour] or engine_pool.KeptEngine(
-                    specs[colour], controller, descriptions[colour])
-                cpu_times[colour] = _cpu_since_kept(engine, cpu_times[colour])
-                engine.games += 1
-                del controllers[colour]   # not closed on leaving
-                engine_pool.current_pool().keep(engine)
-                continue
-            if kept[colour] is not None and cpu_times[colour] is not None:
-                previous = kept[colour].cpu_used
-                cpu_times[colour] = None if previous is None \
-                    else max(0.0, cpu_times[colour] - previous)
-            try:
-                controller.close()
-            except GtpChannelError as exc:
-                record.late_errors.append(f"error closing {controller.name}: {exc}")
-            if cpu_times[colour] is None:
-                cpu_times[colour] = controller.cpu_time_from_close
-                if cpu_times[colour] is not None and kept[colour] is not None:
-                    previous = kept[colour].cpu_used
-                    cpu_times[colour] = None if previous is None \
-                        else max(0.0, cpu_times[colour] - previous)
+        descriptions = engines.descriptions
+        cpu_times = engines.finish(not record.is_forfeit and not record.late_errors,
+                                   record.late_errors)
 
     return _finish(job, record, descriptions, cpu_times, handicap_points)
 

@@ -13,19 +13,12 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Callable
 from contextlib import ExitStack
 
 from ringmaster import __version__
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import (
-    ChannelFactory,
-    EngineDescription,
-    StderrSink,
-    _cpu_time,
-    start_player,
-)
+from ringmaster.game_play import ChannelFactory, GameEngines, StderrSink
 from ringmaster.game_results import GameResult
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.persistence import write_atomically
@@ -164,27 +157,12 @@ def _play(job: GameJob, factory: ChannelFactory, seed: int) -> GameJobResult:
         if job.stderr_pathname:
             sink = StderrSink(job.stderr_pathname)
             stack.callback(sink.close)
-        controllers: dict[str, GtpController] = {}
-        descriptions: dict[str, EngineDescription] = {}
-
-        def close_all() -> None:
-            for controller in controllers.values():
-                controller.kill()
-                if not controller.is_closed:
-                    controller.is_closed = True
-                    controller.channel.close(0)
-        stack.callback(close_all)
-
+        engines = GameEngines(job, factory, sink, gtp_log)
+        stack.callback(engines.close_all)
+        controllers = engines.controllers
         rules = PigRules.from_options(dict(job.rules_options))
         try:
-            for colour in ("b", "w"):
-                spec = specs[colour]
-                stderr: str | Callable[[str], None] = "discard"
-                if not spec.discard_stderr and sink is not None:
-                    stderr = sink.for_player(f"{job.game_id} {spec.code}")
-                controllers[colour], descriptions[colour] = start_player(
-                    spec, game_id=job.game_id, slot=job.slot, colour=colour,
-                    factory=factory, stderr=stderr, gtp_log=gtp_log)
+            engines.start()
             for colour in ("b", "w"):
                 for command, args in PigRules.setup_commands(dict(job.rules_options)):
                     controllers[colour].do_command(command, *args)
@@ -192,14 +170,8 @@ def _play(job: GameJob, factory: ChannelFactory, seed: int) -> GameJobResult:
             raise JobFailed(f"aborting game due to error: {exc}") from None
 
         game = PigReferee(rules, controllers, codes, Dice(seed)).play()
-        cpu_times = {c: _cpu_time(controllers[c], game.late_errors) for c in ("b", "w")}
-        for colour in ("b", "w"):
-            try:
-                controllers[colour].close()
-            except GtpChannelError as exc:
-                game.late_errors.append(f"error closing {controllers[colour].name}: {exc}")
-            if cpu_times[colour] is None:
-                cpu_times[colour] = controllers[colour].cpu_time_from_close
+        descriptions = engines.descriptions
+        cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
 
     result = GameResult(
         game_id=job.game_id, player_b=codes["b"], player_w=codes["w"],

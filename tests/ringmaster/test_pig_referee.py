@@ -207,3 +207,43 @@ def test_a_stopped_pig_playoff_resumes_and_counts_every_game_once(tmp_path):
     assert second.competition.games_played() == 4
     assert sorted(os.listdir(tmp_path / "pig.games")) == [f"0_{n}.json" for n in range(4)]
     assert len((tmp_path / "pig.hist").read_text().splitlines()) == 4
+
+
+def run_pig(tmp_path, extra, engines):
+    """A whole Pig playoff in process; returns how many engines each player started, and the records."""
+    starts: dict[str, int] = {}
+    make = factory_for(engines)
+
+    def factory(spec, env, stderr):
+        starts[spec.code] = starts.get(spec.code, 0) + 1
+        return make(spec, env, stderr)
+
+    tmp_path.mkdir(exist_ok=True)
+    ctl = tmp_path / "pig.ctl"
+    ctl.write_text(CONTROL.format(extra=extra))
+    ringmaster = Ringmaster(str(ctl), channel_factory=factory)
+    ringmaster.load_state()
+    ringmaster.open_log()
+    ringmaster.run()
+    ringmaster.close_log()
+    records = {name: json.loads((tmp_path / "pig.games" / name).read_text())
+               for name in sorted(os.listdir(tmp_path / "pig.games"))}
+    return starts, records
+
+
+def test_reused_pig_engines_play_the_same_games_as_fresh_ones(tmp_path):
+    engines = {"h20": lambda: hold_engine(20), "h10": lambda: hold_engine(10)}
+    fresh_starts, fresh = run_pig(tmp_path / "fresh", "", engines)
+    kept_starts, kept = run_pig(tmp_path / "kept", "reuse_engines = True", engines)
+    assert fresh_starts == {"h20": 4, "h10": 4}
+    assert kept_starts == {"h20": 1, "h10": 1}
+    assert len(kept) == 4
+    for name in fresh:   # same dice, same decisions: nothing of one game leaks into the next
+        assert kept[name]["moves"] == fresh[name]["moves"] and kept[name]["result"] == fresh[name]["result"]
+
+
+def test_a_pig_engine_that_forfeits_is_not_kept(tmp_path):
+    engines = {"h20": lambda: hold_engine(20), "h10": lambda: stubborn_engine("fold")}
+    starts, records = run_pig(tmp_path, "reuse_engines = True", engines)
+    assert len(records) == 4 and all("forfeit" in json.dumps(r).lower() for r in records.values())
+    assert starts == {"h20": 4, "h10": 4}   # every game a forfeit: both engines discarded each time
