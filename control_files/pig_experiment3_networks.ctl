@@ -1,7 +1,7 @@
 competition_type = 'playoff'
 description = """Seed 001's Experiment 3, network variants: pig-mcts in each chance mode, with the network
-trained in that mode, against Hold20. Pig to 50, at most 200 turns; 200 simulations per decision
-for every mode; PUCT with the seed's arena settings. Each network is the seed's MLP (width 64,
+trained in that mode, against Hold20. Pig to 50, at most 200 turns; 50 simulations per decision
+for every mode (the seed's 50 MCTS iterations); PUCT with the seed's arena settings. Each network is the seed's MLP (width 64,
 depth 4) after 6 iterations of self-play in its own mode (600 games, 50 simulations a move; the
 training command is in reports/pig_experiment3.md). Engines are kept between games."""
 
@@ -19,7 +19,7 @@ reuse_engines = True
 
 def network(mode):
     return Player([PYTHON, '-m', 'players', 'pig-mcts', '--chance-mode', mode,
-                   '--model', os.path.join(MODELS, f'pig50_{mode}_iter6.pt'), '--playouts', '200'])
+                   '--model', os.path.join(MODELS, f'pig50_{mode}_iter6.pt'), '--playouts', '50'])
 
 
 MODES = ['hidden', 'sampling', 'progressive', 'expectimax']
