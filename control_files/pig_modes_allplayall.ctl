@@ -1,6 +1,6 @@
 competition_type = 'allplayall'
 description = """Seed 001's Experiment 3, the modes against each other: pig-mcts in its four chance modes,
-all-play-all, 100 games a pairing (first and second seats alternating by round). The same agents
+all-play-all, 300 games a pairing (first and second seats alternating by round). The same agents
 as pig_experiment3.ctl: Pig to 50, at most 200 turns, 500 simulations per decision, PUCT (c_puct
 2.0) with priors of 0.8 on 'keep pace and end race', rollouts race:hold20, a chance node's prior
 by 8 rollouts."""
@@ -20,4 +20,4 @@ def mcts(mode):
 MODES = ['hidden', 'sampling', 'progressive', 'expectimax']
 players = {mode: mcts(mode) for mode in MODES}
 competitors = MODES
-rounds = 100
+rounds = 300
