@@ -249,22 +249,30 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) ->
 class GameEngines:
     """The two engines of one game: each taken from the worker's pool (reuse) or started, then kept or closed.
 
-    start() attaches or starts both (raising GtpChannelError or BadGtpResponse);
-    finish() reads each engine's CPU time for this game, keeps a healthy engine
-    whose player has reuse for the worker's next game, and closes the others;
-    close_all() kills whatever is still attached (after an error).
+    Made inside the game's ExitStack: it opens the job's GTP log and stderr sink
+    there, and kills whatever engine is still attached when the stack unwinds
+    (after an error). start() attaches or starts both engines (raising
+    GtpChannelError or BadGtpResponse); finish() reads each engine's CPU time for
+    this game, keeps a healthy engine whose player has reuse for the worker's next
+    game, and closes the others.
     """
 
-    def __init__(self, job: GameJob, factory: ChannelFactory, sink: StderrSink | None,
-                 gtp_log: TextIO | None) -> None:
+    def __init__(self, job: GameJob, factory: ChannelFactory, stack: ExitStack) -> None:
         self.job = job
         self.factory = factory
-        self.sink = sink
-        self.gtp_log = gtp_log
+        self.gtp_log: TextIO | None = None
+        if job.gtp_log_pathname:
+            os.makedirs(os.path.dirname(job.gtp_log_pathname), exist_ok=True)
+            self.gtp_log = stack.enter_context(open(job.gtp_log_pathname, "w", encoding="utf-8"))
+        self.sink: StderrSink | None = None
+        if job.stderr_pathname:
+            self.sink = StderrSink(job.stderr_pathname)
+            stack.callback(self.sink.close)
         self.specs = {"b": job.player_b, "w": job.player_w}
         self.controllers: dict[str, GtpController] = {}
         self.descriptions: dict[str, EngineDescription] = {}
         self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
+        stack.callback(self.close_all)   # unwinds first: engines go before their log and sink
 
     def start(self) -> None:
         pool = engine_pool.current_pool()
@@ -308,20 +316,17 @@ class GameEngines:
                 del self.controllers[colour]   # not closed on leaving
                 engine_pool.current_pool().keep(engine)
                 continue
-            if kept is not None and cpu_times[colour] is not None:
-                previous = kept.cpu_used
-                cpu_times[colour] = None if previous is None \
-                    else max(0.0, cpu_times[colour] - previous)
             try:
                 controller.close()
             except GtpChannelError as exc:
                 late_errors.append(f"error closing {controller.name}: {exc}")
-            if cpu_times[colour] is None:
-                cpu_times[colour] = controller.cpu_time_from_close
-                if cpu_times[colour] is not None and kept is not None:
-                    previous = kept.cpu_used
-                    cpu_times[colour] = None if previous is None \
-                        else max(0.0, cpu_times[colour] - previous)
+            total = cpu_times[colour]
+            if total is None:
+                total = controller.cpu_time_from_close
+            if kept is not None and total is not None:
+                # A kept engine's figures are running totals: less what earlier games used.
+                total = None if kept.cpu_used is None else max(0.0, total - kept.cpu_used)
+            cpu_times[colour] = total
         return cpu_times
 
     def close_all(self) -> None:
@@ -334,16 +339,7 @@ class GameEngines:
 
 def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
     with ExitStack() as stack:
-        gtp_log = None
-        if job.gtp_log_pathname:
-            os.makedirs(os.path.dirname(job.gtp_log_pathname), exist_ok=True)
-            gtp_log = stack.enter_context(open(job.gtp_log_pathname, "w", encoding="utf-8"))
-        sink = None
-        if job.stderr_pathname:
-            sink = StderrSink(job.stderr_pathname)
-            stack.callback(sink.close)
-        engines = GameEngines(job, factory, sink, gtp_log)
-        stack.callback(engines.close_all)
+        engines = GameEngines(job, factory, stack)
         controllers, specs = engines.controllers, engines.specs
 
         rules = get_rules(job.game, job.board_size)

@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from ringmaster import __version__
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import ChannelFactory, GameEngines, StderrSink
+from ringmaster.game_play import ChannelFactory, GameEngines
 from ringmaster.game_results import GameResult
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.persistence import write_atomically
@@ -149,16 +149,7 @@ def _play(job: GameJob, factory: ChannelFactory, seed: int) -> GameJobResult:
     specs = {"b": job.player_b, "w": job.player_w}
     codes = {c: specs[c].code for c in ("b", "w")}
     with ExitStack() as stack:
-        gtp_log = None
-        if job.gtp_log_pathname:
-            os.makedirs(os.path.dirname(job.gtp_log_pathname), exist_ok=True)
-            gtp_log = stack.enter_context(open(job.gtp_log_pathname, "w", encoding="utf-8"))
-        sink = None
-        if job.stderr_pathname:
-            sink = StderrSink(job.stderr_pathname)
-            stack.callback(sink.close)
-        engines = GameEngines(job, factory, sink, gtp_log)
-        stack.callback(engines.close_all)
+        engines = GameEngines(job, factory, stack)
         controllers = engines.controllers
         rules = PigRules.from_options(dict(job.rules_options))
         try:
