@@ -80,6 +80,14 @@ def processes_mentioning(text: str) -> set[int]:
     return found
 
 
+def gone_within(path: str, seconds: float, poll: float = 0.1) -> bool:
+    """Whether path stops existing within seconds (an inference server's socket, when it ends)."""
+    deadline = time.monotonic() + seconds
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(poll)
+    return not os.path.exists(path)
+
+
 @pytest.fixture
 def no_leftover_processes(tmp_path):
     """Fails the test if a process whose command line names tmp_path outlives it (after 10 s).

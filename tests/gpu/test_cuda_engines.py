@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -17,7 +15,7 @@ from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor
 from players.nets.model import PolicyValueNet, default_config
 from players.nets.server import connect_or_start, server_address
-from tests.conftest import processes_mentioning
+from tests.conftest import gone_within, processes_mentioning
 
 pytestmark = [pytest.mark.gpu, pytest.mark.integration,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")]
@@ -57,10 +55,7 @@ def test_one_cuda_server_serves_two_engines_in_reduced_precision(tmp_path, no_le
     finally:
         first.close()
         second.close()
-    deadline = time.monotonic() + 30
-    while os.path.exists(address) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not os.path.exists(address)
+    assert gone_within(address, 30)
 
 
 @pytest.mark.parametrize("server", ["off", "on"])
@@ -79,8 +74,4 @@ def test_engine_on_cuda_plays_a_whole_game_through_the_ringmaster(tmp_path, serv
     assert result.game_result.sgf_result[0] in "BW0"
     assert result.moves >= 40
     if server == "on":   # the shared server ends by itself, 30 s after its last engine
-        address = server_address(model_path, "cuda")
-        deadline = time.monotonic() + 90
-        while os.path.exists(address) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert not os.path.exists(address)
+        assert gone_within(server_address(model_path, "cuda"), 90, poll=0.5)

@@ -18,7 +18,7 @@ from players.nets.inference import LocalPredictor
 from players.nets.model import NetConfig, PolicyValueNet
 from players.nets.server import InferenceServer, RemotePredictor, connect_or_start, server_address
 from ringmaster.reaper import is_shared_service
-from tests.conftest import processes_mentioning
+from tests.conftest import gone_within, processes_mentioning
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
 
@@ -108,10 +108,7 @@ def test_engines_share_one_server_process(tmp_path, no_leftover_processes):
     finally:
         first.close()
         second.close()
-    deadline = time.monotonic() + 20
-    while os.path.exists(address) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not os.path.exists(address)      # the server went away once both engines had gone
+    assert gone_within(address, 20)         # the server went away once both engines had gone
 
 
 def test_remote_reports_server_errors(tmp_path):
