@@ -117,6 +117,7 @@ class QuietPresenter(Presenter):
         if final and self.ringmaster is not None:
             out = self.final_out or sys.stdout
             self.ringmaster.competition.write_screen_report(out)
+            out.write(progress_line(self.ringmaster.progress()) + "\n")
             out.flush()
 
     def draw(self) -> None:

@@ -26,6 +26,7 @@ class GameEntry:
       detail      -- why (a forfeit's or a void game's reason), or None
       data        -- the competition's own data for the game (a tuner's candidate), or None
       host        -- the Dask worker that played it ('HOSTNAME tcp://...'), None off a cluster
+      note        -- the game's note, as in its SGF (a tuner's candidate parameters), or None
     """
 
     game_id: str
@@ -42,6 +43,7 @@ class GameEntry:
     detail: str | None = None
     data: Any = None
     host: str | None = None
+    note: str | None = None
 
     @property
     def is_void(self) -> bool:
@@ -71,6 +73,17 @@ _FIELD_NAMES = [f.name for f in fields(GameEntry)]
 CSV_COLUMNS = [f.name for f in fields(GameEntry) if f.name not in ("data", "host")]
 
 
+def _csv_cell(value: Any) -> str | int:
+    """Empty for unknown, 1/0 for yes/no, seconds to the millisecond, text as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return value
+
+
 def games_csv(entries: list[GameEntry]) -> str:
     """One row per game, with a header row; empty cells for unknown values."""
     out = io.StringIO()
@@ -78,5 +91,5 @@ def games_csv(entries: list[GameEntry]) -> str:
     writer.writerow(CSV_COLUMNS)
     for entry in entries:
         row = entry.to_json()
-        writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
+        writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     return out.getvalue()

@@ -39,7 +39,7 @@ from ringmaster.persistence import (
     write_state,
 )
 from ringmaster.rules import get_rules_class
-from ringmaster.timing import RunClock, local_now, progress
+from ringmaster.timing import RunClock, local_now, progress, progress_line
 
 HTML_INTERVAL = 1.0
 """Seconds between rewrites of FILE.html during a run (rendering it costs about 50 ms)."""
@@ -342,13 +342,14 @@ class Ringmaster:
         return text
 
     def process_response(self, response: GameJobResult) -> None:
-        self.games_in_progress.pop(response.game_id, None)
+        job = self.games_in_progress.pop(response.game_id, None)
         started = self._job_started.pop(response.game_id, None)
         entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
             response.game_data)
         entry.host = self._hosts.pop(response.game_id, None)
+        entry.note = None if job is None else job.sgf_note
         self.game_index.append(entry)
         self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
@@ -506,13 +507,21 @@ class Ringmaster:
     # Reports
 
     def report_text(self) -> str:
+        """The full text report (`show`): the competition's, hosts, void games and progress."""
+        return self._text_report(full=True)
+
+    def _text_report(self, full: bool) -> str:
         out = io.StringIO()
-        self.competition.write_full_report(out)
+        if full:
+            self.competition.write_full_report(out)
+        else:
+            self.competition.write_short_report(out)
         hosts = host_report(self.host_comparison())
         if hosts:
             out.write("\n" + hosts)
-        if self.void_game_count:
+        if full and self.void_game_count:
             out.write(f"\n{self.void_game_count} void games; see log file.\n")
+        out.write(f"\nprogress: {progress_line(self.progress())}\n")
         return out.getvalue()
 
     def progress(self) -> dict[str, Any]:
@@ -522,12 +531,8 @@ class Ringmaster:
 
     def write_report(self) -> None:
         """Write FILE.report and FILE.html from the state, each atomically."""
-        out = io.StringIO()
-        self.competition.write_short_report(out)
-        hosts = host_report(self.host_comparison())
-        if hosts:
-            out.write("\n" + hosts)
-        write_atomically(self.paths.report, out.getvalue().encode("utf-8"), durable=False)
+        write_atomically(self.paths.report, self._text_report(full=False).encode("utf-8"),
+                         durable=False)
         self.write_html()
 
     def write_html(self) -> None:

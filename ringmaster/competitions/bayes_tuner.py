@@ -345,7 +345,8 @@ class BayesTuner(ContinuousTuner):
         played = self.results()
         total = "" if self.number_of_games is None else f"/{self.number_of_games}"
         out.write(f"{played}{total} games played, {len(self._observed())} points "
-                  f"({self.games_per_point} games each)\n\n")
+                  f"({self.games_per_point} games each)\n")
+        out.write(f"state: {self.stop_reason(played)}\n\n")
         found = self.recommendation()
         if found is None:
             out.write("No recommendation before the first result.\n")
@@ -391,6 +392,7 @@ class BayesTuner(ContinuousTuner):
         report.update({
             "games_played": self.results(),
             "number_of_games": self.number_of_games,
+            "stop_reason": self.stop_reason(self.results()),
             "games_per_point": self.games_per_point,
             "points": [{"optimiser_parameters": p["x"],
                         "parameters": self.format_optimiser_parameters(p["x"]),

@@ -29,7 +29,7 @@ from ringmaster.tuning.parameters import (
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
-from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
+from ringmaster.tuning.tuner_base import Tuner, describe_record, plain_value, selection_bias_warning
 
 
 def _interpret_probability(value: Any) -> float:
@@ -415,7 +415,7 @@ class McTuner(Tuner):
         engine = self.convert(self.tree.parameters_for_path(path))
         return {"path": list(path), "cell": self.tree.describe_path(path),
                 "parameters": self.format_engine_parameters(engine),
-                "parameter_values": [_plain(v) for v in engine],
+                "parameter_values": [plain_value(v) for v in engine],
                 "parameter_labels": [self.format_engine_parameters((v,)) if len(engine) == 1
                                      else _format_one(spec.format, v)
                                      for spec, v in zip(self.parameter_specs, engine)],
@@ -473,9 +473,3 @@ def _format_one(fmt: str, value: Any) -> str:
     except Exception:  # noqa: BLE001 (user formats may raise anything)
         return repr(value)
 
-
-def _plain(value: Any) -> Any:
-    """A JSON number or string for an engine parameter value."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    return value

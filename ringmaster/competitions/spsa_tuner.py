@@ -258,6 +258,7 @@ class SpsaTuner(ContinuousTuner):
         mode = ("perturbed candidates play each other, colours swapped" if self.head_to_head
                 else "each perturbed candidate plays the opponent")
         out.write(f"{self.results}/{self.number_of_games} games played ({mode})\n")
+        out.write(f"state: {self.stop_reason(self.results)}\n")
         out.write(f"A = {s.big_a:g}, alpha = {s.alpha:g}, gamma = {s.gamma:g}; "
                   f"c_end, r_end (optimiser units): "
                   + ", ".join(f"{spec.code} {c:.4g}, {r:.4g}" for spec, c, r
@@ -284,6 +285,7 @@ class SpsaTuner(ContinuousTuner):
         report.update({
             "games_played": self.results,
             "number_of_games": self.number_of_games,
+            "stop_reason": self.stop_reason(self.results),
             "head_to_head": self.head_to_head,
             "schedule": {"A": self.schedule.big_a, "alpha": self.schedule.alpha,
                          "gamma": self.schedule.gamma, "iterations": self.schedule.iterations},

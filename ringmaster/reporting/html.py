@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
 import jinja2
 
 from ringmaster.reporting import continuous_tuners, svg
+from ringmaster.rules import get_rules_class
 from ringmaster.stats import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
 from ringmaster.timing import format_duration
 
@@ -79,21 +81,56 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("games per hour", "--" if progress.get("games_per_hour") is None
          else f"{progress['games_per_hour']:.0f}"),
         ("ETA", format_duration(progress.get("eta")) if wanted is not None else "no game limit"),
+        ("time limits", "none sent by the ringmaster: each engine thinks as its own options say "
+         "(the limits column under Engines)"),
         ("ringmaster", str(report.get("ringmaster_version", "?"))),
     ]
     return rows
 
 
 def describe_game(settings: dict[str, Any]) -> str:
-    """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000'."""
-    size = settings["board_size"]
-    words = [f"{settings.get('game', 'go')} {size}x{size}", f"komi {settings['komi']}"]
-    if settings.get("handicap"):
-        words.append(f"handicap {settings['handicap']} ({settings.get('handicap_style')})")
-    words.append("scored by the referee" if settings.get("scorer") == "internal"
-                 else "scored by the players (the referee when they disagree)")
-    words.append(f"move limit {settings.get('move_limit')}")
-    return ", ".join(words)
+    """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
+    game = settings.get("game", "go")
+    rules = get_rules_class(game)
+    if not getattr(rules, "uses_board", True):
+        words = [game] + [f"{name.removeprefix(game + '_').replace('_', ' ')} {value}"
+                          for name, value in sorted(settings.items())
+                          if name.startswith(game + "_")]
+    else:
+        size = settings["board_size"]
+        words = [f"{game} {size}x{size}", f"komi {settings['komi']}"]
+        if settings.get("handicap"):
+            words.append(f"handicap {settings['handicap']} ({settings.get('handicap_style')})")
+        if rules.players_may_score:
+            words.append("scored by the referee" if settings.get("scorer") == "internal"
+                         else "scored by the players (the referee when they disagree)")
+        else:
+            words.append("scored by the referee")
+        words.append(f"move limit {settings.get('move_limit')}")
+    return ", ".join(words) + (f" ({rules.rules_summary})" if rules.rules_summary else "")
+
+
+LIMIT_WORDS = ("playout", "simulation", "second", "time", "level", "visit", "node", "depth")
+
+
+def engine_limits(command: list[str]) -> str:
+    """The options of an engine's command that look like limits on its thinking.
+
+    The ringmaster sends no time controls: each engine thinks as its own
+    options say. '--playouts 1000 --threads 1' gives '--playouts 1000'.
+    """
+    found = []
+    for i, word in enumerate(command):
+        name, equals, value = word.partition("=")
+        if not name.startswith("-") or not any(w in name.lower() for w in LIMIT_WORDS):
+            continue
+        if not equals and i + 1 < len(command) and not command[i + 1].startswith("--"):
+            value = command[i + 1]
+        found.append(f"{name} {value}".strip())
+    return ", ".join(found)
+
+
+_ENVIRONMENT.filters["limits"] = engine_limits
 
 
 def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -108,17 +145,33 @@ def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def forfeit_reason(detail: str | None) -> str:
+    """A forfeit's reason with the particulars (moves, numbers, quoted text) taken out.
+
+    'forfeit by p1: attempted move to occupied point E5' and the same at D4 give
+    one reason, 'attempted move to occupied point <move>'.
+    """
+    reason = re.sub(r"^forfeit by \S+: ", "", detail or "forfeit")
+    reason = re.sub(r"'[^']*'|\"[^\"]*\"", "'...'", reason)
+    reason = re.sub(r"\b[A-HJ-Ta-hj-t](1[0-9]|[1-9])\b", "<move>", reason)
+    reason = re.sub(r"\d+(\.\d+)?", "N", reason)
+    return reason if len(reason) <= 80 else reason[:77] + "..."
+
+
 def faults(report: dict[str, Any]) -> dict[str, Any]:
-    """Void games, and forfeits counted by engine and reason."""
+    """Void games, and forfeits counted by engine and reason (with one game as an example)."""
     games = report.get("games") or []
     void = [g for g in games if g["result"] == "void"]
     forfeits: Counter[tuple[str, str]] = Counter()
+    example: dict[tuple[str, str], str] = {}
     for g in games:
         if g.get("forfeit"):
             loser = g["white"] if g.get("winner") == g["black"] else g["black"]
-            forfeits[(loser, g.get("detail") or "forfeit")] += 1
+            key = (loser, forfeit_reason(g.get("detail")))
+            forfeits[key] += 1
+            example.setdefault(key, g["game_id"])
     return {"void": void,
-            "forfeits": [{"engine": e, "reason": r, "count": n}
+            "forfeits": [{"engine": e, "reason": r, "count": n, "example": example[(e, r)]}
                          for (e, r), n in sorted(forfeits.items())]}
 
 
@@ -158,8 +211,14 @@ def common_plots(report: dict[str, Any]) -> list[str]:
 # Playoffs and all-play-alls
 
 
+ELO_PLOT_LIMIT = 800.0
+
+
 def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
-    """Elo of `player` after each game with a result, with its 95% interval."""
+    """Elo of `player` after each game with a result, with its 95% interval.
+
+    Infinite values (every game won, or lost, so far) are drawn at +-ELO_PLOT_LIMIT.
+    """
     points, lows, highs = [], [], []
     score = decided = 0.0
     for r in results:
@@ -170,11 +229,11 @@ def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
         elif (r["player_b"] if r["winning_colour"] == "b" else r["player_w"]) == player:
             score += 1
         decided += 1
-        point, low, high = elo_interval(score, decided)
-        if math.isfinite(point):
-            points.append((decided, point))
-            lows.append(max(low, -800.0))
-            highs.append(min(high, 800.0))
+        point, low, high = (max(-ELO_PLOT_LIMIT, min(ELO_PLOT_LIMIT, v))
+                            for v in elo_interval(score, decided))
+        points.append((decided, point))
+        lows.append(low)
+        highs.append(high)
     return svg.Series("Elo", points, lows, highs)
 
 
@@ -191,8 +250,10 @@ def tournament_context(report: dict[str, Any]) -> dict[str, Any]:
             continue
         series = elo_path(m["results"], s["player_1"])
         if len(series.points) >= 2:
+            clipped = any(abs(v) >= ELO_PLOT_LIMIT for _, v in series.points)
             plots.append(svg.line_chart(
-                f"{m['name'] or m['id']}: Elo of {s['player_1']} over games (band: 95%)",
+                f"{m['name'] or m['id']}: Elo of {s['player_1']} over games (band: 95%"
+                + (f"; infinite values drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
                 [series], "games with a result", "Elo", hlines=[(0.0, "", "#555")]))
         sprt = m.get("sprt")
         if sprt and sprt["path"]:
@@ -275,8 +336,10 @@ def mc_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
     if len(tuned) == 2:
         plots.append(heat_map_plot(report, tuned[0], tuned[1]))
     plots.append(best_candidate_plot(report))
+    first_level = [c for c in report["candidates"] if len(c["path"]) == 1]
     return {"plots": [p for p in plots if p], "tree": report["tree"] if report["max_depth"] > 1
             else None, "best_path": best_path,
+            "untried": [c for c in first_level if not c["games"]], "first_level": first_level,
             "best_elo": format_elo(best["wins"], best["games"]) if best else ""}
 
 

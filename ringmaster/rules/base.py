@@ -29,6 +29,7 @@ class Rules(ABC):
       players_may_score -- whether final_score may be asked of the engines
                            (False: the referee always scores)
       supports_handicap -- whether handicap stones can be given
+      rules_summary     -- the rules the referee applies, in a few words (for reports)
       board_size        -- side of the (square) board
     """
 
@@ -36,6 +37,7 @@ class Rules(ABC):
     sgf_game_number: int = 1
     players_may_score: bool = False
     supports_handicap: bool = False
+    rules_summary: str = ""
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)

@@ -19,6 +19,8 @@ class GoRules(Rules):
     sgf_game_number = 1
     players_may_score = True
     supports_handicap = True
+    rules_summary = ("simple ko, no superko, self-capture allowed, two passes end the game, "
+                     "area scoring")
 
     def __init__(self, board_size: int) -> None:
         super().__init__(board_size)

@@ -20,6 +20,7 @@ class OthelloRules(Rules):
 
     game_name = "othello"
     sgf_game_number = 2
+    rules_summary = "a pass only when no move flips, the game ends when neither side can place"
     players_may_score = False
     supports_handicap = False
 

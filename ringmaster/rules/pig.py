@@ -26,6 +26,7 @@ class PigRules(Rules):
     sgf_game_number = 0
     players_may_score = False
     supports_handicap = False
+    rules_summary = "the referee throws the die; hold only with a turn total above 0"
     uses_board = False
     default_options = {"pig_target": 50, "pig_max_turns": 200}
 

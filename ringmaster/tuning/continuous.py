@@ -63,6 +63,13 @@ class ContinuousTuner(Tuner):
         number = getattr(self, "number_of_games", None)
         return None if number is None else number + self.confirm_games
 
+    def stop_reason(self, played: int) -> str:
+        """Why tuning stopped, given the tuning games played, or 'running'."""
+        number = getattr(self, "number_of_games", None)
+        if number is not None and played >= number:
+            return f"stopped: number_of_games ({number}) played"
+        return "running"
+
     # Void games: replayed once under the same id (issued again by the tuner).
 
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:

@@ -50,6 +50,13 @@ TUNER_SETTINGS = [
 ]
 
 
+def plain_value(value: Any) -> Any:
+    """A JSON number or string for an engine parameter value."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return value
+
+
 def describe_record(won: float, games: int) -> str:
     """'12/20 0.600 [0.387, 0.781]': wins, games, win rate and its 95% interval."""
     if games == 0:
@@ -249,7 +256,7 @@ class Tuner(Competition):
         out.write(f"confirmation games ({self.confirm_played}/{self.confirm_games}) for "
                   f"{self.confirm_label}:\n")
         if self.confirm_played:
-            out.write(f"  {describe_record(self.confirm_won, self.confirm_played)}  "
+            out.write(f"  record {describe_record(self.confirm_won, self.confirm_played)}  "
                       f"Elo vs opponent {format_elo(self.confirm_won, self.confirm_played)}\n")
 
     def confirmation_json(self) -> dict[str, Any] | None:
@@ -257,8 +264,11 @@ class Tuner(Competition):
             return None
         result: dict[str, Any] = {"games_wanted": self.confirm_games,
                                   "candidate": self.confirm_label,
-                                  "parameters": self.confirm_parameters,
-                                  "won": self.confirm_won, "played": self.confirm_played}
+                                  "optimiser_parameters": self.confirm_parameters,
+                                  "parameter_values": None, "won": self.confirm_won,
+                                  "played": self.confirm_played}
+        if self.confirm_parameters is not None:
+            result["parameter_values"] = [plain_value(v) for v in self.convert(self.confirm_parameters)]
         if self.confirm_played:
             low, high = wilson_interval(self.confirm_won, self.confirm_played)
             result["win_rate"] = self.confirm_won / self.confirm_played

@@ -63,8 +63,10 @@ def test_run_show_report_and_files(write_ctl):
     report = open(base + ".report").read()
     assert "p1 v p2 (4/4 games)" in report and "player p2: other:1.0" in report
     assert "Elo p1 - p2:" in report
+    assert re.search(r"\nprogress: elapsed \S+, \d+ games per hour, 4/4 games, ETA 0s\n", report)
     shown = invoke("show", ctl)
     assert shown.exit_code == 0 and "p1 v p2 (4/4 games)" in shown.output
+    assert "games per hour, 4/4 games, ETA 0s" in shown.output
     log = open(base + ".log").read()
     assert "starting game 0_0: p1 (b) vs p2 (w)" in log
     assert "starting game 0_1: p2 (b) vs p1 (w)" in log
@@ -363,6 +365,7 @@ def test_quiet_prints_the_results_at_the_end(write_ctl):
     assert result.exit_code == 0
     assert "p1 v p2 (4/4 games)" in result.stdout
     assert result.stdout.count("p1 v p2") == 1
+    assert re.search(r"\nelapsed \S+, \d+ games per hour, 4/4 games, ETA 0s\n$", result.stdout)
 
 
 def test_a_komi_change_between_runs_is_refused(write_ctl):

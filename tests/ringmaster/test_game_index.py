@@ -13,12 +13,17 @@ def test_entry_from_result_and_csv():
     result = GameResult("0_1", "a", "b", "w", "W+R", detail="forfeit by a: timeout",
                         is_forfeit=True, cpu_times={"a": 1.5, "b": None})
     entry = entry_for_result(result, 42, 3.25, "2026-11-22 10:00:00", ["0", 1])
+    entry.note = "Candidate parameters: c: 0.375"
     assert entry.winner == "b" and entry.cpu_black == 1.5 and entry.cpu_white is None
     assert GameEntry.from_json(entry.to_json()) == entry
     void = GameEntry("0_2", "a", "b", "void", detail="aborting game, with a comma")
     rows = list(csv.reader(io.StringIO(games_csv([entry, void]))))
     assert rows[0] == CSV_COLUMNS and "data" not in rows[0]
-    assert rows[1][:7] == ["0_1", "a", "b", "W+R", "b", "42", "3.25"]
-    assert rows[2][3] == "void" and rows[2][-1] == "aborting game, with a comma"
+    assert rows[1][:8] == ["0_1", "a", "b", "W+R", "b", "42", "3.250", "1.500"]
+    row = dict(zip(CSV_COLUMNS, rows[1]))
+    assert row["forfeit"] == "1" and row["note"] == "Candidate parameters: c: 0.375"
+    assert rows[2][3] == "void" and rows[2][CSV_COLUMNS.index("detail")] == \
+        "aborting game, with a comma"
+    assert rows[2][CSV_COLUMNS.index("forfeit")] == "0"
     assert rows[2][4] == ""   # unknown values are empty cells
     assert GameEntry.from_json({**void.to_json(), "future_field": 1}) == void

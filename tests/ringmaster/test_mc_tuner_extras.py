@@ -99,7 +99,10 @@ def test_confirmation_games_follow_the_tuning_games():
     text = out.getvalue()
     assert "confirmation games (5/5) for x: 0.875 [cell 3]:" in text
     assert "2/5 0.400 [" in text
-    assert tuner.get_json_report()["confirmation"]["won"] == 2
+    confirmation = tuner.get_json_report()["confirmation"]
+    assert confirmation["won"] == 2
+    # In the engine's units, as best.parameter_values is.
+    assert confirmation["parameter_values"] == [0.875]
 
 
 def test_confirmation_state_round_trip_and_void_retry():

@@ -7,6 +7,8 @@ Ctrl-C, and play with worker processes.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import random
@@ -321,6 +323,11 @@ def test_mc_tuner_event_runs_in_process(write_ctl):
     assert sorted(os.listdir(base + ".games")) == ["0.sgf", "1.sgf", "2.sgf", "c0.sgf", "c1.sgf"]
     assert "3/3 tuning games played" in Path(base + ".report").read_text()
     assert "confirmation games (2/2)" in Path(base + ".report").read_text()
+    # Each game's row says which candidate played it (the note its SGF has).
+    rows = list(csv.DictReader(io.StringIO(invoke("show", ctl, "--csv").output)))
+    assert len(rows) == 5 and all(row["note"].startswith("Candidate parameters: n: cand-")
+                                  for row in rows)
+    assert "<th class=\"l\">note</th>" in Path(base + ".html").read_text()
 
 
 @pytest.mark.integration

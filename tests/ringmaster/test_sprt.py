@@ -80,6 +80,22 @@ def test_pentanomial_llr_is_the_likelihood_ratio_of_the_constrained_fits():
     assert llr_logistic([9, 0, 20, 0, 5], PENTANOMIAL_SCORES, 0, 20) < 0
 
 
+@pytest.mark.parametrize("counts, elo0, elo1", [
+    ([12, 140, 600, 160, 15], 0, 5), ([3, 40, 100, 50, 2], -1, 3), ([30, 300, 1200, 340, 40], 0, 2),
+])
+def test_pentanomial_llr_agrees_with_the_normal_approximation(counts, elo0, elo1):
+    # An independent formula (M. van den Bergh's approximation of the GSPRT, which
+    # fishtest's notes derive): LLR ~ N (s1 - s0) (2 m - s0 - s1) / (2 v), with m and v
+    # the mean and variance of a pair's score. Close to the exact value when s0 ~ s1.
+    n = sum(counts)
+    m = sum(c * a for c, a in zip(counts, PENTANOMIAL_SCORES)) / n
+    v = sum(c * (a - m) ** 2 for c, a in zip(counts, PENTANOMIAL_SCORES)) / n
+    s0, s1 = logistic(elo0), logistic(elo1)
+    approximation = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
+    assert llr_logistic(counts, PENTANOMIAL_SCORES, elo0, elo1) == pytest.approx(approximation,
+                                                                              rel=1e-2)
+
+
 def test_replay_decides_at_the_first_crossing():
     spec = SprtSpec(0, 150, 0.05, 0.05)
     step = math.log(logistic(150) / 0.5)

@@ -39,6 +39,16 @@ def test_spsa_page_plots_each_parameters_trajectory():
     assert f"Use {report['recommended']['parameters']}" in page
     assert "x over the run" in page and "k over the run" in page
     assert "the two perturbed candidates play each other" in page
+    assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page
+
+
+def test_a_running_tuners_page_says_current_and_running_not_use():
+    for cls, word in ((SpsaTuner, "Current point:"), (BayesTuner, "Current recommendation:")):
+        running = tuner(cls, number_of_games=200)
+        page = render_html(full_report(running, drive(running, hill, 60)))
+        check_page(page)
+        assert word in page and "Use " not in page
+        assert "Why the event stopped: <b>running</b>" in page
 
 
 def test_a_log_scale_is_plotted_as_log10_and_a_list_of_names_by_position():
@@ -57,3 +67,4 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     assert "x: modelled win rate, 95% band" in page and "k: modelled win rate, 95% band" in page
     assert "log10 k" not in page and "x (others at the answer)" in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
+    assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page

@@ -17,7 +17,7 @@ from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.control_file import load_control_file
 from ringmaster.game_index import GameEntry, entry_for_result
-from ringmaster.reporting.html import render_html
+from ringmaster.reporting.html import describe_game, engine_limits, render_html
 from ringmaster.settings import Player
 from ringmaster.timing import RunClock, progress
 from ringmaster.tuning.parameters import CeParameter, McParameter
@@ -141,6 +141,41 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     assert "go 9x9, komi 7.5, scored by the players (the referee when they disagree), move limit" \
         in page
     assert "<code>engine-a</code>" in page
+    assert "simple ko, no superko" in page and "none sent by the ringmaster" in page
+
+
+def test_forfeits_are_counted_by_engine_and_reason(write_ctl):
+    report = playoff_report(write_ctl)
+    report["games"] += [
+        GameEntry("0_90", "a", "b", "W+F", winner="b", forfeit=True,
+                  detail="forfeit by a: attempted move to occupied point E5"),
+        GameEntry("0_91", "b", "a", "B+F", winner="b", forfeit=True,
+                  detail="forfeit by a: attempted move to occupied point D4"),
+        GameEntry("0_92", "b", "a", "W+F", winner="a", forfeit=True,
+                  detail="forfeit by b: attempted ill-formed move 'xyzzy'"),
+    ]
+    report["games"] = [g.to_json() if isinstance(g, GameEntry) else g for g in report["games"]]
+    page = render_html(report)
+    check_page(page)
+    rows = re.findall(r"<tr><td class=\"l\">(\w+)</td><td class=\"l\">([^<]+)</td><td>(\d+)</td>"
+                      r"<td class=\"l\">([\w_]+)</td></tr>", page)
+    assert rows == [("a", "attempted move to occupied point &lt;move&gt;", "2", "0_90"),
+                    ("b", "attempted ill-formed move &#39;...&#39;", "1", "0_92")]
+
+
+def test_engine_limits_are_read_from_the_command():
+    assert engine_limits(["python", "-m", "players", "mcts", "--playouts", "1000", "--threads", "1",
+                          "--seconds=4.5"]) == "--playouts 1000, --seconds 4.5"
+    assert engine_limits(["/usr/games/gnugo", "--mode", "gtp", "--level", "10"]) == "--level 10"
+    assert engine_limits(["engine", "--simulations", "--fast"]) == "--simulations"
+    assert engine_limits(["engine-a"]) == ""
+
+
+def test_pig_and_othello_games_are_described_by_their_own_rules():
+    assert describe_game({"game": "pig", "board_size": 0, "komi": 0.0, "pig_target": 50,
+                          "pig_max_turns": 200}).startswith("pig, max turns 200, target 50 (")
+    othello = describe_game({"game": "othello", "board_size": 8, "komi": 0.0, "move_limit": 1000})
+    assert othello.startswith("othello 8x8") and "players" not in othello and "simple ko" not in othello
 
 
 def test_allplayall_page_has_the_ratings_table(write_ctl):
@@ -214,6 +249,37 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     cpu_plot = next(p for p in re.findall(r"<svg .*?</svg>", page, flags=re.S) if "CPU time" in p)
     assert re.findall(r'text-anchor="middle">([^<]+)</text>', cpu_plot)[-2:] == ["candidates", "opp"]
     assert "go 7x7, komi 8.5, scored by the players" in page
+
+
+def test_a_running_mc_tuner_leads_and_names_the_candidates_never_tried():
+    tuner = mc_tuner(1, [McParameter("c", scale=LOG(0.05, 5.0), split=8, format="c: %.3f")])
+    entries = drive(tuner, lambda p: 0.75 if p[0] < 0.1 else 0.35, 5)   # 8 candidates
+    report = full_report(tuner, entries)
+    assert report["stop_reason"] == "running"
+    untried = [c for c in report["candidates"] if not c["games"]]
+    assert untried
+    page = render_html(report)
+    check_page(page)
+    assert f"Leading so far: {report['best']['parameters']}" in page and "Use " not in page
+    assert f"{len(untried)} of the 8 candidates were never tried" in page
+    assert all(c["parameter_labels"][0] in page for c in untried)
+
+
+def test_a_perfect_score_still_has_its_elo_plot(write_ctl):
+    competition = load_control_file(write_ctl(PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    rng = random.Random(1)
+    entries = []
+    for _ in range(12):
+        job = competition.get_game()
+        if job.player_b.code != "a" and job.player_w.code != "a":
+            continue
+        response = make_result(job, "b" if job.player_b.code == "a" else "w")
+        competition.process_game_result(response)
+        entries.append(entry(response, rng))
+    page = render_html(full_report(competition, entries))
+    check_page(page)
+    assert "Elo of a over games (band: 95%; infinite values drawn at ±800)" in page
 
 
 def test_mc_tuner_depth_2_page_has_the_tree_and_a_heat_map():
