@@ -65,7 +65,8 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
               help="Play this many games at once, in worker processes.")
 @click.option("-g", "--max-games", type=click.IntRange(0), default=None,
               help="Start at most this many games in this run.")
-@click.option("-q", "--quiet", is_flag=True, help="Show nothing but warnings.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Show only warnings while it runs, and the results at the end.")
 @click.option("--log-gtp", is_flag=True, help="Write each game's GTP transcript.")
 @click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
               help="Play the games on the workers of this Dask scheduler.")
@@ -120,10 +121,10 @@ def stop(control_file: str) -> None:
 def reset(control_file: str) -> None:
     """Delete the state and every output file (refused while a run is going on)."""
     errors = _load(control_file).reset()
-    for error in errors[:-1]:
-        click.echo(f"ringmaster: {error}", err=True)
+    if len(errors) == 1:
+        raise StorageError(errors[0])
     if errors:
-        raise StorageError(errors[-1])
+        raise StorageError(f"{len(errors)} outputs could not be removed; the first: {errors[0]}")
 
 
 @cli.command()
@@ -198,7 +199,8 @@ def run_command_line(argv: list[str],
     except click.ClickException as exc:
         exc.show()
         return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort:   # Ctrl-C or SIGTERM outside a run's games (click ends the line)
+        click.echo("ringmaster: interrupted", err=True)
         return EXIT_INTERRUPTED
     except RingmasterError as exc:
         click.echo(f"ringmaster: {exc}", err=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ringmaster.competitions import COMPETITION_TYPES, get_competition_class
 from ringmaster.competitions.base import Competition
-from ringmaster.errors import ControlFileError, Interrupt
+from ringmaster.errors import ControlFileError, Interrupt, describe_user_exception
 
 FORBIDDEN_EXTENSIONS = (".log", ".status", ".cmd", ".hist", ".report", ".games",
                         ".void", ".gtplogs", ".lock")
@@ -182,8 +182,7 @@ def load_control_file(path: str) -> ControlFile:
             f"only defines settings"), line) from None
     except (Exception, KeyboardInterrupt) as exc:
         line = _error_line(exc, path)
-        raise ControlFileError(
-            _locate(path, line, f"{type(exc).__name__}: {exc}"), line) from None
+        raise ControlFileError(_locate(path, line, describe_user_exception(exc)), line) from None
     config = {name: value for name, value in namespace.items()
               if not name.startswith("__") and provided.get(name, _MISSING) is not value}
     lines = _assignment_lines(tree)

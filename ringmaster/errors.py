@@ -91,5 +91,17 @@ class Interrupt(KeyboardInterrupt):
     """Raised by our handlers of SIGINT and SIGTERM (a control file's own KeyboardInterrupt isn't one)."""
 
 
+def describe_user_exception(exc: BaseException) -> str:
+    """What a control file's code raised, for a one-line error.
+
+    'ValueError: bad value'; 'KeyboardInterrupt' when there is no message;
+    'it called sys.exit(0)' for SystemExit (a control file only defines settings).
+    """
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r}); a control file only defines settings"
+    message = str(exc)
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
 class JobFailed(Exception):
     """A game could not be played (a void game); the message says why."""

@@ -7,7 +7,7 @@ import io
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ringmaster.game_results import GameResult
+from ringmaster.game_results import NUMBER, GameResult, check_field
 
 
 @dataclass
@@ -56,6 +56,18 @@ class GameEntry:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameEntry:
+        """The entry saved by to_json() (unknown keys ignored). Raises ValueError for a wrong type."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a game entry is {data!r}")
+        what = f"game {data.get('game_id')!r}"
+        for name in ("game_id", "black", "white", "result"):
+            check_field(data, name, (str,), what)
+        for name in ("winner", "finished", "detail", "host", "note"):
+            check_field(data, name, (str,), what, optional=True)
+        check_field(data, "moves", (int,), what, optional=True)
+        for name in ("seconds", "cpu_black", "cpu_white"):
+            check_field(data, name, NUMBER, what, optional=True)
+        check_field(data, "forfeit", (bool,), what, optional=True)
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 

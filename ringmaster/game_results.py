@@ -6,6 +6,29 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
+def check_field(data: dict[str, Any], name: str, kinds: tuple[type, ...], what: str,
+                optional: bool = False) -> None:
+    """Raise ValueError unless data[name] is one of kinds (a bool is no number), or None if optional.
+
+    For state read back from disk, where a wrong type would fail much later.
+    """
+    value = data.get(name)
+    if value is None:
+        if optional:
+            return
+        raise ValueError(f"{what}: '{name}' is {'missing' if name not in data else 'null'}")
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        raise ValueError(f"{what}: '{name}' is {value!r}"[:120])
+
+
+NUMBER = (int, float)
+
+# The start of the detail of a result whose scorers disputed it, and what may cause it.
+DISAGREED = "players disagreed"
+DISAGREEMENT_CAUSE = ("they may count by different rules (GNU Go counts Japanese-style unless "
+                      "given --chinese-rules); scorer = 'internal' has the referee count every game")
+
+
 def format_float(value: float) -> str:
     """'2' for 2.0, '2.5' for 2.5."""
     return str(int(value)) if value == int(value) else f"{value:g}"
@@ -73,6 +96,21 @@ class GameResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameResult:
+        """The result saved by to_json(). Raises ValueError if a field has the wrong type."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a game result is {data!r}")
+        what = f"result of game {data.get('game_id')!r}"
+        for name in ("game_id", "player_b", "player_w", "sgf_result"):
+            check_field(data, name, (str,), what)
+        check_field(data, "detail", (str,), what, optional=True)
+        check_field(data, "is_forfeit", (bool,), what, optional=True)
+        if data.get("winning_colour") not in ("b", "w", None):
+            raise ValueError(f"{what}: 'winning_colour' is {data['winning_colour']!r}")
+        cpu_times = data.get("cpu_times", {})
+        if not isinstance(cpu_times, dict):
+            raise ValueError(f"{what}: 'cpu_times' is {cpu_times!r}")
+        for code in cpu_times:
+            check_field(cpu_times, code, NUMBER, what + " cpu_times", optional=True)
         return cls(**data)
 
 
@@ -83,3 +121,26 @@ def result_from_score(score: float) -> tuple[str | None, str]:
     if score < 0:
         return "w", f"W+{format_float(-score)}"
     return None, "0"
+
+
+def unknown_reasons(results: list[GameResult]) -> list[str]:
+    """Why games have no result, one line per kind of reason, with a game as an example.
+
+    'players disagreed: 2 games (e.g. 0_3: p1 said B+3, p2 said W+12); they may count
+    by different rules ...'.
+    """
+    groups: dict[str, list[GameResult]] = {}
+    for result in results:
+        if result.is_unknown:
+            kind = (result.detail or "no result").split(": ", 1)[0]
+            groups.setdefault(kind, []).append(result)
+    lines = []
+    for kind, members in groups.items():
+        example = members[0]
+        particulars = (example.detail or "").partition(": ")[2]
+        line = (f"{kind}: {len(members)} game{'s' if len(members) > 1 else ''} "
+                f"(e.g. {example.game_id}{': ' + particulars if particulars else ''})")
+        if kind == DISAGREED:
+            line += "; " + DISAGREEMENT_CAUSE
+        lines.append(line)
+    return lines

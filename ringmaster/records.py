@@ -108,12 +108,11 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         lines.append(f"{word} {specs[colour].code} {engines[colour].long or ''}".rstrip())
     names = {}
     for colour in ("b", "w"):
-        short = engines[colour].short
-        names[colour] = short if (specs[colour].sgf_player_name_from_gtp and short) \
-            else specs[colour].code
-    if names["b"] == names["w"] and specs["b"].code != specs["w"].code:
-        # Two configurations of one engine report the same name: tell them apart by code.
-        names = {c: f"{names[c]} ({specs[c].code})" for c in ("b", "w")}
+        # The GTP name with the player's code, since two configurations of one engine
+        # (in this game or across the competition's games) report the same name.
+        short, code = engines[colour].short, specs[colour].code
+        names[colour] = f"{short} ({code})" if (specs[colour].sgf_player_name_from_gtp and short) \
+            else code
     last = [result.describe()] if result is not None else []
     last += game.notes + [f"late error: {e}" for e in game.late_errors]
     return build_sgf(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ringmaster.game_results import format_float, result_from_score
+from ringmaster.game_results import DISAGREED, format_float, result_from_score
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
@@ -247,6 +247,9 @@ class Referee:
             record.sgf_result = f"{winner.upper()}+"
             record.detail = "unknown margin"
             return
-        record.sgf_result, record.detail = "?", "players disagreed"
+        record.sgf_result = "?"
+        record.detail = DISAGREED + ": " + ", ".join(
+            f"{self.players[colour].code} said {texts[colour][:20]}" for colour in "bw"
+            if colour in texts)
         for colour, text in texts.items():
             record.notes.append(f"final_score from {self.players[colour].code}: {text}")

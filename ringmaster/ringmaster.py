@@ -25,6 +25,7 @@ from ringmaster.errors import (
 from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
+from ringmaster.game_results import DISAGREED, DISAGREEMENT_CAUSE
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
 from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
@@ -96,11 +97,8 @@ class CompetitionPaths:
                 self.games, self.void, self.gtplogs]
 
 
-DISAGREED = "players disagreed"
-DISAGREEMENT_HINT = (
-    "the players disagreed on the score (each one's final_score is in the SGF): they may "
-    "count by different rules (GNU Go counts Japanese-style unless given --chinese-rules); "
-    "scorer = 'internal' has the referee count every game")
+DISAGREEMENT_HINT = ("the players disagreed on the score (each one's final_score is in the SGF): "
+                     + DISAGREEMENT_CAUSE)
 
 
 def now() -> str:
@@ -371,7 +369,7 @@ class Ringmaster:
         self._flush_competition_log()
         for warning in response.warnings:
             self.warn(warning)
-        if response.game_result.detail == DISAGREED:
+        if (response.game_result.detail or "").startswith(DISAGREED):
             self.warn(f"game {response.game_id}: {DISAGREEMENT_HINT}")
         if self.presenter is not None:
             self.presenter.game_finished(

@@ -14,6 +14,7 @@ from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
+INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
 COMPLETE_MESSAGE = "competition is complete: nothing to play (ringmaster show prints the results)"
 
 
@@ -125,7 +126,8 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
                            presenter=presenter, cluster=client)
     except KeyboardInterrupt:
-        raise RunInterrupted(INTERRUPTED_MESSAGE) from None
+        raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started
+                             else INTERRUPTED_BEFORE_PLAY_MESSAGE) from None
     finally:
         ringmaster.close_log()
         lock.release()

@@ -327,11 +327,12 @@ class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def engine_parser(name: str, description: str) -> argparse.ArgumentParser:
+def engine_parser(name: str, description: str,
+                  example: str = "boardsize 9, genmove b, quit") -> argparse.ArgumentParser:
     """The command line of `python -m players NAME`: --help shows every default and says GTP."""
     return argparse.ArgumentParser(
         prog=f"python -m players {name}", description=description,
         formatter_class=_DefaultsFormatter,
         epilog="It speaks GTP version 2 on stdin and stdout: run it under a GTP controller, "
                f"such as ringmaster's Player([PYTHON, '-m', 'players', '{name}', ...]), "
-               "or type GTP commands (boardsize 9, genmove b, quit).")
+               f"or type GTP commands ({example}).")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from players.engines import gtp_adapter
 from players.games.pig import Pig, PigState, hold_at_policy
 from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+
+PIG_EXAMPLE = "clear_board, pig-target 50, reg_genmove b, play b roll 4, quit"
 
 
 class HoldAt(gtp_adapter.MoveGenerator):
@@ -37,9 +38,9 @@ def make_pig_engine(generate: gtp_adapter.MoveGenerator, name: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players pig-hold",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--hold-at", type=int, default=20, help="turn total to hold at (default 20)")
+    parser = gtp_adapter.engine_parser("pig-hold", __doc__.splitlines()[0], PIG_EXAMPLE)
+    parser.add_argument("--hold-at", type=int, default=20,
+                        help="turn total to hold at (also holds when holding wins)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if options.hold_at < 1:
         parser.error("--hold-at must be at least 1")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Callable
@@ -10,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from players.engines import gtp_adapter
-from players.engines.pig_hold import make_pig_engine
+from players.engines.pig_hold import PIG_EXAMPLE, make_pig_engine
 from players.games.pig import (
     RACE50,
     Pig,
@@ -167,9 +166,9 @@ def network_evaluator(path: str, game: Pig, afterstate_values: bool = False):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m players pig-mcts",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--chance-mode", choices=CHANCE_MODES, default="progressive")
+    parser = gtp_adapter.engine_parser("pig-mcts", __doc__.splitlines()[0], PIG_EXAMPLE)
+    parser.add_argument("--chance-mode", choices=CHANCE_MODES, default="progressive",
+                        help="how the search treats the die (seed 001's four modes)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--model", default=None, help="network checkpoint (PUCT search)")
     source.add_argument("--rollouts", default="hold20",
@@ -179,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="simulations per decision (default 1000; the most with --seconds)")
     parser.add_argument("--seconds", type=float, default=None, help="search time per decision")
     parser.add_argument("--c", type=float, default=1.0,
-                        help="exploration constant (UCT; c_puct with --prior)")
+                        help="exploration constant (UCT; c_puct with --prior or --model)")
     parser.add_argument("--prior", default=None,
                         help="PUCT with priors favouring a threshold policy's choice: holdN, race or "
                              "MINE:THEIRS (rollout search only)")
@@ -191,9 +190,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --model: value chance states through their outcomes")
     parser.add_argument("--leaf-rollouts", type=int, default=1,
                         help="rollouts valuing a decision leaf (default 1)")
-    parser.add_argument("--progressive-widening-alpha", type=float, default=0.5)
-    parser.add_argument("--prior-virtual-visits", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--progressive-widening-alpha", type=float, default=0.5,
+                        help="progressive mode: expand another outcome when N^alpha > expanded")
+    parser.add_argument("--prior-virtual-visits", type=float, default=1.0,
+                        help="sampling and progressive modes: virtual visits of an outcome's prior")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000

@@ -14,7 +14,7 @@ from ringmaster.competitions.base import (
 )
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_results import GameResult
+from ringmaster.game_results import GameResult, unknown_reasons
 from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
@@ -162,7 +162,7 @@ class Tournament(Competition):
             engine_names = dict(status["engine_names"])
             engine_descriptions = dict(status["engine_descriptions"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise CompetitionError(f"state is malformed: {exc!r}") from None
+            raise CompetitionError(f"state is malformed: {type(exc).__name__}: {exc}") from None
         self.check_state_matches(stored_players, results)
         self.check_boards_match(stored_boards, results)
         self.stored_boards = stored_boards
@@ -369,6 +369,7 @@ class Tournament(Competition):
             out.write(f"unknown results: {stats.unknown} of {stats.total} games "
                       f"({format_percent(stats.unknown, stats.total)}), left out of every "
                       "percentage and the Elo\n")
+            out.write("".join(f"  why: {line}\n" for line in unknown_reasons(results)))
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
@@ -442,6 +443,7 @@ class Tournament(Competition):
                              "alternating": spec.alternating if spec else None,
                              "game_settings": spec.game_settings if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
+                             "unknown_reasons": unknown_reasons(results),
                              "sprt": None if state is None else state.to_json(),
                              "results": [r.to_json() for r in results]})
         report["matchups"] = matchups

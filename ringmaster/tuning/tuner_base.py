@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_game_settings
-from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
 from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
@@ -135,9 +135,11 @@ class Tuner(Competition):
         """The candidate player for these engine parameters. Raises CompetitionError."""
         try:
             player = self.candidate_maker(*engine_parameters)
-        except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+        except Interrupt:
+            raise   # Ctrl-C or SIGTERM while it ran: the run is interrupted
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # noqa: BLE001 (user code)
             raise CompetitionError(
-                f"error from make_candidate(): {type(exc).__name__}: {exc}") from None
+                f"error from make_candidate(): {describe_user_exception(exc)}") from None
         if not isinstance(player, Player):
             raise CompetitionError(f"make_candidate() returned {player!r}, not Player")
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 
@@ -79,8 +80,8 @@ def test_sgf_records_the_game(write_ctl):
     ctl = playoff(write_ctl, games=1, extra="scorer = 'internal'")
     invoke("run", ctl, "-q")
     sgf = open(ctl[:-4] + ".games/0_0.sgf").read()
-    for expected in ("GN[comp 0_0]", "EV[comp]", "SZ[5]", "KM[0.5]", "PB[fake:1.0]",
-                     "PW[other:1.0]", "Game id 0_0", "Black p1 fake:1.0"):
+    for expected in ("GN[comp 0_0]", "EV[comp]", "SZ[5]", "KM[0.5]", "PB[fake:1.0 (p1)]",
+                     "PW[other:1.0 (p2)]", "Game id 0_0", "Black p1 fake:1.0"):
         assert expected in sgf
     assert ";B[" in sgf and ";W[" in sgf
 
@@ -230,7 +231,8 @@ def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
     assert invoke("run", ctl, "-j", "0").exit_code == EXIT_USAGE
     assert invoke("debugstatus", ctl).output == "ringmaster: no status file\n"
 
-    def interrupted(*args, **kwargs):
+    def interrupted(self, *args, **kwargs):
+        self.games_started = 1
         raise KeyboardInterrupt
     monkeypatch.setattr("ringmaster.ringmaster.Ringmaster.run", interrupted)
     result = invoke("run", ctl, "-q")
@@ -404,3 +406,23 @@ def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):
             "--chinese-rules); scorer = 'internal' has the referee count every game")
     assert hint in result.stderr
     assert hint in open(ctl[:-4] + ".log").read()
+    # The reports say it too, with what each player claimed.
+    why = ("why: players disagreed: 1 game (e.g. 0_0: p1 said B+3, p2 said W+12); they may "
+           "count by different rules")
+    assert why in open(ctl[:-4] + ".report").read() and why in invoke("show", ctl).output
+    assert ("Without a result: players disagreed: 1 game (e.g. 0_0: p1 said B+3, p2 said W+12)"
+            in open(ctl[:-4] + ".html").read())
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_a_runs_files_follow_the_umask(write_ctl, umask):
+    ctl = playoff(write_ctl, games=2, extra="scorer = 'internal'")
+    old = os.umask(umask)
+    try:
+        assert invoke("run", ctl).exit_code == 0
+    finally:
+        os.umask(old)
+    base = ctl[:-4]
+    for path in (".report", ".status", ".hist", ".log", ".html", ".games/0_0.sgf"):
+        assert stat.S_IMODE(os.stat(base + path).st_mode) == 0o666 & ~umask, path
+    assert stat.S_IMODE(os.stat(base + ".games").st_mode) == 0o777 & ~umask

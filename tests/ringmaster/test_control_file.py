@@ -222,7 +222,7 @@ parameters = [Parameter('x', scale=LINEAR(0, 1), split=2)]
 @pytest.mark.parametrize("statement, expected", [
     ("import sys\nsys.exit(0)\n", "line 8: the control file called sys.exit(0); a control file "
                                   "only defines settings"),
-    ("raise KeyboardInterrupt\n", "line 7: KeyboardInterrupt: "),
+    ("raise KeyboardInterrupt\n", "line 7: KeyboardInterrupt"),
 ])
 def test_a_control_file_that_exits_or_interrupts_is_a_control_file_error(write_ctl, statement,
                                                                            expected):
@@ -242,6 +242,9 @@ komi = 7.5
 opponent = 'opp'
 candidate_colour = 'b'
 number_of_games = 10
+exploration_coefficient = 0.45
+initial_visits = 2
+initial_wins = 1
 def make_candidate(a, b):
     return Player('gnugo')
 parameters = [Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A),
@@ -249,10 +252,29 @@ parameters = [Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A),
 """
 
 
+def test_the_tuner_below_is_complete_with_small_splits(write_ctl):
+    # So that the tests on TUNER fail for the reason they name, and no other.
+    text = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "4")
+    assert len(load(write_ctl, text).make_competition().tree.root.children) == 12
+
+
+@pytest.mark.parametrize("statement, expected", [
+    ("import sys; sys.exit(0)", "it called sys.exit(0); a control file only defines settings"),
+    ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+    ("raise ValueError('no')", "ValueError: no"),
+])
+def test_make_candidate_that_exits_or_interrupts_is_a_control_file_error(write_ctl, statement,
+                                                                         expected):
+    text = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(
+        "    return Player('gnugo')", f"    {statement}")
+    assert error(write_ctl, text) == ("error in control file comp.ctl line 11: 'make_candidate': "
+                                      f"error from make_candidate(): {expected}")
+
+
 @pytest.mark.parametrize("split_a, split_b, expected", [
-    (10**6, 10**6, "line 10: parameter a: 'split' is 1000000, more than the 100000 candidates "
+    (10**6, 10**6, "line 13: parameter a: 'split' is 1000000, more than the 100000 candidates "
                    "a tuner may have"),
-    (1000, 1000, "line 10: 'parameters': the splits make 1000000 candidates, more than the "
+    (1000, 1000, "line 13: 'parameters': the splits make 1000000 candidates, more than the "
                  "100000 a tuner may have; use smaller splits (max_depth refines the best ones)"),
 ])
 def test_a_tuner_with_too_many_candidates_is_refused(write_ctl, split_a, split_b, expected):

@@ -171,7 +171,7 @@ matchups = [Matchup('gnugo', 'random', alternating=True, number_of_games=2)]
         # The random player counts its dead stones, so it may dispute GNU Go's score.
         colour = result["winning_colour"]
         if colour is None:
-            assert result["detail"] == "players disagreed"
+            assert result["detail"].startswith("players disagreed: ")
         else:
             assert result["player_" + colour] == "gnugo"
     assert report["engine_descriptions"]["gnugo"] == "GNU Go:3.8"
@@ -206,7 +206,7 @@ def test_play_game_job_plays_scores_and_records(tmp_path):
     assert result.cpu_times["pb"] == 0.5
     root = read_root(tmp_path / "games" / "g1.sgf")
     assert root.get("RE") == result.sgf_result
-    assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0", "white:1.0", "ev g1")
+    assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0 (pb)", "white:1.0 (pw)", "ev g1")
     assert "pb cpu time: 0.50s" in root.get("C")
     assert not (tmp_path / "void").exists()
 

@@ -42,7 +42,7 @@ def test_played_game_has_root_properties_moves_and_comments():
     root = game.get_root()
     assert root.get("RE") == "W+R" and root.get("KM") == 7.5 and game.get_size() == 9
     assert (root.get("EV"), root.get("GN")) == ("event", "event 7")
-    assert (root.get("PB"), root.get("PW")) == ("A:1", "beta")
+    assert (root.get("PB"), root.get("PW")) == ("A:1 (alpha)", "beta")
     comment = root.get("C")
     assert "Game id 7" in comment and "Result beta beat alpha W+R" in comment
     assert "a note" in comment and "alpha cpu time: 1.50s" in comment
@@ -91,13 +91,15 @@ def test_records_go_to_games_and_void_directories(tmp_path):
     assert write_game_record(make_job(), void) is None
 
 
-def test_two_players_reporting_the_same_engine_name_are_told_apart_by_code():
+def test_players_are_named_by_engine_and_code_so_configurations_are_told_apart():
     job = make_job(player_b=PlayerSpec("mcts-c02", ("a",), sgf_player_name_from_gtp=True),
                    player_w=PlayerSpec("mcts-c07", ("b",), sgf_player_name_from_gtp=True))
     same = {c: EngineNames("ringmaster-mcts:1.0", "ringmaster-mcts 1.0") for c in ("b", "w")}
     root = parse(game_sgf(job, played(engines=same))).get_root()
     assert root.get("PB") == "ringmaster-mcts:1.0 (mcts-c02)"
     assert root.get("PW") == "ringmaster-mcts:1.0 (mcts-c07)"
+    # Also when the other player differs: mcts-c02 against GNU Go in one game and
+    # mcts-c07 against GNU Go in another must not both be 'ringmaster-mcts:1.0'.
     different = {"b": EngineNames("A:1"), "w": EngineNames("B:2")}
     root = parse(game_sgf(job, played(engines=different))).get_root()
-    assert (root.get("PB"), root.get("PW")) == ("A:1", "B:2")
+    assert (root.get("PB"), root.get("PW")) == ("A:1 (mcts-c02)", "B:2 (mcts-c07)")

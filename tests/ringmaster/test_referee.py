@@ -178,7 +178,7 @@ def scorer(text):
     (None, "W+2", "W+2", None),
     ("B+3.5", "b+3.5", "B+3.5", None),
     ("B+3.5", "B+7.5", "B+", "unknown margin"),
-    ("B+3.5", "W+2.5", "?", "players disagreed"),
+    ("B+3.5", "W+2.5", "?", "players disagreed: bp said B+3.5, wp said W+2.5"),
     ("0", "0", "0", None),
     (None, None, "?", "no score reported"),
 ])

@@ -547,8 +547,8 @@ def test_a_read_only_directory_is_a_one_line_error(write_ctl, monkeypatch, comma
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     lines = result.output.strip().splitlines()
-    assert lines and all(line.startswith("ringmaster: ") for line in lines), result.output
-    assert "Read-only file system" in lines[-1] and os.path.dirname(ctl) in lines[-1]
+    assert len(lines) == 1 and lines[0].startswith("ringmaster: "), result.output
+    assert "Read-only file system" in lines[0] and os.path.dirname(ctl) in lines[0]
     assert sorted(os.listdir(os.path.dirname(ctl))) == before
 
 
@@ -586,6 +586,46 @@ def test_a_state_file_whose_competition_has_wrong_types_is_a_one_line_error(writ
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "comp.status" in lines[0], result.output
+
+
+def _set_nested(document, path, value):
+    target = document
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+@pytest.mark.parametrize("path, value, problem", [
+    (("competition", "results", "0", 0, "cpu_times"), None, "'cpu_times' is None"),
+    (("competition", "results", "0", 0, "cpu_times", "p1"), "x", "cpu_times: 'p1' is 'x'"),
+    (("competition", "results", "0", 0, "winning_colour"), "x", "'winning_colour' is 'x'"),
+    (("competition", "results", "0", 0, "is_forfeit"), 1, "'is_forfeit' is 1"),
+    (("games", 0, "host"), [], "game '0_0': 'host' is []"),
+    (("games", 0, "black"), None, "game '0_0': 'black' is null"),
+    (("games", 0, "cpu_white"), "1.5", "game '0_0': 'cpu_white' is '1.5'"),
+    (("games", 0, "moves"), 1.5, "game '0_0': 'moves' is 1.5"),
+    (("games", 0, "seconds"), True, "game '0_0': 'seconds' is True"),
+    (("games", 0), 7, "a game entry is 7"),
+])
+@pytest.mark.parametrize("command", ["run", "show"])
+def test_a_state_file_with_a_bad_game_or_result_is_a_one_line_error(write_ctl, path, value,
+                                                                     problem, command):
+    # Fields inside the results and the game index are checked when the state is read,
+    # not when a report first uses them (then: an internal error and a traceback).
+    ctl = playoff(write_ctl, games=2, extra="scorer = 'internal'")
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    status = Path(ctl[:-4] + ".status")
+    document = json.loads(status.read_text())
+    _set_nested(document, path, value)
+    status.write_text(json.dumps(document))
+    before = status.read_bytes()
+    result = invoke(command, ctl)
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ringmaster: "), result.output
+    assert "comp.status" in lines[0] and "malformed: ValueError: " in lines[0]
+    assert problem in lines[0]
+    assert status.read_bytes() == before
 
 
 ODD_OTHELLO = """
@@ -633,6 +673,10 @@ def test_sigterm_while_loading_or_checking_exits_3(write_ctl, tmp_path, moment):
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 3, stderr
     assert b"Traceback" not in stderr
+    # One line that says so; no game had started, so none is said to be replayed.
+    expected = ("ringmaster: interrupted" if moment == "control file" else
+                "ringmaster: interrupted before any game started; nothing was played")
+    assert stderr.decode().strip() == expected
 
 
 @pytest.mark.integration

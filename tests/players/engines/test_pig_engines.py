@@ -102,3 +102,20 @@ def test_leaf_and_prior_rollouts_set_how_many_rollouts_value_a_leaf():
     assert calls.count(False) == 3 and calls.count(True) == 5
     with pytest.raises(ValueError):
         PigSearch("hidden", playouts=10, seconds=None, c=1.0, leaf_rollouts=0)
+
+
+@pytest.mark.parametrize("name, defaults", [
+    ("pig-hold", [("--hold-at", "20")]),
+    ("pig-mcts", [("--chance-mode", "progressive"), ("--c", "1.0"),
+                  ("--progressive-widening-alpha", "0.5"), ("--prior-virtual-visits", "1.0")]),
+])
+def test_help_shows_every_default_and_says_it_speaks_gtp(name, defaults, capsys):
+    from players.engines import pig_hold, pig_mcts
+    main = {"pig-hold": pig_hold.main, "pig-mcts": pig_mcts.main}[name]
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "It speaks GTP version 2 on stdin and stdout" in text and "reg_genmove b" in text
+    for option, default in defaults:
+        assert f"{option} " in text and f"(default: {default})" in text, option
+    assert "(default: None)" not in text
