@@ -251,9 +251,10 @@ def tournament_context(report: dict[str, Any]) -> dict[str, Any]:
         series = elo_path(m["results"], s["player_1"])
         if len(series.points) >= 2:
             clipped = any(abs(v) >= ELO_PLOT_LIMIT for _, v in series.points)
+            prefix = f"{m['name'] or m['id']}: " if len(report["matchups"]) > 1 else ""
             plots.append(svg.line_chart(
-                f"{m['name'] or m['id']}: Elo of {s['player_1']} over games (band: 95%"
-                + (f"; infinite values drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
+                f"{prefix}Elo of {s['player_1']} over games (95% band"
+                + (f"; ±inf drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
                 [series], "games with a result", "Elo", hlines=[(0.0, "", "#555")]))
         sprt = m.get("sprt")
         if sprt and sprt["path"]:

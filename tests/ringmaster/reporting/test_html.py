@@ -279,7 +279,7 @@ def test_a_perfect_score_still_has_its_elo_plot(write_ctl):
         entries.append(entry(response, rng))
     page = render_html(full_report(competition, entries))
     check_page(page)
-    assert "Elo of a over games (band: 95%; infinite values drawn at ±800)" in page
+    assert "Elo of a over games (95% band; ±inf drawn at ±800)" in page
 
 
 def test_mc_tuner_depth_2_page_has_the_tree_and_a_heat_map():
