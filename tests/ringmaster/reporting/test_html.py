@@ -101,24 +101,29 @@ def check_page(page):
     return svgs
 
 
-def playoff_report(write_ctl):
+def play_playoff(write_ctl, games, a_wins):
+    """PLAYOFF's first games: a wins its games with probability a_wins; b v c is even."""
     competition = load_control_file(write_ctl(PLAYOFF)).make_competition()
     competition.set_clean_status()
     rng = random.Random(1)
     entries = []
-    for _ in range(60):
+    for _ in range(games):
         job = competition.get_game()
         if not hasattr(job, "game_id"):
             break
-        # a is much the stronger: it wins 85% of its games against b.
-        a_colour = "b" if job.player_b.code == "a" else "w"
-        winner = a_colour if (job.player_b.code == "a" or job.player_w.code == "a") \
-            and rng.random() < 0.85 else ("w" if a_colour == "b" else "b")
-        if job.player_b.code != "a" and job.player_w.code != "a":
+        if "a" in (job.player_b.code, job.player_w.code):
+            a_colour = "b" if job.player_b.code == "a" else "w"
+            winner = a_colour if rng.random() < a_wins else ("w" if a_colour == "b" else "b")
+        else:
             winner = rng.choice("bw")
         response = make_result(job, winner)
         competition.process_game_result(response)
         entries.append(entry(response, rng))
+    return competition, entries
+
+
+def playoff_report(write_ctl):
+    competition, entries = play_playoff(write_ctl, 60, a_wins=0.85)
     entries.append(GameEntry("0_99", "a", "b", "void", detail="aborting game due to error: x"))
     return full_report(competition, entries, voids=1)
 
@@ -266,17 +271,8 @@ def test_a_running_mc_tuner_leads_and_names_the_candidates_never_tried():
 
 
 def test_a_perfect_score_still_has_its_elo_plot(write_ctl):
-    competition = load_control_file(write_ctl(PLAYOFF)).make_competition()
-    competition.set_clean_status()
-    rng = random.Random(1)
-    entries = []
-    for _ in range(12):
-        job = competition.get_game()
-        if job.player_b.code != "a" and job.player_w.code != "a":
-            continue
-        response = make_result(job, "b" if job.player_b.code == "a" else "w")
-        competition.process_game_result(response)
-        entries.append(entry(response, rng))
+    competition, entries = play_playoff(write_ctl, 12, a_wins=1.0)
+    assert {e.winner for e in entries if "a" in (e.black, e.white)} == {"a"}
     page = render_html(full_report(competition, entries))
     check_page(page)
     assert "Elo of a over games (95% band; ±inf drawn at ±800)" in page
