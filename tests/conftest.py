@@ -1,4 +1,4 @@
-"""Shared fixtures (write_ctl, gnugo, no_leftover_processes); slow and gpu tests only when -m names them."""
+"""Shared fixtures (write_ctl, gnugo, no_leftover_processes); slow and gpu opt-in; a parallel unit tier."""
 
 from __future__ import annotations
 
@@ -13,6 +13,30 @@ import pytest
 GNUGO = "/usr/games/gnugo"
 GRHINO = "/usr/games/gtp-rhino"
 OPT_IN_MARKERS = ("slow", "gpu")
+
+
+UNIT_TIER = "not integration"
+UNIT_TIER_WORKERS = 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config) -> None:
+    """Run the whole unit tier (-m "not integration", no paths given) on two workers.
+
+    Its tests are many short ones that start no processes, so pytest-xdist spreads
+    them over two cores (on the project's 2-core machines: about 18.6 s instead of
+    29 to 38 s). Only then: a chosen file, another -m, an explicit -n (-n 0 for one
+    process), a worker of its own or a machine with one core runs as pytest does.
+    """
+    if (config.getoption("markexpr", "").strip() != UNIT_TIER
+            or config.args_source != pytest.Config.ArgsSource.TESTPATHS
+            or config.getoption("numprocesses", None) is not None
+            or config.getoption("collectonly") or os.environ.get("PYTEST_XDIST_WORKER")
+            or (os.cpu_count() or 1) < UNIT_TIER_WORKERS
+            or not config.pluginmanager.hasplugin("xdist")):
+        return
+    config.option.numprocesses = UNIT_TIER_WORKERS
+    config.option.dist = "load"
 
 
 def pytest_collection_finish(session) -> None:
