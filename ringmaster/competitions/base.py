@@ -83,7 +83,7 @@ GAME_SETTINGS = [
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
     """The game's own settings that were given (Pig's pig_target and pig_max_turns)."""
     rules = get_rules_class(settings.get("game") or "go")
-    return {name: settings[name] for name in getattr(rules, "default_options", {})
+    return {name: settings[name] for name in rules.default_options
             if settings.get(name) is not None}
 
 COMMON_SETTINGS = [
@@ -120,10 +120,10 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     game = settings.get("game") or "go"
     rules = get_rules_class(game)
     for name in ("pig_target", "pig_max_turns"):
-        if settings.get(name) is not None and name not in getattr(rules, "default_options", {}):
+        if settings.get(name) is not None and name not in rules.default_options:
             raise ControlFileError(f"{context}'{name}' is a setting of game 'pig', not {game!r}",
                                    setting=None if context else name)
-    if not getattr(rules, "uses_board", True):
+    if not rules.uses_board:
         return
     # A playoff's top-level settings hold only those given; complete settings hold them all.
     for name in ("board_size", "komi"):

@@ -92,7 +92,7 @@ def describe_game(settings: dict[str, Any]) -> str:
     """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
     game = settings.get("game", "go")
     rules = get_rules_class(game)
-    if not getattr(rules, "uses_board", True):
+    if not rules.uses_board:
         words = [game] + [f"{name.removeprefix(game + '_').replace('_', ' ')} {value}"
                           for name, value in sorted(settings.items())
                           if name.startswith(game + "_")]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
 
 from sgfmill import common
 
@@ -30,6 +33,10 @@ class Rules(ABC):
                            (False: the referee always scores)
       supports_handicap -- whether handicap stones can be given
       rules_summary     -- the rules the referee applies, in a few words (for reports)
+      uses_board        -- False for a game without a board (Pig): board_size and
+                           komi mean nothing to it
+      default_options   -- the game's own control-file settings and their defaults
+                           ({'pig_target': 50, ...}; none for Go and Othello)
       board_size        -- side of the (square) board
     """
 
@@ -38,6 +45,8 @@ class Rules(ABC):
     players_may_score: bool = False
     supports_handicap: bool = False
     rules_summary: str = ""
+    uses_board: bool = True
+    default_options: Mapping[str, Any] = MappingProxyType({})
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)
