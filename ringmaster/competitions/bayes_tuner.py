@@ -389,10 +389,11 @@ class BayesTuner(ContinuousTuner):
                            "parameters": self.format_optimiser_parameters(found[0]),
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate)}
+        played = self.results()
         report.update({
-            "games_played": self.results(),
+            "games_played": played,
             "number_of_games": self.number_of_games,
-            "stop_reason": self.stop_reason(self.results()),
+            "stop_reason": self.stop_reason(played),
             "games_per_point": self.games_per_point,
             "points": [{"optimiser_parameters": p["x"],
                         "parameters": self.format_optimiser_parameters(p["x"]),
