@@ -19,7 +19,7 @@ from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, make_optimizer, train_steps
+from players.alphazero.train import OPTIMIZERS, TrainConfig, make_optimizer, make_schedule, train_steps
 from players.games import make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
@@ -58,6 +58,9 @@ class RunConfig:
     progressive_widening_alpha: float = 0.5
     prior_virtual_visits: float = 1.0
     afterstate_values: bool = False   # value chance states through their outcomes (AfterstateEvaluator)
+    chance_targets: bool = True       # train the value head on the chance states self-play passes
+    optimizer: str = "adamw"          # or cyclic-nesterov (seed 001), learning_rate to max_learning_rate
+    max_learning_rate: float = 1e-2
 
 
 class RunDirectory:
@@ -96,6 +99,7 @@ class Pipeline:
         run_dir.mkdir(parents=True, exist_ok=True)
         if self.paths.state.exists():
             saved = json.loads(self.paths.config.read_text())
+            saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
             config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
         self.config = config
         self.game = make_game(config.game)
@@ -103,9 +107,12 @@ class Pipeline:
         self.chance = chance_rule(config.chance_mode, alpha=config.progressive_widening_alpha,
                                   virtual_visits=config.prior_virtual_visits)
         self.search_game = game_for_mode(self.game, config.chance_mode, config.seed)
+        if config.optimizer not in OPTIMIZERS:
+            raise ValueError(f"--optimizer must be one of {', '.join(OPTIMIZERS)}, not {config.optimizer!r}")
         self.train_config = TrainConfig(batch_size=config.batch_size,
                                         learning_rate=config.learning_rate,
-                                        weight_decay=config.weight_decay)
+                                        weight_decay=config.weight_decay, optimizer=config.optimizer,
+                                        max_learning_rate=config.max_learning_rate)
         if self.paths.state.exists():
             self._resume()
         else:
@@ -188,7 +195,8 @@ class Pipeline:
         sp_config = SelfPlayConfig(num_simulations=c.simulations, concurrent_games=c.concurrent_games,
                                    temperature_moves=c.temperature_moves, c_puct=c.c_puct,
                                    dirichlet_alpha=c.dirichlet_alpha,
-                                   dirichlet_epsilon=c.dirichlet_epsilon)
+                                   dirichlet_epsilon=c.dirichlet_epsilon,
+                                   chance_targets=c.chance_targets)
         evaluate = evaluator.evaluate
         if c.afterstate_values and getattr(self.game, "has_chance", False):
             # The net sees only decision states in training: value chance states through their outcomes.
@@ -202,7 +210,8 @@ class Pipeline:
         train_started = time.perf_counter()
         steps = max(c.min_train_steps, math.ceil(c.sample_reuse * len(examples) / c.batch_size))
         terms = train_steps(self.model, self.optimizer, self.buffer.sampler(self.rng),
-                            steps=steps, batch_size=c.batch_size, device=self.device)
+                            steps=steps, batch_size=c.batch_size, device=self.device,
+                            schedule=make_schedule(self.optimizer, self.train_config, steps))
         train_seconds = time.perf_counter() - train_started
 
         self.iteration = iteration
@@ -273,10 +282,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     defaults = RunConfig()
     for f in fields(RunConfig):
-        parser.add_argument("--" + f.name.replace("_", "-"), type=type(getattr(defaults, f.name)),
+        kind = type(getattr(defaults, f.name))
+        parser.add_argument("--" + f.name.replace("_", "-"), type=_flag if kind is bool else kind,
                             default=getattr(defaults, f.name),
                             help=f"(new runs only; default {getattr(defaults, f.name)})")
     return parser
+
+
+def _flag(text: str) -> bool:
+    """A yes/no option's value: 1/0, true/false, yes/no, on/off."""
+    words = {"1": True, "true": True, "yes": True, "on": True,
+             "0": False, "false": False, "no": False, "off": False}
+    if text.lower() not in words:
+        raise argparse.ArgumentTypeError(f"expected 1 or 0 (true/false, yes/no), not {text!r}")
+    return words[text.lower()]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ class SelfPlayConfig:
     dirichlet_alpha: float = 0.5
     dirichlet_epsilon: float = 0.25
     max_moves: int = 400              # safety net for games without a natural end
+    chance_targets: bool = True       # record chance states too: a value target, no policy target
 
 
 @dataclass
@@ -94,7 +95,7 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
             g.policies.append((visits / visits.sum()).astype(np.float32))
             g.tree.advance(output.action)
             g.moves += 1
-            _throw_dice(game, g.tree, rng)
+            _throw_dice(game, g, rng, record=config.chance_targets)
             state = g.tree.root.state
             if game.is_terminal(state) or g.moves >= config.max_moves:
                 parts.append(_finish(game, encoder, g, state, stats))
@@ -110,9 +111,19 @@ def play_games(game, evaluate, num_games: int, config: SelfPlayConfig,
     return Examples.concat(parts), stats
 
 
-def _throw_dice(game, tree: Tree, rng: np.random.Generator) -> None:
-    """Advance the tree past chance states, drawing each outcome by its probability."""
+def _throw_dice(game, g: _Game, rng: np.random.Generator, record: bool) -> None:
+    """Advance the game's tree past chance states, drawing each outcome by its probability.
+
+    With record, each chance state becomes an example whose policy target is
+    all zeros (the loss then asks nothing of the policy there) and whose
+    value target is the game's outcome, so that the network learns the
+    values that the chance rules start a chance node's outcomes from.
+    """
+    tree = g.tree
     while not game.is_terminal(tree.root.state) and game.is_chance(tree.root.state):
+        if record:
+            g.states.append(tree.root.state)
+            g.policies.append(np.zeros(game.num_actions, dtype=np.float32))
         outcomes = game.chance_outcomes(tree.root.state)
         index = int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))
         tree.advance(outcomes[index][0])
@@ -127,7 +138,7 @@ def _finish(game, encoder, g: _Game, final_state, stats: SelfPlayStats) -> Examp
                       dtype=np.float32)
     stats.games += 1
     stats.positions += len(g.states)
-    stats.game_lengths.append(len(g.states))
+    stats.game_lengths.append(g.moves)
     if black_result > 0:
         stats.black_wins += 1
     elif black_result < 0:

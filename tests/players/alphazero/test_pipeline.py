@@ -185,6 +185,47 @@ def test_train_command_line(tmp_path, capsys):
     assert main(["--run-dir", str(tmp_path / "x"), "--game", "chess8"]) == 2
 
 
+def test_seed_settings_on_pig_from_the_command_line(tmp_path):
+    run = tmp_path / "pig"
+    assert main(["--run-dir", str(run), "--game", "pig50", "--chance-mode", "sampling",
+                 "--iterations", "1", "--games-per-iteration", "2", "--concurrent-games", "2",
+                 "--simulations", "4", "--eval-every", "0", "--batch-size", "16",
+                 "--optimizer", "cyclic-nesterov", "--afterstate-values", "0",
+                 "--min-train-steps", "3", "--device", "cpu"]) == 0
+    config = json.loads((run / "config.json").read_text())
+    assert config["optimizer"] == "cyclic-nesterov" and config["chance_targets"] is True
+    assert config["afterstate_values"] is False  # "0" is no, not a non-empty string
+    trainer = torch.load(run / "trainer.pt", weights_only=False)
+    group = trainer["optimizer"]["param_groups"][0]
+    assert group["nesterov"] and group["lr"] == pytest.approx(1e-3)  # the cycle ends where it began
+    assert main(["--run-dir", str(tmp_path / "y"), "--game", "pig50", "--optimizer", "adam"]) == 2
+    with pytest.raises(SystemExit):
+        main(["--run-dir", str(tmp_path / "z"), "--afterstate-values", "maybe"])
+
+
+def test_the_cyclic_schedule_rises_to_its_peak_and_falls_back():
+    from players.alphazero.train import make_schedule
+
+    net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8))
+    config = TrainConfig(optimizer="cyclic-nesterov", learning_rate=1e-3, max_learning_rate=1e-2)
+    optimizer = make_optimizer(net, config)
+    schedule = make_schedule(optimizer, config, 10)
+    rates, momenta = [], []
+    for _ in range(10):
+        rates.append(optimizer.param_groups[0]["lr"])
+        momenta.append(optimizer.param_groups[0]["momentum"])
+        optimizer.step()
+        schedule.step()
+    rates.append(optimizer.param_groups[0]["lr"])
+    peak = int(np.argmax(rates))
+    assert rates[0] == pytest.approx(1e-3) and rates[-1] == pytest.approx(1e-3)
+    assert rates[peak] == pytest.approx(1e-2, rel=0.1) and 3 <= peak <= 7
+    assert all(a < b for a, b in zip(rates[:peak], rates[1:peak + 1]))
+    assert all(a > b for a, b in zip(rates[peak:-1], rates[peak + 1:]))
+    assert momenta[0] == pytest.approx(0.9) and min(momenta) == pytest.approx(0.8, abs=0.02)
+    assert make_schedule(optimizer, TrainConfig(), 10) is None  # AdamW keeps its rate
+
+
 @pytest.mark.parametrize("game", ["go5", "othello8",
                                   pytest.param("go9", marks=pytest.mark.slow)])
 def test_pipeline_runs_other_games_unchanged(tmp_path, game):
@@ -198,7 +239,7 @@ def test_pipeline_runs_other_games_unchanged(tmp_path, game):
     assert model.config.game == game and meta["positions"] == row["positions"]
 
 
-def test_pig_self_play_in_each_chance_mode_records_decisions_only():
+def test_pig_self_play_records_chance_states_with_a_value_target_only():
     import numpy as np
 
     from players.alphazero.selfplay import SelfPlayConfig, play_games
@@ -210,7 +251,35 @@ def test_pig_self_play_in_each_chance_mode_records_decisions_only():
 
     for mode in CHANCE_MODES:
         game = game_for_mode(Pig(20), mode, 1)
-        examples, stats = play_games(game, evaluate, 2, SelfPlayConfig(num_simulations=8, concurrent_games=2),
-                                     np.random.default_rng(0), chance=chance_rule(mode))
-        assert stats.games == 2 and len(examples) == stats.positions > 0
-        assert examples.planes[:, 6].max() == 0.0  # no position with the die in the air
+        for record in (True, False):
+            config = SelfPlayConfig(num_simulations=8, concurrent_games=2, chance_targets=record)
+            examples, stats = play_games(game, evaluate, 2, config, np.random.default_rng(0),
+                                         chance=chance_rule(mode))
+            assert stats.games == 2 and len(examples) == stats.positions > 0
+            rolling = examples.planes[:, 6, 0, 0] == 1.0  # the die in the air
+            decided = examples.policies.sum(axis=1)
+            # Decision states carry a visit distribution; chance states none, and only
+            # when recorded and when the search stops at them (not in the hidden mode).
+            assert np.allclose(decided[~rolling], 1.0) and np.all(decided[rolling] == 0.0)
+            assert rolling.any() == (record and mode != "hidden")
+            assert sum(stats.game_lengths) == int((~rolling).sum())
+            assert set(np.unique(examples.values)) <= {-1.0, 1.0}
+
+
+def test_the_policy_loss_ignores_examples_without_a_policy_target():
+    from players.alphazero.train import losses
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8)).eval()
+    planes = torch.randn(6, 3, 4, 4)
+    policies = torch.softmax(torch.randn(6, 17), dim=1)
+    values = torch.tensor([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
+    with_targets = losses(net, planes[:3], policies[:3], values[:3])
+    blanked = policies.clone()
+    blanked[3:] = 0.0
+    mixed = losses(net, planes, blanked, values)
+    # The policy term averages over the three examples that have a target ...
+    assert torch.allclose(mixed["policy_loss"], with_targets["policy_loss"], atol=1e-6)
+    # ... while the value term averages over all six.
+    _, predicted = net(planes)
+    assert torch.allclose(mixed["value_loss"], torch.mean((predicted - values) ** 2), atol=1e-6)
