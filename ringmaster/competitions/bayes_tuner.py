@@ -35,12 +35,20 @@ def _interpret_nonnegative_float(value: Any) -> float:
     return value
 
 
+def _interpret_trend(value: Any) -> str:
+    from ringmaster.tuning.gaussian_process import TRENDS
+    if value not in TRENDS:
+        raise ValueError(f"must be one of {', '.join(repr(t) for t in TRENDS)}")
+    return str(value)
+
+
 BAYES_SETTINGS = [
     Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
     Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
     Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
     Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
     Setting("refit_every", interpret_positive_int, default=10),
+    Setting("trend", _interpret_trend, default="quadratic"),
 ]
 
 
@@ -67,9 +75,9 @@ class BayesTuner(ContinuousTuner):
 
     Game ids are '<point>r<round>'; candidate codes 'p<point>'. The model: each match's
     logit win rate is a noisy observation (gaussian_process.match_observation) of a GP
-    with a Matérn 5/2 kernel; the next point maximises mean + ucb_kappa * sd; the
-    recommendation maximises the mean. Confirmation games (confirm_games) have ids
-    'c0', 'c1', ... and the candidate code 'best'.
+    with a Matérn 5/2 kernel and a quadratic (or constant) trend; the next point
+    maximises mean + ucb_kappa * sd; the recommendation maximises the mean.
+    Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
     """
 
     competition_type = "bayes_tuner"
@@ -95,6 +103,7 @@ class BayesTuner(ContinuousTuner):
                 "initial_points", setting="number_of_games")
         self.ucb_kappa: float = settings["ucb_kappa"]
         self.refit_every: int = settings["refit_every"]
+        self.trend: str = settings["trend"]
         self.check_make_candidate(self.sample_engine_parameters())
         self._model_cache: tuple[Any, Any] | None = None
         self._recommendation_cache = None
@@ -106,6 +115,7 @@ class BayesTuner(ContinuousTuner):
         self.scheduler = SimpleScheduler()
         self.hyper: list[float] | None = None
         self.fitted_at = 0
+        self.fitted_trend = "constant"
         self.opponent_description: str | None = None
         self._model_cache = None
         self._recommendation_cache: tuple[int, Any] | None = None
@@ -119,6 +129,7 @@ class BayesTuner(ContinuousTuner):
             "scheduler": self.scheduler.to_json(),
             "hyper": self.hyper,
             "fitted_at": self.fitted_at,
+            "fitted_trend": self.fitted_trend,
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
         }
@@ -134,6 +145,11 @@ class BayesTuner(ContinuousTuner):
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]
             self.fitted_at = int(status["fitted_at"])
+            if "fitted_trend" not in status:
+                self.trend = "constant"   # a run started before trends goes on with its own model
+            self.fitted_trend = str(status.get("fitted_trend", "constant"))
+            if self.fitted_trend not in ("constant", "quadratic"):
+                raise ValueError("unknown trend")
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
@@ -173,15 +189,27 @@ class BayesTuner(ContinuousTuner):
         y = np.array([o[0] for o in obs])
         noise = np.array([o[1] for o in obs])
         start = None if self.hyper is None else Hyperparameters(tuple(self.hyper[:-1]), self.hyper[-1])
-        if start is None or len(observed) >= self.fitted_at + self.refit_every:
-            gp = fit(x, y, noise, start)
+        trend = self.model_trend(len(observed))
+        if start is None or len(observed) >= self.fitted_at + self.refit_every \
+                or trend != self.fitted_trend:
+            gp = fit(x, y, noise, start, trend)
             self.hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
+            self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
         else:
-            gp = GaussianProcess(x, y, noise, start)
+            gp = GaussianProcess(x, y, noise, start, trend=trend)
         self._model_cache = (key, gp)
         self._model_data = (x, y, noise)
         return gp
+
+    def model_trend(self, points: int) -> str:
+        """The model's trend on this many points: the trend setting's, but a quadratic only once
+        there are twice as many points as it has coefficients (a constant before)."""
+        from ringmaster.tuning.gaussian_process import trend_size
+
+        if points < 2 * trend_size(len(self.parameter_specs), "quadratic"):
+            return "constant"
+        return self.trend
 
     def _candidates(self, rng: Any, around: Any, spread: float, count: int) -> Any:
         """count uniform points and LOCAL_CANDIDATES normal ones (sd spread) around the rows of around."""
@@ -248,7 +276,7 @@ class BayesTuner(ContinuousTuner):
             mean, _ = gp.predict(np.array(pending))
             gp = GaussianProcess(np.concatenate([x, np.array(pending)]), np.concatenate([y, mean]),
                                  np.concatenate([noise, np.full(len(pending), 4.0 / self.games_per_point)]),
-                                 gp.hyper)
+                                 gp.hyper, trend=gp.trend)
         rng = np.random.default_rng(self.rng.getrandbits(64))
         best = self._best_mean(gp, rng)
         candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)

@@ -1,4 +1,4 @@
-"""A small Gaussian process in numpy: Matérn 5/2 ARD kernel, known noise per point, grid-searched fit."""
+"""A small Gaussian process in numpy: constant or quadratic trend, Matérn 5/2 ARD kernel, known noises."""
 
 from __future__ import annotations
 
@@ -31,34 +31,63 @@ class Hyperparameters:
     signal_sd: float
 
 
-class GaussianProcess:
-    """The posterior of f given y_i = f(x_i) + e_i, e_i ~ N(0, noise_i), f = m + g, g ~ GP(0, s^2 k).
+TRENDS = ("constant", "quadratic")
 
-    The constant m has a flat prior (it is estimated by generalised least squares,
-    and its uncertainty is part of every predicted sd), so far from the data the
-    model predicts the average level, no more sure of it than the data allow.
+
+def trend_features(x: np.ndarray, trend: str) -> np.ndarray:
+    """The trend's basis functions at each row of x: 1, or 1, z_i and z_i z_j (i <= j) with z = x - 0.5."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    if trend == "constant":
+        return np.ones((len(x), 1))
+    if trend != "quadratic":
+        raise ValueError(f"trend must be one of {', '.join(TRENDS)}, not {trend!r}")
+    z = x - 0.5
+    dims = z.shape[1]
+    columns = [np.ones(len(z))] + [z[:, i] for i in range(dims)]
+    columns += [z[:, i] * z[:, j] for i in range(dims) for j in range(i, dims)]
+    return np.stack(columns, axis=1)
+
+
+def trend_size(dims: int, trend: str) -> int:
+    """How many basis functions the trend has in dims dimensions."""
+    return 1 if trend == "constant" else 1 + dims + dims * (dims + 1) // 2
+
+
+class GaussianProcess:
+    """The posterior of f given y_i = f(x_i) + e_i, e_i ~ N(0, noise_i), f = h(x)'b + g, g ~ GP(0, s^2 k).
+
+    h is the trend's basis (trend_features: a constant, or a full quadratic) and its
+    coefficients b have a flat prior: they are estimated by generalised least squares,
+    and their uncertainty is part of every predicted sd. So far from the data the model
+    follows the trend fitted to all of it, no more sure of it than the data allow,
+    and the GP term g adds what the trend can't express.
     """
 
     def __init__(self, x: np.ndarray, y: np.ndarray, noise: np.ndarray, hyper: Hyperparameters,
-                 squares: np.ndarray | None = None) -> None:
+                 squares: np.ndarray | None = None, trend: str = "constant") -> None:
         self.x = np.asarray(x, dtype=float)
         squares = squared_differences(self.x, self.x) if squares is None else squares
         self.hyper = hyper
+        self.trend = trend
         self.lengthscales = np.asarray(hyper.lengthscales, dtype=float)
         self.signal_var = hyper.signal_sd ** 2
         k = self.signal_var * matern52(squares, self.lengthscales) + np.diag(noise)
         self.chol = np.linalg.cholesky(k)
         self.chol_inv = np.linalg.inv(self.chol)
-        ones = self.chol_inv @ np.ones(len(y))
-        self.k_inv_ones = self.chol_inv.T @ ones
-        self.ones_k_inv_ones = float(ones @ ones)
-        self.mean = float(self.k_inv_ones @ y) / self.ones_k_inv_ones
-        self.residual = y - self.mean
+        whitened_h = self.chol_inv @ trend_features(self.x, trend)      # L^-1 H
+        self.whitened_h = whitened_h
+        self.h_k_inv_h = whitened_h.T @ whitened_h                    # H' K^-1 H
+        self.h_k_inv_h_inv = np.linalg.inv(self.h_k_inv_h)
+        self.coefficients = self.h_k_inv_h_inv @ (whitened_h.T @ (self.chol_inv @ y))
+        self.residual = y - trend_features(self.x, trend) @ self.coefficients
         self.alpha = self.chol_inv.T @ (self.chol_inv @ self.residual)
 
     def log_marginal_likelihood(self) -> float:
+        """The likelihood of the data with the trend's coefficients integrated out (REML)."""
+        sign, log_det_h = np.linalg.slogdet(self.h_k_inv_h)
         return float(-0.5 * self.residual @ self.alpha - np.sum(np.log(np.diag(self.chol)))
-                     - 0.5 * len(self.residual) * math.log(2 * math.pi))
+                     - 0.5 * log_det_h
+                     - 0.5 * (len(self.residual) - len(self.coefficients)) * math.log(2 * math.pi))
 
     def _cross(self, points: np.ndarray) -> np.ndarray:
         points = np.atleast_2d(np.asarray(points, dtype=float))
@@ -66,20 +95,22 @@ class GaussianProcess:
 
     def predict_mean(self, points: np.ndarray) -> np.ndarray:
         """Posterior mean of f at each row of points."""
-        return self.mean + self._cross(points) @ self.alpha
+        return trend_features(points, self.trend) @ self.coefficients + self._cross(points) @ self.alpha
 
     def predict(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of f at each row of points."""
+        features = trend_features(points, self.trend)
         cross = self._cross(points)
-        mean = self.mean + cross @ self.alpha
+        mean = features @ self.coefficients + cross @ self.alpha
         v = self.chol_inv @ cross.T
-        level = (1.0 - cross @ self.k_inv_ones) ** 2 / self.ones_k_inv_ones
+        unexplained = features.T - self.whitened_h.T @ v        # h(x) - H' K^-1 k(x), one column a point
+        level = np.sum(unexplained * (self.h_k_inv_h_inv @ unexplained), axis=0)
         var = np.maximum(self.signal_var - np.sum(v * v, axis=0) + level, 1e-12)
         return mean, np.sqrt(var)
 
 
 def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray,
-        start: Hyperparameters | None = None) -> GaussianProcess:
+        start: Hyperparameters | None = None, trend: str = "constant") -> GaussianProcess:
     """The GP whose hyperparameters maximise the marginal likelihood, by coordinate search on grids.
 
     Each sweep tries every grid lengthscale for one dimension at a time, then every
@@ -93,7 +124,7 @@ def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray,
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))
         sweeps = SWEEPS
     squares = squared_differences(x, x)
-    best = GaussianProcess(x, y, noise, start, squares)
+    best = GaussianProcess(x, y, noise, start, squares, trend)
     best_score = best.log_marginal_likelihood()
     for _ in range(sweeps):
         for dim in range(dims + 1):
@@ -108,7 +139,7 @@ def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray,
                 hyper = Hyperparameters(tuple(ls), sd)
                 if hyper == best.hyper:
                     continue
-                candidate = GaussianProcess(x, y, noise, hyper, squares)
+                candidate = GaussianProcess(x, y, noise, hyper, squares, trend)
                 score = candidate.log_marginal_likelihood()
                 if score > best_score + 1e-9:
                     best, best_score = candidate, score

@@ -50,6 +50,7 @@ def peak(p):
     ({"ucb_kappa": -1.0}, "'ucb_kappa': must not be negative"),
     ({"games_per_point": 0}, "'games_per_point': must be positive"),
     ({"refit_every": "often"}, "'refit_every': invalid integer"),
+    ({"trend": "cubic"}, "'trend': must be one of 'constant', 'quadratic'"),
     ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
     ({"komi": 7}, "'komi': must be fractional"),
     ({"parameters": []}, "'parameters': empty list"),
@@ -101,6 +102,16 @@ def test_the_model_finds_the_peak():
     assert sum(abs(p["x"][0] - 0.7) < 0.2 for p in tuner.points[7:]) > len(tuner.points[7:]) / 2
 
 
+@pytest.mark.parametrize("trend", ["quadratic", "constant"])
+def test_the_trend_is_quadratic_once_there_are_twice_as_many_points_as_coefficients(trend):
+    tuner = make_tuner(trend=trend)          # 1-D: a quadratic has 3 coefficients, so 6 points
+    run_simulation(tuner, peak, 50, random.Random(2))
+    assert tuner.model().trend == tuner.fitted_trend == "constant"
+    run_simulation(tuner, peak, 10, random.Random(3))
+    assert len(tuner._observed()) == 6
+    assert tuner.model().trend == tuner.fitted_trend == trend
+
+
 def test_points_being_played_push_the_next_point_elsewhere():
     tuner = make_tuner(games_per_point=2)
     run_simulation(tuner, peak, 40, random.Random(2))
@@ -135,6 +146,17 @@ def test_state_round_trip_gives_the_same_model_and_replays_games_in_flight():
     assert reloaded.recommendation() == tuner.recommendation()
     assert [reloaded.get_game().player_b.command for _ in range(3)] == \
         [j.player_b.command for j in in_flight]
+
+
+def test_a_run_started_before_trends_resumes_with_its_constant_model():
+    tuner = make_tuner(trend="constant")
+    run_simulation(tuner, peak, 150, random.Random(4))
+    status = json.loads(json.dumps(tuner.get_status()))
+    del status["fitted_trend"]
+    reloaded = make_tuner(seed=5)
+    reloaded.set_status(status)
+    assert reloaded.trend == "constant" and reloaded.model().trend == "constant"
+    assert reloaded.recommendation() == tuner.recommendation()
 
 
 def test_changed_games_per_point_is_refused_on_reload():
