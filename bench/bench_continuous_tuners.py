@@ -14,7 +14,8 @@ gain schedule; the bayes tuner's match size), so each checkpoint is its own run.
 Results go to a JSON-lines file, one line per run, so an interrupted bench goes on
 where it stopped; --report turns the file into tables and a log-log SVG plot.
 
-Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--jobs 2] [--tuners a,b] [--out FILE]
+Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0] [--jobs 2] [--tuners a,b]
+           [--problems a,b] [--games 20000] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
 """
 
@@ -43,8 +44,9 @@ from ringmaster.tuning.scales import LINEAR  # noqa: E402
 from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 
 CHECKPOINTS = (1000, 2000, 5000, 20000)
-TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner", "bayes_tuner")
-PER_BUDGET = ("spsa_tuner", "bayes_tuner")
+TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner", "bayes_tuner",
+          "bayes_tuner constant")
+PER_BUDGET = ("spsa_tuner", "bayes_tuner", "bayes_tuner constant")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 MD_START, MD_END = "<!-- results -->", "<!-- /results -->"
 
@@ -90,10 +92,11 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
         return SpsaTuner, {**common(), "number_of_games": games,
                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                           for d in range(dims)]}
-    if name == "bayes_tuner":
+    if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        return BayesTuner, {**common(), "number_of_games": games,
+        trend = {"trend": "constant"} if name.endswith("constant") else {}
+        return BayesTuner, {**common(), "number_of_games": games, **trend,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                            for d in range(dims)]}
     raise ValueError(name)
@@ -148,7 +151,8 @@ def run(args: argparse.Namespace) -> None:
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
     problems = args.problems.split(",") if args.problems else list(PROBLEMS)
     budgets = tuple(c for c in CHECKPOINTS if c <= args.games)
-    tasks = [(t, p, s, budgets) for s in range(args.seeds) for p in problems for t in tuners
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    tasks = [(t, p, s, budgets) for s in seeds for p in problems for t in tuners
              if (t, p, s) not in done]
     started = time.time()
     print(f"{len(tasks)} runs to do ({len(done)} already in {out})", flush=True)
@@ -207,7 +211,8 @@ def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]
 def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) -> None:
     """Log-log plot: mean simple regret against games, one panel per problem, quartiles as bars."""
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
-               "uniform": "#7f7f7f", "spsa_tuner": "#d62728", "bayes_tuner": "#2ca02c"}
+               "uniform": "#7f7f7f", "spsa_tuner": "#d62728", "bayes_tuner": "#2ca02c",
+               "bayes_tuner constant": "#98df8a"}
     panel_w, panel_h, margin = 300, 220, 50
     names = list(PROBLEMS)
     width = margin + len(names) * (panel_w + margin)
@@ -312,6 +317,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("run", "report"))
     parser.add_argument("--seeds", type=int, default=50)
+    parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", type=int, default=max(CHECKPOINTS))
     parser.add_argument("--tuners", default=None, help="comma-separated; default: all")

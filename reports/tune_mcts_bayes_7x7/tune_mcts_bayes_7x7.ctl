@@ -37,6 +37,7 @@ opponent = 'mcts-default'
 candidate_colour = 'random'
 number_of_games = 400
 confirm_games = 200
+trend = 'constant'      # the model this event ran with (the default became 'quadratic' later)
 
 parameters = [
     Parameter('c', scale=LOG(0.02, 2.0), format='c: %.3f'),
