@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
@@ -19,7 +20,18 @@ from ringmaster.settings import (
 from ringmaster.stats import ELO_METHOD
 from ringmaster.tuning.continuous import ContinuousTuner
 from ringmaster.tuning.scales import stochastic_value
-from ringmaster.tuning.spsa import A_RATIO, ALPHA, GAMMA, Schedule, default_r_end, perturbed, updated
+from ringmaster.tuning.spsa import (
+    A_RATIO,
+    ALPHA,
+    GAMMA,
+    Schedule,
+    default_c_end,
+    default_r_end,
+    perturbed,
+    updated,
+)
+
+OLD_DEFAULT_C_END = 0.05   # every parameter's default c_end before it depended on their number
 
 
 def _interpret_unit_interval(value: Any) -> float:
@@ -85,7 +97,8 @@ class SpsaTuner(ContinuousTuner):
         iterations = self.number_of_games // 2
         self.schedule = Schedule(
             iterations=iterations,
-            c_end=tuple(spec.c_end for spec in self.parameter_specs),
+            c_end=tuple(spec.c_end or default_c_end(len(self.parameter_specs))
+                        for spec in self.parameter_specs),
             r_end=tuple(spec.r_end or default_r_end(iterations) for spec in self.parameter_specs),
             a_ratio=settings["a_ratio"], alpha=settings["alpha"], gamma=settings["gamma"])
         self.trajectory_period = max(1, self.number_of_games // TRAJECTORY_POINTS)
@@ -106,6 +119,7 @@ class SpsaTuner(ContinuousTuner):
     def get_status(self) -> dict[str, Any]:
         return {
             "iterations": self.schedule.iterations,
+            "c_end": list(self.schedule.c_end),
             "codes": [spec.code for spec in self.parameter_specs],
             "theta": self.theta,
             "scheduler": self.scheduler.to_json(),
@@ -123,6 +137,9 @@ class SpsaTuner(ContinuousTuner):
                 raise ValueError("number_of_games changed")
             if status["codes"] != [spec.code for spec in self.parameter_specs]:
                 raise ValueError("parameters changed")
+            if "c_end" not in status:   # a run started when the default c_end was always 0.05
+                self.schedule = dataclasses.replace(self.schedule, c_end=tuple(
+                    spec.c_end or OLD_DEFAULT_C_END for spec in self.parameter_specs))
             self.theta = [float(t) for t in status["theta"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.pairs = {int(p): record for p, record in status["pairs"].items()}

@@ -61,7 +61,8 @@ class ParameterSpec:
     initial_mean, initial_variance -- ce_tuner only
     start   -- spsa_tuner and bayes_tuner: the starting point in [0, 1] (optimiser units)
     c_end, r_end -- spsa_tuner: the final perturbation (optimiser units) and learning rate
-                    (0.0: spsa.default_r_end for the run's length)
+                    (0.0: spsa.default_c_end for the number of parameters, spsa.default_r_end
+                    for the run's length)
     """
 
     code: str
@@ -101,8 +102,8 @@ CONTINUOUS_PARAMETER_SETTINGS = [
     Setting("split", interpret_optional(interpret_positive_int), default=None),
 ]
 
-# Default in optimiser units: the final perturbation is a twentieth of the scale's range.
-DEFAULT_C_END = 0.05
+# In optimiser units, where a scale has no range to measure c_end by: a twentieth.
+DEGENERATE_C_END = 0.05
 
 
 def _check_format(code: str, fmt: str | None, sample: Any) -> str:
@@ -162,13 +163,13 @@ def _c_end_position(scale: Callable[[float], Any], start: float, c_end: float | 
     """c_end in optimiser units: LINEAR, engine units; LOG, engine units at the start value;
     EXPLICIT, positions in the list; a function, optimiser units."""
     if c_end is None:
-        return DEFAULT_C_END
+        return 0.0    # the default, which depends on the number of parameters
     if isinstance(scale, LINEAR):
         width = abs(scale.upper_bound - scale.lower_bound)
-        return c_end / width if width else DEFAULT_C_END
+        return c_end / width if width else DEGENERATE_C_END
     if isinstance(scale, LOG):
         value = scale.unrounded(start)
-        return abs(math.log1p(c_end / value) / scale.rate) if scale.rate else DEFAULT_C_END
+        return abs(math.log1p(c_end / value) / scale.rate) if scale.rate else DEGENERATE_C_END
     if isinstance(scale, EXPLICIT):
         return c_end / len(scale.values)
     return c_end
@@ -183,7 +184,7 @@ def continuous_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
     _apply(scale, 1.0, "scale")
     fmt = _check_format(settings["code"], settings["format"], sample)
     c_end = _c_end_position(scale, start, settings["c_end"])
-    if not 0.0 < c_end <= 0.5:
+    if settings["c_end"] is not None and not 0.0 < c_end <= 0.5:
         raise ValueError("'c_end': must be more than 0 and at most half the scale's range")
     return ParameterSpec(code=settings["code"], convert=scale, format=fmt, start=start, c_end=c_end,
                          r_end=settings["r_end"] or 0.0)

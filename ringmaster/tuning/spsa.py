@@ -10,6 +10,17 @@ GAMMA = 0.101
 A_RATIO = 0.1
 
 
+def default_c_end(parameters: int) -> float:
+    """c_end (optimiser units) when a Parameter gives none: a twentieth of the range times
+    sqrt(parameters), at most a fifth.
+
+    A pair's result measures the sum of every coordinate's effect, so each coordinate's
+    share of the signal falls as parameters are added; a larger perturbation keeps it
+    above the games' noise. Chosen on CLOP's problems (bench/bench_continuous_tuners.py).
+    """
+    return min(0.2, 0.05 * math.sqrt(max(parameters, 1)))
+
+
 def default_r_end(iterations: int) -> float:
     """r_end when a Parameter gives none: 1.5 / sqrt(iterations), at most 0.1.
 

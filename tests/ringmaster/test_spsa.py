@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ringmaster.tuning.spsa import Schedule, default_r_end, perturbed, updated
+from ringmaster.tuning.spsa import Schedule, default_c_end, default_r_end, perturbed, updated
 
 
 def test_the_last_iteration_has_the_final_perturbation_and_learning_rate():
@@ -46,3 +46,10 @@ def test_update_moves_along_the_flip_by_r_times_c_times_score():
     assert theta == pytest.approx([0.52, 0.48])
     assert updated([0.999], [1.0], [1.0], [1], 2.0) == [1.0]
     assert not math.isnan(updated([0.5], [0.0], [0.1], [1], 1.0)[0])
+
+
+def test_the_default_perturbation_grows_with_the_square_root_of_the_parameters_up_to_a_fifth():
+    assert default_c_end(1) == pytest.approx(0.05)
+    assert default_c_end(4) == pytest.approx(0.1)
+    assert default_c_end(2) == pytest.approx(0.05 * math.sqrt(2))
+    assert default_c_end(16) == default_c_end(40) == pytest.approx(0.2)

@@ -83,7 +83,7 @@ def test_a_ce_tuner_argument_is_refused_when_the_parameter_is_built():
 def test_defaults_start_at_the_centre_with_steps_from_the_range():
     tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 40)), Parameter("y", scale=LOG(1, 100))])
     assert tuner.theta == [0.5, 0.5]
-    assert tuner.schedule.c_end == (0.05, 0.05)
+    assert tuner.schedule.c_end == pytest.approx((0.05 * math.sqrt(2),) * 2)
     assert tuner.schedule.r_end == (default_r_end(100),) * 2
     assert tuner.schedule.big_a == 10 and tuner.schedule.alpha == 0.602 and tuner.schedule.gamma == 0.101
 
@@ -206,6 +206,17 @@ def test_state_round_trip_replays_games_in_flight_with_their_perturbation():
     assert replayed[0].player_b.command == jobs[1].player_b.command
     assert replayed[1].player_b.command == jobs[2].player_b.command
     assert reloaded.get_game().game_id == "1b"
+
+
+def test_a_run_started_before_the_default_c_end_changed_resumes_with_its_own():
+    parameters = [Parameter("x", scale=LINEAR(0, 40)), Parameter("y", scale=LINEAR(0, 40), c_end=4)]
+    tuner = make_tuner(parameters=parameters)
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["c_end"] == pytest.approx([0.05 * math.sqrt(2), 0.1])
+    del status["c_end"]
+    reloaded = make_tuner(parameters=parameters)
+    reloaded.set_status(status)
+    assert reloaded.schedule.c_end == pytest.approx((0.05, 0.1))
 
 
 def test_changed_number_of_games_is_refused_on_reload():
