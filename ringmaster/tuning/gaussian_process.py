@@ -74,17 +74,17 @@ class GaussianProcess:
         k = self.signal_var * matern52(squares, self.lengthscales) + np.diag(noise)
         self.chol = np.linalg.cholesky(k)
         self.chol_inv = np.linalg.inv(self.chol)
-        whitened_h = self.chol_inv @ trend_features(self.x, trend)      # L^-1 H
-        self.whitened_h = whitened_h
-        self.h_k_inv_h = whitened_h.T @ whitened_h                    # H' K^-1 H
-        self.h_k_inv_h_inv = np.linalg.inv(self.h_k_inv_h)
-        self.coefficients = self.h_k_inv_h_inv @ (whitened_h.T @ (self.chol_inv @ y))
-        self.residual = y - trend_features(self.x, trend) @ self.coefficients
+        features = trend_features(self.x, trend)
+        self.whitened_h = self.chol_inv @ features                    # L^-1 H
+        self.h_k_inv_h = self.whitened_h.T @ self.whitened_h          # H' K^-1 H
+        self.h_k_inv_h_inv = np.linalg.pinv(self.h_k_inv_h)           # pinv: points in a line stay usable
+        self.coefficients = self.h_k_inv_h_inv @ (self.whitened_h.T @ (self.chol_inv @ y))
+        self.residual = y - features @ self.coefficients
         self.alpha = self.chol_inv.T @ (self.chol_inv @ self.residual)
 
     def log_marginal_likelihood(self) -> float:
         """The likelihood of the data with the trend's coefficients integrated out (REML)."""
-        sign, log_det_h = np.linalg.slogdet(self.h_k_inv_h)
+        _, log_det_h = np.linalg.slogdet(self.h_k_inv_h)
         return float(-0.5 * self.residual @ self.alpha - np.sum(np.log(np.diag(self.chol)))
                      - 0.5 * log_det_h
                      - 0.5 * (len(self.residual) - len(self.coefficients)) * math.log(2 * math.pi))
