@@ -11,6 +11,7 @@ from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,
+    interpret_enum,
     interpret_float,
     interpret_optional,
     interpret_positive_int,
@@ -26,6 +27,7 @@ RANDOM_CANDIDATES = 500
 LOCAL_CANDIDATES = 100
 SLICE_POINTS = 21
 INCONSISTENT = "status file is inconsistent with control file"
+TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
 
 
 def _interpret_nonnegative_float(value: Any) -> float:
@@ -35,20 +37,13 @@ def _interpret_nonnegative_float(value: Any) -> float:
     return value
 
 
-def _interpret_trend(value: Any) -> str:
-    from ringmaster.tuning.gaussian_process import TRENDS
-    if value not in TRENDS:
-        raise ValueError(f"must be one of {', '.join(repr(t) for t in TRENDS)}")
-    return str(value)
-
-
 BAYES_SETTINGS = [
     Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
     Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
     Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
     Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
     Setting("refit_every", interpret_positive_int, default=10),
-    Setting("trend", _interpret_trend, default="quadratic"),
+    Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
 ]
 
 
@@ -148,7 +143,7 @@ class BayesTuner(ContinuousTuner):
             if "fitted_trend" not in status:
                 self.trend = "constant"   # a run started before trends goes on with its own model
             self.fitted_trend = str(status.get("fitted_trend", "constant"))
-            if self.fitted_trend not in ("constant", "quadratic"):
+            if self.fitted_trend not in TRENDS:
                 raise ValueError("unknown trend")
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()

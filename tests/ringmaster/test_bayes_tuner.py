@@ -62,6 +62,12 @@ def test_bad_settings_are_refused_in_one_line(changes, message):
     assert "\n" not in str(excinfo.value)
 
 
+def test_the_trend_setting_offers_exactly_the_models_trends():
+    from ringmaster.competitions import bayes_tuner
+    from ringmaster.tuning import gaussian_process
+    assert bayes_tuner.TRENDS == gaussian_process.TRENDS
+
+
 def test_match_size_gives_about_150_points_and_is_even():
     assert default_games_per_point(1000) == 10
     assert default_games_per_point(20000) == 134
