@@ -9,7 +9,9 @@ minus the win rate of the point the tuner recommends.
 
 mc_tuner, ce_tuner and uniform don't depend on the run's length: one run per seed,
 read at every checkpoint. spsa_tuner and bayes_tuner plan by number_of_games (SPSA's
-gain schedule; the bayes tuner's match size), so each checkpoint is its own run.
+gain schedule and the stretch it averages; the bayes tuner's match size), so each
+checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final point
+(average_last = 0), as fishtest does; "bayes_tuner constant" has trend = 'constant'.
 
 Results go to a JSON-lines file, one line per run, so an interrupted bench goes on
 where it stopped; --report turns the file into tables and a log-log SVG plot.
@@ -44,9 +46,9 @@ from ringmaster.tuning.scales import LINEAR  # noqa: E402
 from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 
 CHECKPOINTS = (1000, 2000, 5000, 20000)
-TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner", "bayes_tuner",
-          "bayes_tuner constant")
-PER_BUDGET = ("spsa_tuner", "bayes_tuner", "bayes_tuner constant")
+TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
+          "spsa_tuner last iterate", "bayes_tuner", "bayes_tuner constant")
+PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "bayes_tuner", "bayes_tuner constant")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 MD_START, MD_END = "<!-- results -->", "<!-- /results -->"
 
@@ -86,10 +88,11 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
                          "samples_per_generation": 20, "batch_size": 10,
                          "number_of_generations": max(1, games // 200),
                          "elite_proportion": 0.2, "step_size": 0.5}
-    if name == "spsa_tuner":
+    if name.startswith("spsa_tuner"):
         from ringmaster.competitions.spsa_tuner import SpsaTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        return SpsaTuner, {**common(), "number_of_games": games,
+        last = {"average_last": 0.0} if name.endswith("last iterate") else {}
+        return SpsaTuner, {**common(), "number_of_games": games, **last,
                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                           for d in range(dims)]}
     if name.startswith("bayes_tuner"):
@@ -211,7 +214,8 @@ def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]
 def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) -> None:
     """Log-log plot: mean simple regret against games, one panel per problem, quartiles as bars."""
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
-               "uniform": "#7f7f7f", "spsa_tuner": "#d62728", "bayes_tuner": "#2ca02c",
+               "uniform": "#7f7f7f", "spsa_tuner": "#d62728",
+               "spsa_tuner last iterate": "#ff9896", "bayes_tuner": "#2ca02c",
                "bayes_tuner constant": "#98df8a"}
     panel_w, panel_h, margin = 300, 220, 50
     names = list(PROBLEMS)

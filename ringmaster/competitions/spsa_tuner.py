@@ -32,12 +32,22 @@ from ringmaster.tuning.spsa import (
 )
 
 OLD_DEFAULT_C_END = 0.05   # every parameter's default c_end before it depended on their number
+# The answer is the mean of theta over this last fraction of the tuning games (suffix averaging):
+# it halved the regret at 1,000-20,000 games on CLOP's problems (bench/bench_continuous_tuners.py).
+AVERAGE_LAST = 0.5
 
 
 def _interpret_unit_interval(value: Any) -> float:
     value = interpret_float(value)
     if not 0.0 < value <= 1.0:
         raise ValueError("must be more than 0.0 and at most 1.0")
+    return value
+
+
+def _interpret_fraction(value: Any) -> float:
+    value = interpret_float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError("must be from 0.0 to 1.0")
     return value
 
 
@@ -54,6 +64,7 @@ SPSA_SETTINGS = [
     Setting("a_ratio", _interpret_a_ratio, default=A_RATIO),
     Setting("alpha", _interpret_unit_interval, default=ALPHA),
     Setting("gamma", _interpret_unit_interval, default=GAMMA),
+    Setting("average_last", _interpret_fraction, default=AVERAGE_LAST),
 ]
 
 INCONSISTENT = "status file is inconsistent with control file"
@@ -95,6 +106,8 @@ class SpsaTuner(ContinuousTuner):
         self.number_of_games = number - number % 2
         self.head_to_head: bool = settings["head_to_head"]
         iterations = self.number_of_games // 2
+        # theta after each result beyond this many enters the answer's average
+        self.average_after = round(self.number_of_games * (1.0 - settings["average_last"]))
         self.schedule = Schedule(
             iterations=iterations,
             c_end=tuple(spec.c_end or default_c_end(len(self.parameter_specs))
@@ -113,6 +126,10 @@ class SpsaTuner(ContinuousTuner):
         self.results = 0
         self.plus_score = 0.0
         self.trajectory: list[list[float]] = [[0, *self.theta]]
+        # Sum of theta after each result beyond average_after, and how many; None: a run started
+        # before the answer was an average, which keeps its final theta.
+        self.theta_sum: list[float] | None = [0.0] * len(self.theta)
+        self.averaged = 0
         self.opponent_description: str | None = None
         self.clean_confirmation()
 
@@ -127,6 +144,8 @@ class SpsaTuner(ContinuousTuner):
             "results": self.results,
             "plus_score": self.plus_score,
             "trajectory": self.trajectory,
+            "theta_sum": self.theta_sum,
+            "averaged": self.averaged,
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
         }
@@ -146,6 +165,11 @@ class SpsaTuner(ContinuousTuner):
             self.results = int(status["results"])
             self.plus_score = float(status["plus_score"])
             self.trajectory = status["trajectory"]
+            theta_sum = status.get("theta_sum")   # absent: a run whose answer is its final theta
+            self.theta_sum = None if theta_sum is None else [float(t) for t in theta_sum]
+            self.averaged = int(status.get("averaged", 0))
+            if self.theta_sum is not None and len(self.theta_sum) != len(self.theta):
+                raise ValueError("theta_sum")
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
@@ -164,8 +188,23 @@ class SpsaTuner(ContinuousTuner):
         return self.results + self.confirm_played
 
     def recommended_parameters(self) -> list[float]:
-        """The current parameters (optimiser units): SPSA's answer."""
-        return list(self.theta)
+        """SPSA's answer (optimiser units): the mean of theta over the last average_last of the
+        tuning games once any have been averaged, else the current theta."""
+        if not self.theta_sum or not self.averaged:
+            return list(self.theta)
+        return [t / self.averaged for t in self.theta_sum]
+
+    def answer_description(self) -> str:
+        """How recommended_parameters was formed, for the reports."""
+        if self.averaged:
+            return (f"the mean of its points after each of the last {self.averaged} games "
+                    f"(average_last {(self.number_of_games - self.average_after) / self.number_of_games:g})")
+        if self.theta_sum is None:
+            return "its current point (this run started before SPSA's answer was an average)"
+        if self.average_after >= self.number_of_games:
+            return "its current point (average_last is 0)"
+        return (f"its current point, until the last {self.number_of_games - self.average_after} "
+                f"games, whose points are averaged")
 
     def _new_pair(self, pair: int) -> dict[str, Any]:
         k = pair + 1
@@ -243,6 +282,9 @@ class SpsaTuner(ContinuousTuner):
             del self.pairs[pair]
         self.results += 1
         self.plus_score += score
+        if self.theta_sum is not None and self.results > self.average_after:
+            self.theta_sum = [s + t for s, t in zip(self.theta_sum, self.theta)]
+            self.averaged += 1
         if self.results % self.trajectory_period == 0 or self.tuning_over():
             self.trajectory.append([self.results, *self.theta])
         description = (f"pair {pair} game {'ab'[slot]}: + scored {score:+g}; now "
@@ -281,9 +323,10 @@ class SpsaTuner(ContinuousTuner):
                   + ", ".join(f"{spec.code} {c:.4g}, {r:.4g}" for spec, c, r
                               in zip(self.parameter_specs, s.c_end, s.r_end))
                   + "\n\n")
-        out.write(f"Parameters now: {self._engine_text(self.theta)}\n")
-        out.write("  (SPSA's answer is its current point; confirm_games measures it against the "
-                  "opponent)\n\n")
+        out.write(f"Answer: {self._engine_text(self.recommended_parameters())}\n")
+        out.write(f"  (SPSA's answer is {self.answer_description()}; confirm_games measures it "
+                  "against the opponent)\n")
+        out.write(f"Parameters now: {self._engine_text(self.theta)}\n\n")
         out.write("Trajectory (games: parameters)\n")
         for games, *point in self._trajectory_rows():
             out.write(f"  {int(games):7d}: {self._engine_text(point)}\n")
@@ -299,6 +342,7 @@ class SpsaTuner(ContinuousTuner):
 
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
+        answer = self.recommended_parameters()
         report.update({
             "games_played": self.results,
             "number_of_games": self.number_of_games,
@@ -307,8 +351,12 @@ class SpsaTuner(ContinuousTuner):
             "schedule": {"A": self.schedule.big_a, "alpha": self.schedule.alpha,
                          "gamma": self.schedule.gamma, "iterations": self.schedule.iterations},
             "parameter_codes": [spec.code for spec in self.parameter_specs],
-            "recommended": {"optimiser_parameters": self.recommended_parameters(),
-                            "parameters": self._engine_text(self.theta)},
+            "recommended": {"optimiser_parameters": answer,
+                            "engine_parameters": list(self.convert(answer)),
+                            "parameters": self._engine_text(answer),
+                            "how": self.answer_description()},
+            "current": {"optimiser_parameters": list(self.theta),
+                        "parameters": self._engine_text(self.theta)},
             "trajectory": [{"games": int(games), "optimiser_parameters": point,
                             "engine_parameters": list(self.convert(point))}
                            for games, *point in self.trajectory],

@@ -23,16 +23,24 @@ def _axis(code: str, engine: list[Any], optimiser: list[float]) -> tuple[list[fl
 
 
 def spsa_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
-    """One line chart per parameter: its value after each stretch of games (engine units when numeric)."""
+    """One line chart per parameter: its value after each stretch of games (engine units when
+    numeric), and the answer as a horizontal line."""
     plots = []
     trajectory = report.get("trajectory") or []
+    answer = report.get("recommended") or {}
     for i, code in enumerate(report["parameter_codes"]):
-        values, label = _axis(code, [t["engine_parameters"][i] for t in trajectory],
-                              [t["optimiser_parameters"][i] for t in trajectory])
+        engine = [t["engine_parameters"][i] for t in trajectory]
+        optimiser = [t["optimiser_parameters"][i] for t in trajectory]
+        if "engine_parameters" in answer:   # plotted on the same axis as the trajectory
+            engine.append(answer["engine_parameters"][i])
+            optimiser.append(answer["optimiser_parameters"][i])
+        values, label = _axis(code, engine, optimiser)
         points = [(t["games"], v) for t, v in zip(trajectory, values)]
         if len(points) < 2:
             continue
-        plots.append(svg.line_chart(f"{code} over the run", [svg.Series(code, points)], "games", label))
+        hlines = [(values[-1], "answer", "#c60")] if "engine_parameters" in answer else []
+        plots.append(svg.line_chart(f"{code} over the run", [svg.Series(code, points)], "games", label,
+                                    hlines=hlines))
     return {"plots": plots}
 
 

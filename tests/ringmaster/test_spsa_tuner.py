@@ -60,6 +60,7 @@ def won_by(job, code):
     ({"alpha": 1.5}, "'alpha': must be more than 0.0 and at most 1.0"),
     ({"a_ratio": -1}, "'a_ratio': must not be negative"),
     ({"head_to_head": "yes"}, "'head_to_head': invalid True/False value"),
+    ({"average_last": 1.5}, "'average_last': must be from 0.0 to 1.0"),
     ({"parameters": [Parameter("x", scale=LINEAR(0, 10), start=11)]},
      "parameter x: 'start': 11: outside the scale's range"),
     ({"parameters": [Parameter("x", scale=lambda f: f, start=0.5)]},
@@ -185,6 +186,40 @@ def test_spsa_climbs_to_the_top_of_a_smooth_landscape():
     assert abs(tuner.theta[0] - 0.3) < 0.1
 
 
+def test_the_answer_is_the_mean_of_theta_after_each_result_of_the_last_half():
+    tuner = make_tuner(number_of_games=400)
+    thetas = []
+    run_simulation(tuner, peak, 400, random.Random(5), on_result=lambda done: thetas.append(tuner.theta[0]))
+    assert len(thetas) == 400 and tuner.averaged == 200
+    assert tuner.recommended_parameters() == pytest.approx([sum(thetas[200:]) / 200])
+    assert tuner.recommended_parameters()[0] != pytest.approx(tuner.theta[0])
+
+
+@pytest.mark.parametrize("average_last, averaged", [(0.25, 100), (1.0, 400)])
+def test_average_last_sets_the_stretch_averaged(average_last, averaged):
+    tuner = make_tuner(number_of_games=400, average_last=average_last)
+    thetas = []
+    run_simulation(tuner, peak, 400, random.Random(5), on_result=lambda done: thetas.append(tuner.theta[0]))
+    assert tuner.averaged == averaged
+    assert tuner.recommended_parameters() == pytest.approx([sum(thetas[-averaged:]) / averaged])
+
+
+def test_with_average_last_0_the_answer_is_the_current_theta_throughout():
+    tuner = make_tuner(number_of_games=100, average_last=0)
+    answers = []
+    run_simulation(tuner, peak, 100, random.Random(5),
+                   on_result=lambda done: answers.append(tuner.recommended_parameters() == tuner.theta))
+    assert all(answers) and tuner.averaged == 0
+
+
+def test_before_the_averaged_stretch_the_answer_is_the_current_theta():
+    tuner = make_tuner(number_of_games=400)
+    run_simulation(tuner, peak, 200, random.Random(5))
+    assert tuner.averaged == 0 and tuner.recommended_parameters() == tuner.theta
+    tuner.process_game_result(won_by(tuner.get_game(), "#100+"))
+    assert tuner.averaged == 1 and tuner.recommended_parameters() == tuner.theta
+
+
 def test_parallel_games_finishing_out_of_order_lose_nothing():
     tuner = make_tuner(number_of_games=400)
     assert run_simulation(tuner, peak, 400, random.Random(3), parallel=8) == 400
@@ -219,6 +254,36 @@ def test_a_run_started_before_the_default_c_end_changed_resumes_with_its_own():
     assert reloaded.schedule.c_end == pytest.approx((0.05, 0.1))
 
 
+def test_a_run_resumed_in_its_averaged_stretch_gives_the_same_answer():
+    def play_on(tuner, results):
+        for _ in range(results):
+            job = tuner.get_game()
+            tuner.process_game_result(won_by(job, job.player_b.code))
+
+    straight = make_tuner(seed=7)
+    play_on(straight, 150)
+    resumed = make_tuner(seed=99)
+    resumed.set_status(json.loads(json.dumps(straight.get_status())))
+    resumed.rng.setstate(straight.rng.getstate())
+    assert resumed.recommended_parameters() == straight.recommended_parameters()
+    play_on(straight, 50)
+    play_on(resumed, 50)
+    assert straight.averaged == resumed.averaged == 100
+    assert resumed.recommended_parameters() == pytest.approx(straight.recommended_parameters())
+
+
+def test_a_run_started_before_the_answer_was_an_average_keeps_its_final_theta():
+    tuner = make_tuner()
+    status = json.loads(json.dumps(tuner.get_status()))
+    del status["theta_sum"], status["averaged"]
+    reloaded = make_tuner()
+    reloaded.set_status(status)
+    run_simulation(reloaded, peak, 200, random.Random(6))
+    assert reloaded.averaged == 0 and reloaded.recommended_parameters() == reloaded.theta
+    assert "started before SPSA's answer was an average" in reloaded.get_json_report()["recommended"]["how"]
+    assert reloaded.get_status()["theta_sum"] is None
+
+
 def test_changed_number_of_games_is_refused_on_reload():
     status = make_tuner().get_status()
     with pytest.raises(CompetitionError, match="inconsistent"):
@@ -227,13 +292,15 @@ def test_changed_number_of_games_is_refused_on_reload():
 
 # Confirmation and reports
 
-def test_confirmation_games_for_the_final_point():
+def test_confirmation_games_play_the_answer():
     tuner = make_tuner(number_of_games=20, confirm_games=3)
     run_simulation(tuner, peak, 20, random.Random(1))
     games = [tuner.get_game() for _ in range(3)]
     assert [g.game_id for g in games] == ["c0", "c1", "c2"]
     assert tuner.get_game() is NO_GAME
-    assert float(games[0].player_b.command[1]) == pytest.approx(tuner.theta[0])
+    answer = tuner.recommended_parameters()[0]
+    assert answer != pytest.approx(tuner.theta[0])
+    assert float(games[0].player_b.command[1]) == pytest.approx(answer)
     for g in games:
         tuner.process_game_result(make_result(g, "b"))
     assert tuner.is_complete()
@@ -248,10 +315,13 @@ def test_reports_show_the_trajectory():
     assert text.startswith("SPSA tuning event: spsa\n")
     assert "400/400 games played" in text and "Trajectory (games: parameters)" in text
     assert f"Parameters now: x: {tuner.theta[0]:.3f}" in text
+    assert f"Answer: x: {tuner.recommended_parameters()[0]:.3f}" in text
+    assert "the mean of its points after each of the last 200 games (average_last 0.5)" in text
     data = tuner.get_json_report()
     assert data["trajectory"][0] == {"games": 0, "optimiser_parameters": [0.5], "engine_parameters": [0.5]}
     assert data["trajectory"][-1]["games"] == 400 and len(data["trajectory"]) == 101
-    assert data["recommended"]["optimiser_parameters"] == tuner.theta
+    assert data["recommended"]["optimiser_parameters"] == tuner.recommended_parameters()
+    assert data["current"]["optimiser_parameters"] == tuner.theta
 
 
 # A whole run, in process

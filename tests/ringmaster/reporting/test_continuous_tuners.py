@@ -38,6 +38,9 @@ def test_spsa_page_plots_each_parameters_trajectory():
     check_page(page)
     assert f"Use {report['recommended']['parameters']}" in page
     assert "x over the run" in page and "k over the run" in page
+    assert page.count(">answer</text>") == 2   # the answer drawn across each trajectory
+    assert "SPSA's answer is the mean of its points after each of the last 100 games" in page
+    assert f"its current point is {report['current']['parameters']}" in page
     assert "the two perturbed candidates play each other" in page
     assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page
 
