@@ -127,22 +127,22 @@ def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
     try:
         exhausted = False
         while True:
-            while not exhausted and len(in_flight) < parallel:
-                job = source.get_job()
-                if isinstance(job, NoJobAvailable):
-                    exhausted = True
-                    break
-                used = {j.slot for j in in_flight.values()}
-                job.slot = min(s for s in range(parallel) if s not in used)
-                in_flight[executor.submit(_run_job, play, job)] = job
+            exhausted = _fill(source, play, executor, in_flight, parallel, exhausted)
             if not in_flight:
                 break
             done, _ = wait(in_flight, timeout=poll_interval, return_when=FIRST_COMPLETED)
-            for future in done:
-                job = in_flight.pop(future)
-                _deliver(source, job, future)
-            if done:
-                exhausted = False
+            finished = [(future, in_flight.pop(future)) for future in done]
+            try:
+                if finished:
+                    # The freed workers start their next games before these results
+                    # are recorded, so that recording them (the state written, the
+                    # report) doesn't hold the workers up; the source is asked again
+                    # once the results are in.
+                    _fill(source, play, executor, in_flight, parallel, exhausted)
+                    exhausted = False
+            finally:   # even on Ctrl-C: a finished game is recorded, never replayed
+                for future, job in finished:
+                    _deliver(source, job, future)
             source.poll(list(in_flight.values()))
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
@@ -150,6 +150,19 @@ def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
         _terminate(executor)
         raise
     executor.shutdown(wait=True)
+
+
+def _fill(source: JobSource, play: PlayFunction, executor: ProcessPoolExecutor,
+          in_flight: dict[Future, Job], parallel: int, exhausted: bool) -> bool:
+    """Start jobs until parallel are running or the source has none; returns exhausted."""
+    while not exhausted and len(in_flight) < parallel:
+        job = source.get_job()
+        if isinstance(job, NoJobAvailable):
+            return True
+        used = {j.slot for j in in_flight.values()}
+        job.slot = min(s for s in range(parallel) if s not in used)
+        in_flight[executor.submit(_run_job, play, job)] = job
+    return exhausted
 
 
 def _deliver(source: JobSource, job: Job, future: Future) -> None:
