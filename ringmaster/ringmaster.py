@@ -43,7 +43,12 @@ from ringmaster.rules import get_rules_class
 from ringmaster.timing import RunClock, local_now, progress, progress_line
 
 HTML_INTERVAL = 1.0
-"""Seconds between rewrites of FILE.html during a run (rendering it costs about 50 ms)."""
+"""Least seconds between rewrites of FILE.html during a run (0: after every result)."""
+
+HTML_SHARE = 0.05
+"""The largest share of the run's time that rewriting FILE.html may take: a page that
+took 0.2 s to render waits 4 s for the next rewrite, so a long run's growing report
+never slows the games (a small one renders in about 50 ms, so once a second)."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,7 @@ class Ringmaster:
         self.cluster: Any = None
         self._html_due = False             # a result has come in since FILE.html was written
         self._html_written_at = float("-inf")
+        self._html_pause = HTML_INTERVAL   # seconds from one rewrite to the next
 
     @property
     def warnings(self) -> list[str]:
@@ -434,6 +440,7 @@ class Ringmaster:
         if presenter is not None:
             presenter.attach(self)
         self.clock.start_run()
+        self._html_written_at = time.monotonic()   # as if written now: its first rewrite waits
         self.log(f"run started at {now()} with max_games {max_games}")
         play = functools.partial(play_game_job, factory=self.channel_factory)
         self.cluster = cluster
@@ -536,19 +543,23 @@ class Ringmaster:
     def write_html(self) -> None:
         """Write FILE.html (atomically) from the state."""
         from ringmaster.reporting.html import render_html  # jinja2: only once a result is in
+        started = time.monotonic()
         write_atomically(self.paths.html, render_html(self.json_report()).encode("utf-8"),
                          durable=False)
         self._html_due = False
         self._html_written_at = time.monotonic()
+        took = self._html_written_at - started
+        self._html_pause = max(HTML_INTERVAL, took / HTML_SHARE) if HTML_INTERVAL > 0 else 0.0
 
     def _write_html_if_due(self) -> None:
-        """Rewrite FILE.html if a result came in and HTML_INTERVAL has passed since the last.
+        """Rewrite FILE.html if a result came in and the pause since the last has passed.
 
-        Called after each result and from poll() (at least once a second while games
-        run), so the page is at most about two seconds behind; the end of a run
-        always rewrites it.
+        The pause is HTML_INTERVAL, or longer when rendering is slow (HTML_SHARE);
+        the first rewrite of a run waits as long after its start. Called after each
+        result and from poll() (at least once a second while games run); the end
+        of a run always rewrites it.
         """
-        if self._html_due and time.monotonic() - self._html_written_at >= HTML_INTERVAL:
+        if self._html_due and time.monotonic() - self._html_written_at >= self._html_pause:
             self.write_html()
 
     def json_report(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import re
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -276,8 +277,8 @@ def test_html_is_rewritten_at_most_once_an_interval_and_always_at_the_end(write_
     written = spy_on_html(monkeypatch, ctl[:-4])
     monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 3600.0)
     assert invoke("run", ctl).exit_code == 0
-    # The first result, then nothing within the interval, then the end of the run.
-    assert written == [1, 3]
+    # Nothing within the interval (which starts with the run), then the end of the run.
+    assert written == [3]
 
 
 def test_an_interrupted_run_leaves_html_with_every_result(write_ctl, monkeypatch):
@@ -292,7 +293,25 @@ def test_an_interrupted_run_leaves_html_with_every_result(write_ctl, monkeypatch
             raise KeyboardInterrupt
     monkeypatch.setattr(Ringmaster, "poll", ctrl_c_after_two)
     assert invoke("run", ctl, "-q").exit_code == EXIT_INTERRUPTED
-    assert written == [1, 2]
+    # Nothing within the interval; the interrupt writes both results.
+    assert written == [2]
+
+
+def test_a_page_slow_to_render_is_rewritten_less_often(write_ctl, monkeypatch):
+    import ringmaster.reporting.html
+    import ringmaster.ringmaster
+    ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
+    written = spy_on_html(monkeypatch, ctl[:-4])
+    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 1e-6)
+    render = ringmaster.reporting.html.render_html
+
+    def slow(report):
+        time.sleep(1.0)   # then the next rewrite waits 1.0 / HTML_SHARE = 20 s
+        return render(report)
+    monkeypatch.setattr(ringmaster.reporting.html, "render_html", slow)
+    assert invoke("run", ctl, "-q").exit_code == 0
+    # The first result's page, then none until the end (the interval alone allows more).
+    assert written == [1, 3]
 
 
 def test_show_csv_html_after_every_result_and_report_rewrites_it(write_ctl, monkeypatch):

@@ -342,3 +342,36 @@ def test_page_renders_in_headless_chromium(write_ctl, tmp_path):
     assert dumped.returncode == 0
     assert "H1 accepted" in dumped.stdout
     assert dumped.stdout.count("<svg") == page.read_text().count("<svg")
+
+
+def test_compiled_templates_are_kept_in_the_cache_and_loaded_from_it(tmp_path):
+    from ringmaster.reporting import html
+    cache = html.TemplateCache(str(tmp_path))
+    html._ENVIRONMENT.overlay(bytecode_cache=cache).get_template("report.html.j2")
+    assert len(os.listdir(tmp_path)) == 1
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("a cached template was compiled again")
+    second = html._ENVIRONMENT.overlay(bytecode_cache=cache)   # as in the next run
+    second.compile = compile_again
+    assert second.get_template("report.html.j2").name == "report.html.j2"
+    fresh = html._ENVIRONMENT.overlay(bytecode_cache=html.TemplateCache(str(tmp_path)))
+    fresh.compile = compile_again
+    with pytest.raises(AssertionError, match="compiled again"):
+        fresh.get_template("tournament.html.j2")   # not in the cache: compiled
+
+
+@pytest.mark.parametrize("broken", ["missing directory", "garbage in the cache"])
+def test_a_cache_that_cant_be_used_is_passed_over(tmp_path, broken):
+    from ringmaster.reporting import html
+    directory = tmp_path / "cache"
+    directory.mkdir()
+    if broken == "missing directory":
+        directory.rmdir()
+    else:
+        html._ENVIRONMENT.overlay(bytecode_cache=html.TemplateCache(str(directory))) \
+            .get_template("report.html.j2")
+        for name in os.listdir(directory):
+            (directory / name).write_bytes(b"not bytecode")
+    environment = html._ENVIRONMENT.overlay(bytecode_cache=html.TemplateCache(str(directory)))
+    assert environment.get_template("report.html.j2").name == "report.html.j2"
