@@ -21,11 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ringmaster.stats import Z_95
+
+if TYPE_CHECKING:   # numpy is imported where ratings are fitted: a two-player run never needs it
+    import numpy as np
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 DEFAULT_PRIOR = 2.0
@@ -95,6 +96,7 @@ def fit_ratings(results: Iterable[tuple[str, str, float]], players: Sequence[str
     connected group (some players never met anyone linked to the others).
     Raises ValueError if the anchor isn't one of the players.
     """
+    import numpy as np
     results = list(results)
     names = list(players) if players is not None else []
     for a, b, _ in results:

@@ -115,6 +115,31 @@ def child_pids(parent: int) -> list[int]:
     return children
 
 
+def listed_children() -> set[int] | None:
+    """This process's children from /proc/self/task/*/children (a few small reads).
+
+    None where the kernel has no such file. The list may miss a child that
+    appears or goes while it is read, so it only says whether a full scan
+    (child_pids) is needed.
+    """
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    pids: set[int] = set()
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/children", "rb") as f:
+                pids.update(int(pid) for pid in f.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/self/task/{tid}"):
+                continue   # the thread has ended
+            return None
+        except (OSError, ValueError):
+            return None
+    return pids
+
+
 def has_children() -> bool:
     """Whether this process has any child, alive or not (one system call)."""
     try:
@@ -154,6 +179,9 @@ def kill_orphans(keep: Collection[int] = ()) -> list[int]:
     if not has_children():
         return killed   # the usual case after a game: no need to read /proc
     keep = set(keep) | _spared
+    listed = listed_children()
+    if listed is not None and listed <= keep:
+        return killed   # only the children kept on purpose (engines kept between games)
     me = os.getpid()
     for _ in range(MAX_ROUNDS):
         targets = []

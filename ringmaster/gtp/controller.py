@@ -59,6 +59,8 @@ class BadGtpResponse(Exception):
 
 def clean_response_line(line: str) -> str:
     """Drop control characters other than tab and newline, CRs included; tabs become spaces."""
+    if line.isprintable():
+        return line   # the usual line (checked in C): nothing to drop
     return "".join(ch for ch in line if ch >= " " or ch in "\t\n").replace("\t", " ")
 
 
@@ -118,6 +120,7 @@ class SubprocessChannel:
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None
+        self._stdin_fd = self.process.stdin.fileno()
         self._stdout_fd: int | None = self.process.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
         self._stdout_buffer = b""
@@ -217,10 +220,10 @@ class SubprocessChannel:
     # stdout
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
-        line = " ".join((command,) + tuple(arguments)) + "\n"
+        data = (" ".join((command,) + tuple(arguments)) + "\n").encode("utf-8")
         try:
-            self.process.stdin.write(line.encode("utf-8"))
-            self.process.stdin.flush()
+            while data:   # one write a command (the pipe is blocking): no buffer to flush
+                data = data[os.write(self._stdin_fd, data):]
         except BrokenPipeError:
             raise GtpChannelClosed("engine has closed the command channel") from None
         except (OSError, ValueError) as exc:

@@ -14,7 +14,10 @@ from ringmaster.reaper import (
     child_pids,
     has_children,
     kill_orphans,
+    listed_children,
     reaping,
+    spare,
+    unspare,
 )
 
 # A parent that starts a grandchild in a new session (keeping nothing of ours), prints its
@@ -77,6 +80,45 @@ def test_leaving_reaping_kills_what_is_left(no_leftover_processes):
         stray = orphan(no_leftover_processes)
         wait_until_ours(stray)
     assert not alive(stray)
+
+
+def sleeper() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+
+
+@pytest.mark.integration
+def test_the_children_lists_name_what_a_scan_of_proc_finds():
+    children = [sleeper(), sleeper()]
+    try:
+        listed = listed_children()
+        if listed is None:
+            pytest.skip("this kernel has no /proc/self/task/*/children")
+        assert {child.pid for child in children} <= listed
+        assert listed == set(child_pids(os.getpid()))
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+
+
+@pytest.mark.integration
+def test_an_orphan_is_killed_beside_a_spared_child(no_leftover_processes):
+    ours = set(child_pids(os.getpid()))
+    kept = sleeper()   # as an engine kept for the next game
+    spare(kept.pid)
+    try:
+        with reaping(lambda: ours) as active:
+            if not active:
+                pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+            assert kill_orphans(keep=ours) == []
+            stray = orphan(no_leftover_processes)
+            wait_until_ours(stray)
+            assert kill_orphans(keep=ours) == [stray]
+            assert not alive(stray) and alive(kept.pid)
+    finally:
+        unspare(kept.pid)
+        kept.kill()
+        kept.wait()
 
 
 @pytest.mark.integration
