@@ -73,6 +73,12 @@ class Referee:
     the engine isn't asked for it and its opponent isn't told, since the next
     'play' or 'genmove' names its colour (engines such as GRhino refuse
     'play COLOUR pass'). The record shows it, commented FORCED_PASS_COMMENT.
+
+    A move is sent to the opponent with the opponent's own genmove, in one
+    write (GtpController.do_command_pair), so that each move wakes one engine
+    once; a move that ends the game, or that the opponent won't answer with a
+    genmove (a forced pass, the move limit), is sent alone. Either way the
+    opponent's answer to 'play' is judged before anything else.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
@@ -86,6 +92,7 @@ class Referee:
         self.handicap_stones = handicap_stones
         self.handicap_compensation = handicap_compensation
         self.record = GameRecord()
+        self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
 
     def _forfeit(self, colour: Colour, reason: str) -> None:
         winner = opponent_of(colour)
@@ -111,12 +118,32 @@ class Referee:
             pass
         return None
 
-    def _genmove(self, colour: Colour) -> str:
+    def _genmove(self, colour: Colour) -> str | None:
+        """Ask colour's engine for its move, sending it the untold move first, in the same write.
+
+        Returns None if the untold move ended the game (refused: a forfeit).
+        Raises BadGtpResponse from the genmove, GtpChannelError from either.
+        """
         player = self.players[colour]
         controller = player.controller
         if player.allow_claim and controller.known_command("gomill-genmove_ex"):
-            return controller.do_command("gomill-genmove_ex", colour, "claim")
-        return controller.do_command("genmove", colour)
+            command: tuple[str, ...] = ("gomill-genmove_ex", colour, "claim")
+        else:
+            command = ("genmove", colour)
+        if self._untold is None:
+            return controller.do_command(*command)
+        mover, move = self._untold
+        self._untold = None
+        vertex = self.rules.format_move(move)
+        # A broken channel forfeits this engine whichever response it broke on (as
+        # when the move is sent alone); the error names the command.
+        told, response = controller.do_command_pair(("play", mover, vertex), command)
+        if isinstance(told, BadGtpResponse):
+            self._play_refused(mover, vertex, told)
+            return None
+        if isinstance(response, BadGtpResponse):
+            raise response
+        return response
 
     def play(self, first: Colour = "b") -> GameRecord:
         """Play the game to its end and return the record."""
@@ -124,9 +151,13 @@ class Referee:
         record = self.record
         while True:
             if len(record.moves) >= self.move_limit:
+                if not self._tell_untold():
+                    return record
                 record.sgf_result, record.detail = "Void", "hit move limit"
                 return record
             if self.rules.pass_is_forced(colour):
+                if not self._tell_untold():
+                    return record
                 self.rules.play(colour, None)
                 record.moves.append((colour, None, FORCED_PASS_COMMENT))
                 colour = opponent_of(colour)
@@ -135,6 +166,8 @@ class Referee:
                 response = self._genmove(colour)
             except (BadGtpResponse, GtpChannelError) as exc:
                 self._forfeit(colour, str(exc))
+                return record
+            if response is None:
                 return record
             word = response.strip().lower()
             if word == "resign":
@@ -159,13 +192,31 @@ class Referee:
                 return record
             self.rules.play(colour, move)
             record.moves.append((colour, move, self._explain(colour)))
-            if not self._tell_opponent(colour, move):
-                return record
+            self._untold = (colour, move)
             if self.rules.is_over():
+                if not self._tell_untold():
+                    return record
                 record.passed_out = True
                 self._score()
                 return record
             colour = opponent_of(colour)
+
+    def _tell_untold(self) -> bool:
+        """Send the untold move (if any) to its opponent alone; False if that ended the game."""
+        if self._untold is None:
+            return True
+        colour, move = self._untold
+        self._untold = None
+        return self._tell_opponent(colour, move)
+
+    def _play_refused(self, colour: Colour, vertex: str, exc: BadGtpResponse) -> None:
+        """The opponent refused colour's move: a forfeit by colour if it says the move is
+        illegal (our board found it legal), else by the opponent."""
+        other = opponent_of(colour)
+        if "illegal" in exc.gtp_message.lower():
+            self._forfeit(colour, f"{self.players[other].code} claims move {vertex} is illegal")
+        else:
+            self._forfeit(other, str(exc))
 
     def _tell_opponent(self, colour: Colour, move) -> bool:
         """Send the move to the other engine; False if that ended the game."""
@@ -177,10 +228,7 @@ class Referee:
             if self.rules.is_over():
                 self.record.late_errors.append(str(exc))
                 return True
-            if "illegal" in exc.gtp_message.lower():
-                self._forfeit(colour, f"{self.players[other].code} claims move {vertex} is illegal")
-            else:
-                self._forfeit(other, str(exc))
+            self._play_refused(colour, vertex, exc)
             return False
         except GtpChannelError as exc:
             if self.rules.is_over():

@@ -220,7 +220,12 @@ class SubprocessChannel:
     # stdout
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
-        data = (" ".join((command,) + tuple(arguments)) + "\n").encode("utf-8")
+        self.send_commands([(command, arguments)])
+
+    def send_commands(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
+        """Send commands in one write (their responses are read in turn)."""
+        data = "".join(" ".join((command,) + tuple(arguments)) + "\n"
+                       for command, arguments in commands).encode("utf-8")
         try:
             while data:   # one write a command (the pipe is blocking): no buffer to flush
                 data = data[os.write(self._stdin_fd, data):]
@@ -450,18 +455,50 @@ class GtpController:
         """
         if timeout is _USE_DEFAULT:
             timeout = self.default_timeout
-        full = " ".join((command,) + arguments)
+        self._send([(command, arguments)])
+        response = self._receive(command, arguments, timeout)
+        if isinstance(response, BadGtpResponse):
+            raise response
+        return response
+
+    def do_command_pair(self, first: tuple[str, ...], second: tuple[str, ...]
+                        ) -> tuple[str | BadGtpResponse, str | BadGtpResponse]:
+        """Send two commands at once (one write, so the engine wakes once), then read both responses.
+
+        Each command is (name, *arguments). Returns each response's text, or the
+        BadGtpResponse of a failure response (returned, not raised, so that the
+        caller can judge each; the second's response is read whatever the
+        first's). Raises GtpChannelError as do_command does, naming the command
+        whose response was awaited. The default timeout applies to each response.
+        """
+        self._send([(first[0], tuple(first[1:])), (second[0], tuple(second[1:]))])
+        return (self._receive(first[0], tuple(first[1:]), self.default_timeout),
+                self._receive(second[0], tuple(second[1:]), self.default_timeout))
+
+    def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:
+            full = " ".join((commands[0][0],) + commands[0][1])
             raise GtpTransportError(
                 f"error sending '{full}' to {self.name}: channel is unusable")
-        wire = self.aliases.get(command, command)
-        wire_full = " ".join((wire,) + arguments)
-        self._log(">>", wire_full)
+        wire = [(self.aliases.get(command, command), arguments) for command, arguments in commands]
+        for command, arguments in wire:
+            self._log(">>", " ".join((command,) + arguments))
         try:
-            self.channel.send_command(wire, arguments)
+            send_commands = getattr(self.channel, "send_commands", None)
+            if send_commands is not None:
+                send_commands(wire)
+            else:
+                for command, arguments in wire:
+                    self.channel.send_command(command, arguments)
         except GtpChannelError as exc:
             self.channel_is_bad = True
+            full = " ".join((commands[0][0],) + commands[0][1])
             raise type(exc)(f"error sending '{full}' to {self.name}: {exc}") from None
+
+    def _receive(self, command: str, arguments: tuple[str, ...],
+                 timeout: float | None) -> str | BadGtpResponse:
+        """The response to command: its text, or the BadGtpResponse of a failure response."""
+        full = " ".join((command,) + arguments)
         try:
             is_failure, text = self.channel.get_response(timeout)
         except GtpChannelError as exc:
@@ -475,7 +512,7 @@ class GtpController:
             raise type(exc)(message) from None
         self._log("<<", ("? " if is_failure else "= ") + text)
         if is_failure:
-            raise BadGtpResponse(
+            return BadGtpResponse(
                 f"failure response from '{full}' to {self.name}: {text}",
                 command, arguments, text)
         return text

@@ -33,7 +33,7 @@ class ScriptedChannel:
         self.timeouts: list[float | None] = []
         self.closed = False
         self.killed = False
-        self._pending: object = None
+        self._pending: list[object] = []   # responses not yet read, in order
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
         line = " ".join((command,) + tuple(arguments))
@@ -43,11 +43,11 @@ class ScriptedChannel:
         expected, response = self.script.pop(0)
         if expected != line:
             raise AssertionError(f"expected {expected!r}, got {line!r}")
-        self._pending = response
+        self._pending.append(response)
 
     def get_response(self, timeout: float | None) -> tuple[bool, str]:
         self.timeouts.append(timeout)
-        response, self._pending = self._pending, None
+        response = self._pending.pop(0) if self._pending else None
         if isinstance(response, Exception):
             raise response
         return response
@@ -74,23 +74,24 @@ class EngineChannel:
     def __init__(self, engine: GtpEngine, first_error: GtpChannelError | None = None) -> None:
         self.engine = engine
         self.log: list[str] = []
-        self._response: tuple[bool, str] | Exception | None = None
+        self._responses: list[tuple[bool, str] | Exception] = []   # not yet read, in order
         self._first_error = first_error
         self.closed = False
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
         self.log.append(" ".join((command,) + tuple(arguments)))
         if self._first_error is not None:
-            self._response, self._first_error = self._first_error, None
+            self._responses.append(self._first_error)
+            self._first_error = None
             return
         try:
             is_failure, text, _ = self.engine.run_command(command, list(arguments))
-            self._response = (is_failure, text)
+            self._responses.append((is_failure, text))
         except GtpChannelError as exc:
-            self._response = exc
+            self._responses.append(exc)
 
     def get_response(self, timeout: float | None) -> tuple[bool, str]:
-        response, self._response = self._response, None
+        response = self._responses.pop(0) if self._responses else None
         if isinstance(response, Exception):
             raise response
         return response

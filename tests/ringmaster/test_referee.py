@@ -114,6 +114,70 @@ def test_opponent_failing_play_otherwise_forfeits_the_opponent():
                              "to player wp: something broke")
 
 
+class WriteRecorder(EngineChannel):
+    """An EngineChannel that records what each write carried, as a subprocess channel sends it."""
+
+    def __init__(self, engine) -> None:
+        super().__init__(engine)
+        self.writes: list[list[str]] = []
+
+    def send_commands(self, commands) -> None:
+        self.writes.append([" ".join((c,) + tuple(a)) for c, a in commands])
+        for command, arguments in commands:
+            self.send_command(command, arguments)
+
+
+def recorded_referee(b_moves, w_moves, *, move_limit=1000, w_extra=None):
+    channels = {"b": WriteRecorder(programmed_engine(b_moves)),
+                "w": WriteRecorder(programmed_engine(w_moves, extra=w_extra))}
+    players = {c: EnginePlayer(c + "p", GtpController(channels[c], f"player {c}p"))
+               for c in ("b", "w")}
+    referee = Referee(GoRules(5), players, komi=0.5, move_limit=move_limit,
+                      use_internal_scorer=True)
+    return referee, channels
+
+
+def test_each_move_reaches_its_opponent_with_the_opponents_genmove_in_one_write():
+    referee, channels = recorded_referee(["C3", "D4", "pass"], ["B2", "pass"])
+    record = referee.play()
+    assert record.passed_out and len(record.moves) == 5
+    explain = ["known_command gomill-explain_last_move"]   # asked once, after a first move
+    assert channels["b"].writes == [["genmove b"], explain, ["play w B2", "genmove b"],
+                                    ["play w pass", "genmove b"]]
+    # The move that ends the game goes alone: nobody is asked for another.
+    assert channels["w"].writes == [["play b C3", "genmove w"], explain,
+                                    ["play b D4", "genmove w"], ["play b pass"]]
+    assert all(not c._responses for c in channels.values())   # every response was read
+
+
+@pytest.mark.parametrize("message, detail", [
+    ("illegal move", "forfeit by bp: wp claims move C3 is illegal"),
+    ("something broke", "forfeit by wp: failure response from 'play b C3' to player wp: "
+                        "something broke"),
+])
+def test_a_move_refused_beside_a_genmove_forfeits_and_leaves_nothing_unread(message, detail):
+    referee, channels = recorded_referee(["C3"], ["D4"], w_extra={"play": gtp_failure(message)})
+    record = referee.play()
+    assert record.is_forfeit and record.detail == detail
+    assert channels["w"].writes == [["play b C3", "genmove w"]]
+    assert not channels["w"]._responses   # the genmove's answer was read, not left for 'quit'
+
+
+def test_the_move_before_the_limit_is_told_alone_then_the_game_is_void():
+    referee, channels = recorded_referee(["A1", "A3", "A5"], ["C1", "C3"], move_limit=5)
+    record = referee.play()
+    assert (record.sgf_result, len(record.moves)) == ("Void", 5)
+    assert channels["w"].writes[-1] == ["play b A5"]
+
+
+def test_a_broken_channel_on_the_told_move_forfeits_the_engine_it_was_sent_to():
+    referee, channels = recorded_referee(
+        ["C3"], ["D4"], w_extra={"play": raiser(GtpChannelClosed("engine has closed"))})
+    record = referee.play()
+    assert record.sgf_result == "B+F"
+    assert record.detail.startswith("forfeit by wp: error reading response to 'play b C3'")
+
+
 def test_failure_to_accept_the_final_pass_is_only_a_late_error():
     calls = []
 
