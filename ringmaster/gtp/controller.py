@@ -355,20 +355,28 @@ class SubprocessChannel:
         deadline = time.monotonic() + timeout
         rusage = None
         pause = 0.0005
-        while True:
-            try:
-                pid, status, rusage = os.wait4(self.process.pid, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid:
-                self.process.returncode = os.waitstatus_to_exitcode(status)
-                self.exit_status = self.process.returncode
-                break
-            if time.monotonic() >= deadline:
-                self.kill()
-                deadline = time.monotonic() + 5.0
-            self._pause(pause)
-            pause = min(pause * 2, 0.02)
+        exited = _exit_poller(self.process.pid)
+        try:
+            while True:
+                try:
+                    pid, status, rusage = os.wait4(self.process.pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid:
+                    self.process.returncode = os.waitstatus_to_exitcode(status)
+                    self.exit_status = self.process.returncode
+                    break
+                if time.monotonic() >= deadline:
+                    self.kill()
+                    deadline = time.monotonic() + 5.0
+                if exited is not None:
+                    self._wait_for_exit(exited, deadline)
+                else:
+                    self._pause(pause)
+                    pause = min(pause * 2, 0.02)
+        finally:
+            if exited is not None:
+                os.close(exited[1])
         self.kill()  # anything the engine left behind in its group
         self._drain_stderr(time.monotonic() + 0.5)
         self._stop_stderr()
@@ -382,12 +390,45 @@ class SubprocessChannel:
             return None
         return rusage.ru_utime + rusage.ru_stime
 
+    def _wait_for_exit(self, exited: tuple[select.poll, int], deadline: float) -> None:
+        """Wait until the engine exits (its pidfd is readable) or the deadline passes,
+        passing on stderr meanwhile (an engine blocked writing it can then exit)."""
+        poller, _ = exited
+        if self._stderr_fd is not None:
+            poller.register(self._stderr_fd, select.POLLIN)
+        try:
+            wait_ms = max(1, math.ceil((deadline - time.monotonic()) * 1000))
+            for fd, _event in poller.poll(wait_ms):
+                if fd == self._stderr_fd:
+                    self._read_stderr()
+        finally:
+            if self._stderr_fd is not None:
+                try:
+                    poller.unregister(self._stderr_fd)
+                except (KeyError, ValueError):
+                    pass
+
     def _pause(self, seconds: float) -> None:
         """Sleep, passing on stderr meanwhile (an engine blocked writing it can then exit)."""
         if self._stderr_fd is None:
             time.sleep(seconds)
         elif self._stderr_ready(seconds):
             self._read_stderr()
+
+
+def _exit_poller(pid: int) -> tuple[select.poll, int] | None:
+    """A poll object watching a pidfd of pid (readable once it has exited), and the pidfd.
+
+    None where the system has no pidfds (before Linux 5.3): closing then
+    checks for the exit with a pause between checks.
+    """
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return poller, pidfd
 
 
 GAMES_DIRECTORIES = ("/usr/games", "/usr/local/games")

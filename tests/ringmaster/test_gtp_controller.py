@@ -187,6 +187,25 @@ def test_timeout_kills_the_engine_and_its_children():
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "no pidfd"])
+def test_close_waits_for_the_exit_and_kills_an_engine_that_stays(monkeypatch, pidfd):
+    import ringmaster.gtp.controller as controller_module
+    if not pidfd:   # a system without pidfds: checks with pauses between them
+        monkeypatch.setattr(controller_module, "_exit_poller", lambda pid: None)
+    controller = GtpController(SubprocessChannel(fake_engine_command()), "player q",
+                               default_timeout=10)
+    controller.close()
+    assert controller.channel.exit_status == 0
+    assert controller.cpu_time_from_close is not None
+    stays = SubprocessChannel([sys.executable, "-c",
+                               "import sys, time; sys.stdin.read(); time.sleep(600)"])
+    start = time.monotonic()
+    stays.close(0.5)
+    assert 0.4 < time.monotonic() - start < 4
+    assert stays.exit_status == -signal.SIGKILL
+
+
+@pytest.mark.integration
 def test_engine_exit_is_reported_as_closed_channel():
     channel = SubprocessChannel(fake_engine_command("--crash-on", "1"))
     controller = GtpController(channel, "player c", default_timeout=10)
