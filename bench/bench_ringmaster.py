@@ -2,11 +2,14 @@
 """Ringmaster against Gomill 0.8.3: games per second and overhead per move.
 
 Both ringmasters run the same playoff control file (written to a temporary
-directory at run time) with the same engines: bench/fast_engine.py, a GTP
-engine that answers at once and plays a fixed legal game of a known length,
-and optionally GNU Go at level 0.  Runs of ours and Gomill's are interleaved
-and each figure is the median of --repeat runs, so the ratios are measured
-side by side on the same (shared, noisy) machine.
+directory at run time) with the same engines, and optionally GNU Go at level 0.
+The engines (--engine) play a fixed legal game of a known length:
+bench/fast_engine.py keeps a board of its own (in Python, so its CPU is about a
+third of Gomill's whole cost a game); bench/replay_engine.py replays that game
+without a board, so its own cost is answering a line, and the figures are the
+controllers'. Runs of ours and Gomill's (and of --before, an earlier commit of
+ours) are interleaved and each figure is the median of --repeat runs, so the
+ratios are measured side by side on the same (shared, noisy) machine.
 
 Measured (CPU = user + system time of the ringmaster, its workers and its
 engines, from getrusage(RUSAGE_CHILDREN); less sensitive to a loaded machine
@@ -14,7 +17,12 @@ than wall time):
   games/s      -- N games end to end (`ringmaster CTL run -q`, interpreter
                   start and start-up checks included), without -j (games
                   in-process), with -j 1 and with -j 2; with CPU ms per game,
-                  and that less the engines' own CPU for a game.
+                  and that less the engines' own CPU for a game. Ours also with
+                  reuse_engines = True (Gomill has no such setting).
+  steady       -- games/s a long run keeps up: from runs of N and M games,
+                  (M - N) / (time(M) - time(N)), so that each run's fixed cost
+                  (the interpreter's start, the checks, the final report)
+                  cancels out.
   ms/move      -- in-process runs of G games of --moves moves and of G games of
                   --short-moves moves: (long - short) / (moves(long) -
                   moves(short)), in wall and CPU time, so per-game costs (engine
@@ -34,6 +42,7 @@ Python 2.7 in --python2 (or GOMILL_PYTHON; default ~/.pyenv/versions/2.7.18).
 Without Gomill only our figures are printed.
 
     python bench/bench_ringmaster.py --gomill /tmp/gomill/gomill-0.8.3
+    git worktree add /tmp/before COMMIT   # then: --before /tmp/before
 """
 
 from __future__ import annotations
@@ -52,6 +61,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE = os.path.join(HERE, "fast_engine.py")
+REPLAY_ENGINE = os.path.join(HERE, "replay_engine.py")
 DEFAULT_PYTHON2 = os.path.expanduser("~/.pyenv/versions/2.7.18/bin/python")
 GNUGO = "/usr/games/gnugo"
 REUSE = "ringmaster+reuse"
@@ -162,6 +172,7 @@ class Bench:
         self.tmp = tempfile.mkdtemp(prefix="bench_ringmaster_")
         self.counter = 0
         self.engine_runs: list[tuple[float, float, float]] = []
+        self.scripts: dict[int, str] = {}
 
     def fresh_ctl(self, engine: list[str], games: int, board_size: int = 9,
                   extra: str = "") -> str:
@@ -170,8 +181,26 @@ class Bench:
                                   engine, games, board_size, extra=extra)
 
     def fast_engine(self, moves: int) -> list[str]:
+        """The engine command for games of moves + 2 moves (--engine: fast or replay)."""
         # -S: no site import, so the engines start as fast as the interpreter can.
+        if self.args.engine == "replay":
+            return [self.args.engine_python, "-S", REPLAY_ENGINE, "--script", self.script(moves)]
         return [self.args.engine_python, "-S", ENGINE, "--moves", str(moves)]
+
+    def script(self, moves: int) -> str:
+        """A file of the game fast_engine plays against itself (made once a length)."""
+        if moves not in self.scripts:
+            lines = [f"genmove {'bw'[i % 2]}" for i in range(moves + 2)]
+            text = "\n".join(["boardsize 9", "clear_board", "komi 7.5"] + lines + ["quit"])
+            out = subprocess.run([self.args.engine_python, "-S", ENGINE, "--moves", str(moves)],
+                                 input=text + "\n", text=True, capture_output=True,
+                                 check=True).stdout
+            vertices = [line[1:].strip() for line in out.splitlines() if line.startswith("=")]
+            path = os.path.join(self.tmp, f"game{moves}.txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(vertices[3:3 + moves + 2]) + "\n")
+            self.scripts[moves] = path
+        return self.scripts[moves]
 
     def timed(self, impl: Ringmaster, engine: list[str], games: int, parallel: int | None,
               board_size: int = 9, extra: str = "") -> tuple[float, float, int]:
@@ -182,26 +211,44 @@ class Bench:
         shutil.rmtree(os.path.dirname(ctl), ignore_errors=True)
         return wall, cpu, moves
 
+    def variants(self) -> list[tuple[str, Ringmaster, str]]:
+        """(label, implementation, control-file lines) for each games/s figure.
+
+        Ours (and --before) run twice: as Gomill runs, and with the engines kept
+        between games (Gomill has no such setting).
+        """
+        out = []
+        for impl in self.impls:
+            out.append((impl.label, impl, ""))
+            if impl.label != "gomill":
+                out.append((impl.label + "+reuse", impl, "reuse_engines = True\n"))
+        return out
+
     def games_per_second(self) -> dict:
-        """{(label, mode): [(games/s, CPU ms per game) for each run]} for modes None, 1, 2."""
+        """{(label, mode): [(games/s, CPU ms/game, steady games/s, steady CPU ms/game)
+        for each run]} for modes None, 1, 2.
+
+        games/s: --games games end to end (the interpreter's start, the start-up
+        checks and the final report included). Steady: from runs of --games and
+        --long-games games, (long - short) / (time(long) - time(short)), so that
+        a run's fixed costs cancel out: the rate a long run keeps up.
+        """
         samples: dict = {}
         engine = self.fast_engine(self.args.moves)
-        games = self.args.games
+        short, long = self.args.games, self.args.long_games
         for _rep in range(self.args.repeat):
             self.engine_sample()
             for mode in (None, 1, 2):
-                for impl in self.impls:
-                    wall, cpu, _ = self.timed(impl, engine, games, mode)
-                    samples.setdefault((impl.label, mode), []).append(
-                        (games / wall, 1000 * cpu / games))
-                    self.progress(f"games/s {impl.label} -j {mode}: {games / wall:.2f} "
-                                  f"({1000 * cpu / games:.1f} CPU ms/game)")
-                # Ours again with the engines kept between games (Gomill has no such setting).
-                wall, cpu, _ = self.timed(self.impls[0], engine, games, mode,
-                                          extra="reuse_engines = True\n")
-                samples.setdefault((REUSE, mode), []).append((games / wall, 1000 * cpu / games))
-                self.progress(f"games/s {REUSE} -j {mode}: {games / wall:.2f} "
-                              f"({1000 * cpu / games:.1f} CPU ms/game)")
+                for label, impl, extra in self.variants():
+                    w1, c1, _ = self.timed(impl, engine, short, mode, extra=extra)
+                    w2, c2, _ = self.timed(impl, engine, long, mode, extra=extra)
+                    steady = (long - short) / (w2 - w1) if w2 > w1 else float("nan")
+                    steady_cpu = 1000 * (c2 - c1) / (long - short)
+                    samples.setdefault((label, mode), []).append(
+                        (short / w1, 1000 * c1 / short, steady, steady_cpu))
+                    self.progress(f"games/s {label} -j {mode}: {short / w1:.2f} "
+                                  f"({1000 * c1 / short:.1f} CPU ms/game); steady "
+                                  f"{steady:.2f} ({steady_cpu:.1f} CPU ms/game)")
         return samples
 
     def per_move(self) -> dict:
@@ -316,6 +363,17 @@ def medians(samples: list[tuple]) -> tuple:
     return tuple(statistics.median(column) for column in zip(*samples))
 
 
+def median_or_none(values: list[float]) -> float | None:
+    """The median of the values that are numbers (a steady figure can be NaN), or None."""
+    values = [v for v in values if v == v]
+    return statistics.median(values) if values else None
+
+
+def median_ratio(numerators: list[float], denominators: list[float]) -> float | None:
+    """The median of the paired ratios (pairs with a NaN or a non-positive value skipped)."""
+    return median_or_none([n / d for n, d in zip(numerators, denominators) if n > 0 and d > 0])
+
+
 def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -331,7 +389,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine-python", default=None,
                         help="interpreter for bench/fast_engine.py, run with -S (default: the "
                              "Python 2.7 if there is one, it starts fastest; else this one)")
+    parser.add_argument("--engine", choices=("fast", "replay"), default="fast",
+                        help="fast: bench/fast_engine.py, which keeps a board (its own CPU is "
+                             "about a third of Gomill's whole cost a game); replay: "
+                             "bench/replay_engine.py, which replays fast_engine's game and "
+                             "costs next to nothing, so the figures are the controllers'")
     parser.add_argument("--games", type=int, default=20, help="games per games/s run")
+    parser.add_argument("--long-games", type=int, default=80,
+                        help="games in the longer run of the steady games/s figure")
+    parser.add_argument("--before", default=None,
+                        help="a checkout of an earlier commit of ours (git worktree add DIR "
+                             "COMMIT), timed beside ours and Gomill in the games/s runs")
     parser.add_argument("--moves", type=int, default=150,
                         help="moves in a fast-engine game, before the two passes")
     parser.add_argument("--short-moves", type=int, default=0,
@@ -360,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
                       env={"PYTHONPATH": os.pathsep.join(
                           p for p in (repo, os.environ.get("PYTHONPATH")) if p)})
     impls = [ours]
+    if args.before:
+        before_dir = os.path.abspath(args.before)
+        impls.append(Ringmaster("before", [sys.executable, "-m", "ringmaster.cli"],
+                                env={"PYTHONPATH": before_dir}))
     gomill = None
     if args.gomill and os.path.isfile(os.path.join(args.gomill, "ringmaster")) \
             and os.path.isfile(args.python2):
@@ -389,7 +461,8 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()
 
     have_gomill = gomill is not None
-    print(f"ringmaster vs Gomill 0.8.3: 9x9 playoff between two fast_engine players "
+    engine_file = "replay_engine" if args.engine == "replay" else "fast_engine"
+    print(f"ringmaster vs Gomill 0.8.3: 9x9 playoff between two {engine_file} players "
           f"({args.moves}+2 moves a game; engine interpreter {args.engine_python} -S); "
           f"median of {args.repeat} interleaved runs")
     print(f"ours: python {sys.version.split()[0]}; cpus {os.cpu_count()}; load average "
@@ -418,15 +491,23 @@ def main(argv: list[str] | None = None) -> int:
 
     modes = ((None, "no -j"), (1, "-j 1"), (2, "-j 2"))
     if gps:
-        for mode, name in modes:
-            row(f"games/s, {name} [{args.games} games]", col(gps, ("ringmaster", mode), 0),
-                col(gps, ("gomill", mode), 0))
-        for mode, name in modes:
-            row(f"games/s, {name}, ours with reuse_engines", col(gps, (REUSE, mode), 0),
-                col(gps, ("gomill", mode), 0))
+        for label, what in (("ringmaster", "ours"), (REUSE, "ours, reuse")):
+            for mode, name in modes:
+                row(f"games/s, {name}, {what} [{args.games} games]", col(gps, (label, mode), 0),
+                    col(gps, ("gomill", mode), 0))
+        for label, what in (("ringmaster", "ours"), (REUSE, "ours, reuse")):
+            for mode, name in modes:
+                row(f"steady games/s, {name}, {what}", col(gps, (label, mode), 2),
+                    col(gps, ("gomill", mode), 2))
         for mode, name in modes:
             row(f"CPU ms/game, all processes, {name}", col(gps, ("ringmaster", mode), 1),
                 col(gps, ("gomill", mode), 1), 1, higher_is_better=False)
+        for mode, name in modes:
+            row(f"steady CPU ms/game, {name}", col(gps, ("ringmaster", mode), 3),
+                col(gps, ("gomill", mode), 3), 1, higher_is_better=False)
+        for mode, name in modes:
+            row(f"steady CPU ms/game, {name}, ours, reuse", col(gps, (REUSE, mode), 3),
+                col(gps, ("gomill", mode), 3), 1, higher_is_better=False)
         if engine:
             row("  engines' own CPU ms/game (replayed)", [engine[2]],
                 [engine[2]] if have_gomill else None, 1, higher_is_better=False)
@@ -459,17 +540,28 @@ def main(argv: list[str] | None = None) -> int:
     if have_gomill:
         print("values: medians of the runs; ratio: median of the runs' paired ratios, "
               "ours/gomill for games/s and gomill/ours for times (above 1: ours is faster)")
+    if gps and ("before", None) in gps:
+        print()
+        print("before (--before) against now, ours alone; ratio: now/before (above 1: faster now)")
+        for label in ("", "+reuse"):
+            for index, what in ((0, f"games/s [{args.games} games]"), (2, "steady games/s")):
+                for mode, name in modes:
+                    now = col(gps, ("ringmaster" + label, mode), index)
+                    before = col(gps, ("before" + label, mode), index)
+                    print(f"{what + ', ' + name + (', reuse' if label else ''):<46}"
+                          f"{fmt(median_or_none(now)):>10}{fmt(median_or_none(before)):>10}"
+                          f"{fmt(median_ratio(now, before)) + 'x':>8}")
     if gps and have_gomill:
-        worst = min(statistics.median(o / g for o, g in zip(col(gps, ("ringmaster", m), 0),
-                                                            col(gps, ("gomill", m), 0)))
-                    for m, _ in modes)
-        print(f"goal >= 2x Gomill's games/s: worst ratio {worst:.2f}x -> "
-              f"{'met' if worst >= 2 else 'NOT met'}")
-        worst = min(statistics.median(o / g for o, g in zip(col(gps, (REUSE, m), 0),
-                                                            col(gps, ("gomill", m), 0)))
-                    for m, _ in modes)
-        print(f"goal >= 4x Gomill's games/s with reuse_engines: worst ratio {worst:.2f}x -> "
-              f"{'met' if worst >= 4 else 'NOT met'}")
+        # The issue's goals: at -j 1 and -j 2, 2x without reuse and 4x with it.
+        for index, what in ((0, f"{args.games}-game runs"), (2, "steady")):
+            for label, goal in (("ringmaster", 2), (REUSE, 4)):
+                ratios = {name: median_ratio(col(gps, (label, m), index),
+                                             col(gps, ("gomill", m), index))
+                          for m, name in modes if m is not None}
+                met = all(r is not None and r >= goal for r in ratios.values())
+                print(f"goal >= {goal}x Gomill's games/s{' with reuse' if goal == 4 else ''}, "
+                      f"{what}: " + ", ".join(f"{n} {fmt(r)}x" for n, r in ratios.items())
+                      + f" -> {'met' if met else 'NOT met'}")
     if per_move:
         wall = statistics.median(col(per_move, "ringmaster", 0))
         cpu = statistics.median(col(per_move, "ringmaster", 1))

@@ -1,0 +1,87 @@
+#!/usr/bin/env python
+"""The cheapest GTP engine a benchmark can have: it replays one fixed legal game.
+
+Runs under Python 2.7 and Python 3 (Gomill launches it too), and must not
+import ringmaster.
+
+    python replay_engine.py --script FILE
+
+FILE holds the game's moves, one vertex a line ('pass' included), as played
+by bench/fast_engine.py against itself (bench_ringmaster.py writes it). The
+engine keeps no board: it counts the moves of the current game (genmove and
+play alike; clear_board and boardsize start again), answers genmove with the
+script's next move, and acknowledges play. So its own cost is reading and
+answering a line, and a benchmark run with it measures the controller.
+
+If a play names another move than the script's (another opponent, or another
+game), it stops following the script and passes from then on: still legal.
+Past the script's end it passes.
+"""
+
+import sys
+
+COMMANDS = ["protocol_version", "name", "version", "known_command", "list_commands",
+            "boardsize", "clear_board", "komi", "play", "genmove", "quit"]
+
+
+def main(argv):
+    if "--script" not in argv:
+        sys.stderr.write("usage: replay_engine.py --script FILE\n")
+        return 2
+    with open(argv[argv.index("--script") + 1]) as f:
+        script = [line.strip().upper() for line in f if line.strip()]
+    length = len(script)
+    played = 0            # moves of this game so far
+    in_step = True        # False once the game has left the script
+    stdin = sys.stdin
+    stdout = sys.stdout
+    while True:
+        line = stdin.readline()
+        if not line:
+            return 0
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+            if not words:
+                continue
+        command = words[0]
+        ok, text = True, ""
+        if command == "genmove":
+            text = script[played] if in_step and played < length else "PASS"
+            played += 1
+        elif command == "play":
+            if len(words) < 3:
+                ok, text = False, "syntax error"
+            else:
+                if in_step and (played >= length or words[2].upper() != script[played]):
+                    in_step = False
+                played += 1
+        elif command in ("boardsize", "clear_board"):
+            played, in_step = 0, True
+        elif command == "komi":
+            pass
+        elif command == "protocol_version":
+            text = "2"
+        elif command == "name":
+            text = "replay_engine"
+        elif command == "version":
+            text = "1"
+        elif command == "known_command":
+            text = "true" if len(words) > 1 and words[1] in COMMANDS else "false"
+        elif command == "list_commands":
+            text = "\n".join(COMMANDS)
+        elif command == "quit":
+            stdout.write("=" + ident + "\n\n")
+            stdout.flush()
+            return 0
+        else:
+            ok, text = False, "unknown command"
+        stdout.write(("=" if ok else "?") + ident + " " + text + "\n\n")
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
