@@ -8,10 +8,11 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ringmaster.game_results import NUMBER, GameResult, check_field
+from ringmaster.persistence import EncodedOnce
 
 
 @dataclass
-class GameEntry:
+class GameEntry(EncodedOnce):
     """One game as the reports list it.
 
     Public attributes:

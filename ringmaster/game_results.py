@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from ringmaster.persistence import EncodedOnce
 
 
 def check_field(data: dict[str, Any], name: str, kinds: tuple[type, ...], what: str,
@@ -35,7 +37,7 @@ def format_float(value: float) -> str:
 
 
 @dataclass
-class GameResult:
+class GameResult(EncodedOnce):
     """The outcome of a game between two players.
 
     Public attributes:
@@ -92,7 +94,11 @@ class GameResult:
         return text
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # Not dataclasses.asdict(): the state holds every result and is saved after
+        # each one, and asdict's generic deep copy was most of that save's cost.
+        data = {name: getattr(self, name) for name in _RESULT_FIELDS}
+        data["cpu_times"] = dict(self.cpu_times)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameResult:
@@ -144,3 +150,6 @@ def unknown_reasons(results: list[GameResult]) -> list[str]:
             line += "; " + DISAGREEMENT_CAUSE
         lines.append(line)
     return lines
+
+
+_RESULT_FIELDS = [f.name for f in fields(GameResult)]

@@ -31,6 +31,7 @@ from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
     CompetitionLock,
+    EncodedList,
     one_line,
     read_state,
     reconcile_history,
@@ -143,6 +144,7 @@ class Ringmaster:
         self.channel_factory = channel_factory
         self._log_file: Any = None
         self.game_index: list[GameEntry] = []
+        self._games_json = EncodedList()      # the game index as saved, extended after each result
         self.clock = RunClock()
         self._job_started: dict[str, float] = {}
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
@@ -224,7 +226,7 @@ class Ringmaster:
             "history_tail": self.history_tail,
             "competition": self.competition.get_status(),
             "game_settings": self.game_settings(),
-            "games": [g.to_json() for g in self.game_index],
+            "games": self._games_json.encode(self.game_index),
             "timing": self.clock.to_json(),
         })
 

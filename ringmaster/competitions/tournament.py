@@ -15,6 +15,7 @@ from ringmaster.competitions.base import (
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_results import GameResult, unknown_reasons
+from ringmaster.persistence import EncodedList
 from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
@@ -88,6 +89,7 @@ class Tournament(Competition):
         self.probationary_matchups: set[str] = set()
         self.sprt_states: dict[str, SprtState] = {}
         self.rating_anchor: str | None = None
+        self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -144,7 +146,8 @@ class Tournament(Competition):
         boards.update({mid: [m.game_settings.get("game", "go"), m.game_settings["board_size"]]
                        for mid, m in self.matchups.items()})
         return {
-            "results": {mid: [r.to_json() for r in rs] for mid, rs in self.results.items()},
+            "results": {mid: self._results_json.setdefault(mid, EncodedList()).encode(rs)
+                        for mid, rs in self.results.items()},
             "matchup_players": players,
             "matchup_boards": boards,
             "scheduler": self.scheduler.to_json(),

@@ -186,3 +186,60 @@ def test_write_atomically_syncs_only_durable_files(tmp_path, monkeypatch, durabl
     path = tmp_path / "report"
     write_atomically(str(path), b"whole", durable=durable)
     assert path.read_bytes() == b"whole" and len(calls) == fsyncs
+
+
+def test_encoded_records_are_written_exactly_as_json_would_write_them():
+    from ringmaster.game_index import GameEntry
+    from ringmaster.game_results import GameResult
+    from ringmaster.persistence import dumps_state
+    result = GameResult("0_1", "b b", "w\u00e9", "b", "B+3.5", cpu_times={"b b": 0.25, "w\u00e9": None})
+    entry = GameEntry("0_1", "b b", "w\u00e9", "B+3.5", winner="b b", moves=9, note='say "hi"\n')
+    plain = {"format": "x", "games": [entry.to_json(), entry.to_json()],
+             "competition": {"results": {"m": [result.to_json()]}, "z": [1.5, None]}}
+    encoded = {"format": "x", "games": [entry.encoded(), entry.encoded()],
+               "competition": {"results": {"m": [result.encoded()]}, "z": [1.5, None]}}
+    assert dumps_state(encoded) == json.dumps(plain, sort_keys=True, separators=(",", ":"))
+    assert json.loads(dumps_state(encoded)) == plain
+
+
+def test_a_record_changed_after_encoding_is_encoded_again():
+    from ringmaster.game_index import GameEntry
+    entry = GameEntry("0_1", "a", "b", "B+R")
+    first = entry.encoded()
+    assert entry.encoded() is first   # encoded once
+    entry.note = "changed"
+    assert json.loads(entry.encoded().text)["note"] == "changed"
+
+
+def test_engine_text_that_looks_like_a_marker_is_written_as_text():
+    from ringmaster.game_index import GameEntry
+    from ringmaster.persistence import dumps_state
+    # Whatever an engine names itself, it is data: only this call's marker is replaced.
+    sly = GameEntry("0_1", "\u00000123456789abcdef", "b", "B+R")
+    document = {"games": [sly.encoded()], "names": ["\u00000123456789abcdef", "\u0000"]}
+    assert json.loads(dumps_state(document)) == {
+        "games": [sly.to_json()], "names": ["\u00000123456789abcdef", "\u0000"]}
+
+
+def test_an_encoded_list_follows_its_list_as_it_grows_and_starts_again_when_it_changes():
+    from ringmaster.game_index import GameEntry
+    from ringmaster.persistence import EncodedList, dumps_state
+
+    def plain(records):
+        return json.dumps([r.to_json() for r in records], sort_keys=True, separators=(",", ":"))
+    entries = [GameEntry(f"0_{i}", "a", "b", "B+R") for i in range(3)]
+    encoded = EncodedList()
+    assert dumps_state(encoded.encode(entries)) == plain(entries)
+    entries.append(GameEntry("0_3", "a", "b", "W+R"))            # appended: added
+    assert dumps_state(encoded.encode(entries)) == plain(entries)
+    entries[1].note = "changed after it was saved"                 # changed: encoded again
+    assert dumps_state(encoded.encode(entries)) == plain(entries)
+    assert "changed after" in dumps_state(encoded.encode(entries))
+    shorter = entries[:2]                                          # another list
+    assert dumps_state(encoded.encode(shorter)) == plain(shorter)
+    del entries[2:]                                                # the same list, cut
+    entries.append(GameEntry("0_9", "a", "b", "B+R"))
+    assert dumps_state(encoded.encode(entries)) == plain(entries)
+    entries[2] = GameEntry("0_8", "a", "b", "B+R")                 # its last record replaced
+    assert dumps_state(encoded.encode(entries)) == plain(entries)
+    assert dumps_state(EncodedList().encode([])) == "[]"

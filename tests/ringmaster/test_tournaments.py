@@ -12,6 +12,7 @@ from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError
 from ringmaster.game_jobs import GameJobResult
 from ringmaster.game_results import GameResult
+from ringmaster.persistence import dumps_state
 from ringmaster.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.tournament_results import compute_stats
 
@@ -105,7 +106,7 @@ def test_results_state_round_trip_replays_games_in_flight(write_ctl):
     comp = playoff(write_ctl)
     jobs = [comp.get_game() for _ in range(3)]
     respond(comp, jobs[1], "w")
-    status = json.loads(json.dumps(comp.get_status()))
+    status = saved_status(comp)
     again = playoff(write_ctl)
     again.set_status(status)
     assert [again.get_game().game_id for _ in range(2)] == ["0_0", "0_2"]
@@ -114,10 +115,15 @@ def test_results_state_round_trip_replays_games_in_flight(write_ctl):
     assert [r.game_id for r in again.results["0"]] == ["0_1"]
 
 
+def saved_status(comp) -> dict:
+    """The competition's status as the state file holds it."""
+    return json.loads(dumps_state(comp.get_status()))
+
+
 def test_changed_players_are_refused_swapped_order_accepted(write_ctl):
     comp = playoff(write_ctl)
     respond(comp, comp.get_game())
-    status = comp.get_status()
+    status = saved_status(comp)
     changed = playoff(write_ctl, "Matchup('a', 'c', alternating=True, number_of_games=4),")
     with pytest.raises(CompetitionError) as info:
         changed.set_status(status)
@@ -130,7 +136,7 @@ def test_changed_players_are_refused_swapped_order_accepted(write_ctl):
 def test_changed_board_size_is_refused(write_ctl):
     comp = playoff(write_ctl)
     respond(comp, comp.get_game())
-    status = comp.get_status()
+    status = saved_status(comp)
     changed = competition(write_ctl, (PLAYOFF % "Matchup('a', 'b', alternating=True, "
                                       "number_of_games=4),").replace("board_size = 9",
                                                                      "board_size = 13"))
@@ -150,7 +156,7 @@ def test_removed_matchup_becomes_a_ghost_in_reports(write_ctl):
     for _ in range(2):
         respond(comp, comp.get_game())
     fewer = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2),")
-    fewer.set_status(comp.get_status())
+    fewer.set_status(saved_status(comp))
     out = io.StringIO()
     fewer.write_short_report(out)
     assert "a v c (1 games)\n?? (missing from control file)" in out.getvalue()
@@ -258,7 +264,7 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
 def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):
     comp = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c']")
     respond(comp, comp.get_game())
-    status = json.loads(json.dumps(comp.get_status()))
+    status = saved_status(comp)
     more = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c', 'd']")
     more.set_status(status)
     assert "AvD" in more.matchups

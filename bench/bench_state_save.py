@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""What saving the state costs as a run grows: ours now, and an earlier commit beside it.
+
+The ringmaster rewrites FILE.status (atomically, with its fsyncs) after every
+result, and the state holds every game played, so a save's cost grows with
+the run. Each game's record is encoded once and the list of them extended
+after each result (persistence.EncodedList); before that (6f033fc) every save
+encoded every game again: 12.8 / 76.9 / 367.5 ms a save at 200 / 2,000 / 10,000
+games against 1.6 / 7.5 / 23.2 ms now, on this project's 2-core machine.
+
+This bench records N simulated results in a playoff (no engines: the
+results are made up) and times save_state() at each size in --sizes, in a
+fresh process for each tree, each size --repeat times (median), with the
+JSON encoding alone timed too (the file write left out).
+
+    python bench/bench_state_save.py --sizes 200,2000,10000
+    git worktree add /tmp/before COMMIT
+    python bench/bench_state_save.py --before /tmp/before
+
+Runs in a temporary directory on the disk of --dir (default: the system's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Run in a fresh interpreter with PYTHONPATH set to the tree measured.
+MEASURE = r"""
+import json, os, sys, time
+from ringmaster import persistence
+from ringmaster.game_jobs import GameJobResult
+from ringmaster.game_results import GameResult
+from ringmaster.ringmaster import Ringmaster
+
+directory, sizes, repeat = sys.argv[1], [int(n) for n in sys.argv[2].split(",")], int(sys.argv[3])
+ctl = os.path.join(directory, "bench.ctl")
+with open(ctl, "w") as f:
+    f.write("competition_type = 'playoff'\n"
+            "players = {'p1': Player('p1'), 'p2': Player('p2')}\n"
+            "board_size = 9\nkomi = 7.5\n"
+            f"matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={max(sizes)})]\n")
+ringmaster = Ringmaster(ctl)
+ringmaster.open_log()
+ringmaster.load_state()
+ringmaster.save_state = lambda: None   # recording the results: not timed, not saved
+ringmaster._write_html_if_due = lambda: None   # nor FILE.html
+played = 0
+out = {}
+for size in sizes:
+    while played < size:
+        job = ringmaster.get_job()
+        codes = job.player_b.code, job.player_w.code
+        result = GameResult(job.game_id, codes[0], codes[1], "b", "B+3.5",
+                            cpu_times={codes[0]: 0.5, codes[1]: 0.25})
+        ringmaster.process_response(GameJobResult(
+            game_id=job.game_id, game_data=job.game_data, game_result=result,
+            engine_names={}, engine_descriptions={}, warnings=[], moves=150))
+        played += 1
+    del ringmaster.save_state
+    saves, encodes = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        ringmaster.save_state()
+        saves.append(time.perf_counter() - start)
+        real = persistence.write_atomically
+        persistence.write_atomically = lambda *args, **kwargs: None
+        start = time.perf_counter()
+        ringmaster.save_state()
+        encodes.append(time.perf_counter() - start)
+        persistence.write_atomically = real
+    ringmaster.save_state = lambda: None
+    out[size] = {"save": saves, "encode": encodes,
+                 "bytes": os.path.getsize(ringmaster.paths.status)}
+import ringmaster as package
+out["tree"] = os.path.dirname(os.path.dirname(os.path.abspath(package.__file__)))
+print(json.dumps(out))
+"""
+
+
+def measure(tree: str, sizes: str, repeat: int, parent: str | None) -> dict:
+    directory = tempfile.mkdtemp(prefix="bench_state_", dir=parent)
+    try:
+        env = dict(os.environ, PYTHONPATH=tree)
+        # Run in the temporary directory: with -c, the current directory comes first on
+        # sys.path, and from a checkout it would shadow the tree in PYTHONPATH.
+        out = subprocess.run([sys.executable, "-c", MEASURE, directory, sizes, str(repeat)],
+                             env=env, capture_output=True, text=True, cwd=directory)
+        if out.returncode != 0:
+            raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-2000:]}")
+        figures = json.loads(out.stdout)
+        if os.path.realpath(figures.pop("tree")) != os.path.realpath(tree):
+            raise SystemExit(f"the code measured for {tree} came from elsewhere")
+        return {int(k): v for k, v in figures.items()}
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="200,2000,10000", help="games in the state (comma-separated)")
+    parser.add_argument("--repeat", type=int, default=5, help="saves timed at each size (median)")
+    parser.add_argument("--before", default=None, help="a checkout of an earlier commit, timed too")
+    parser.add_argument("--dir", default=None, help="where the temporary competition goes")
+    args = parser.parse_args(argv)
+    trees = [("now", os.path.dirname(HERE))]
+    if args.before:
+        trees.append(("before", os.path.abspath(args.before)))
+    results = {label: measure(tree, args.sizes, args.repeat, args.dir) for label, tree in trees}
+    load = os.getloadavg()[0]
+    print(f"state save (ms, median of {args.repeat}); load average {load:.2f}")
+    head = f"{'games':>8}{'file MB':>9}" + "".join(
+        f"{label + ' save':>13}{label + ' encode':>15}" for label, _ in trees)
+    if args.before:
+        head += f"{'save before/now':>17}"
+    print(head)
+    for size in sorted(results["now"]):
+        row = f"{size:>8}{results['now'][size]['bytes'] / 1e6:>9.2f}"
+        medians = {}
+        for label, _ in trees:
+            figures = results[label][size]
+            medians[label] = statistics.median(figures["save"])
+            row += f"{1000 * medians[label]:>13.1f}{1000 * statistics.median(figures['encode']):>15.1f}"
+        if args.before:
+            row += f"{medians['before'] / medians['now']:>16.1f}x"
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
