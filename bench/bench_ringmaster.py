@@ -374,6 +374,12 @@ def median_ratio(numerators: list[float], denominators: list[float]) -> float | 
     return median_or_none([n / d for n, d in zip(numerators, denominators) if n > 0 and d > 0])
 
 
+def ratio_range(numerators: list[float], denominators: list[float]) -> str:
+    """The lowest and highest of the paired ratios, as 'low-high' ('-' if none)."""
+    ratios = [n / d for n, d in zip(numerators, denominators) if n > 0 and d > 0]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
+
+
 def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -467,22 +473,25 @@ def main(argv: list[str] | None = None) -> int:
           f"median of {args.repeat} interleaved runs")
     print(f"ours: python {sys.version.split()[0]}; cpus {os.cpu_count()}; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after")
-    head = f"{'measure':<46}{'ours':>10}" + (f"{'gomill':>10}{'ratio':>8}" if have_gomill else "")
+    head = f"{'measure':<46}{'ours':>10}" + (
+        f"{'gomill':>10}{'ratio':>8}{'rounds range':>15}" if have_gomill else "")
     print(head)
     print("-" * len(head))
 
     def row(name: str, ours_values, gomill_values, digits: int = 2,
             higher_is_better: bool = True):
-        """Medians of the runs; the ratio is the median of the runs' paired ratios."""
-        ours_v = statistics.median(ours_values) if ours_values else None
+        """Medians of the runs; the ratio is the median of the runs' paired ratios, and
+        their range over the rounds (the lowest and highest) follows it."""
+        ours_v = median_or_none(ours_values) if ours_values else None
         line = f"{name:<46}{fmt(ours_v, digits):>10}"
         if have_gomill:
-            gomill_v = statistics.median(gomill_values) if gomill_values else None
+            gomill_v = median_or_none(gomill_values) if gomill_values else None
             ratios = [o / g if higher_is_better else g / o
                       for o, g in zip(ours_values or [], gomill_values or []) if o > 0 and g > 0]
             ratio = statistics.median(ratios) if ratios and len(ratios) == len(ours_values) \
                 else None
-            line += f"{fmt(gomill_v, digits):>10}{fmt(ratio, 2) + 'x':>8}"
+            spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratio is not None else "-"
+            line += f"{fmt(gomill_v, digits):>10}{fmt(ratio, 2) + 'x':>8}{spread:>15}"
         print(line)
 
     def col(table: dict, key, index: int, minus: float = 0.0) -> list | None:
@@ -539,10 +548,12 @@ def main(argv: list[str] | None = None) -> int:
             col(gnugo, "gomill", 1), 2, higher_is_better=False)
     if have_gomill:
         print("values: medians of the runs; ratio: median of the runs' paired ratios, "
-              "ours/gomill for games/s and gomill/ours for times (above 1: ours is faster)")
+              "ours/gomill for games/s and gomill/ours for times (above 1: ours is faster); "
+              "rounds range: the lowest and highest paired ratio")
     if gps and ("before", None) in gps:
         print()
-        print("before (--before) against now, ours alone; ratio: now/before (above 1: faster now)")
+        print("before (--before) against now, ours alone; ratio: now/before (above 1: faster now), "
+              "then its lowest and highest over the rounds")
         for label in ("", "+reuse"):
             for index, what in ((0, f"games/s [{args.games} games]"), (2, "steady games/s")):
                 for mode, name in modes:
@@ -550,7 +561,8 @@ def main(argv: list[str] | None = None) -> int:
                     before = col(gps, ("before" + label, mode), index)
                     print(f"{what + ', ' + name + (', reuse' if label else ''):<46}"
                           f"{fmt(median_or_none(now)):>10}{fmt(median_or_none(before)):>10}"
-                          f"{fmt(median_ratio(now, before)) + 'x':>8}")
+                          f"{fmt(median_ratio(now, before)) + 'x':>8}"
+                          f"{ratio_range(now, before):>15}")
     if gps and have_gomill:
         # The issue's goals: at -j 1 and -j 2, 2x without reuse and 4x with it.
         for index, what in ((0, f"{args.games}-game runs"), (2, "steady")):
@@ -559,8 +571,12 @@ def main(argv: list[str] | None = None) -> int:
                                              col(gps, ("gomill", m), index))
                           for m, name in modes if m is not None}
                 met = all(r is not None and r >= goal for r in ratios.values())
+                ranges = {name: ratio_range(col(gps, (label, m), index),
+                                            col(gps, ("gomill", m), index))
+                          for m, name in modes if m is not None}
                 print(f"goal >= {goal}x Gomill's games/s{' with reuse' if goal == 4 else ''}, "
-                      f"{what}: " + ", ".join(f"{n} {fmt(r)}x" for n, r in ratios.items())
+                      f"{what}: " + ", ".join(f"{n} {fmt(r)}x ({ranges[n]})"
+                                              for n, r in ratios.items())
                       + f" -> {'met' if met else 'NOT met'}")
     if per_move:
         wall = statistics.median(col(per_move, "ringmaster", 0))
