@@ -122,17 +122,8 @@ def parse_vertex(text, size):
     return (row, col)
 
 
-COMMANDS = ["protocol_version", "name", "version", "known_command", "list_commands",
-            "boardsize", "clear_board", "komi", "play", "genmove", "quit"]
-
-
-def main(argv):
-    limit = 100
-    if "--moves" in argv:
-        limit = int(argv[argv.index("--moves") + 1])
-    board = Board(19)
-    stdin = sys.stdin
-    stdout = sys.stdout
+def gtp_commands(stdin):
+    """Yield (id, words) for each command line read, skipping blank lines and comments."""
     while True:
         line = stdin.readline()
         if not line:
@@ -145,6 +136,21 @@ def main(argv):
             ident = words.pop(0)
             if not words:
                 continue
+        yield ident, words
+
+
+COMMANDS = ["protocol_version", "name", "version", "known_command", "list_commands",
+            "boardsize", "clear_board", "komi", "play", "genmove", "quit"]
+
+
+def main(argv):
+    limit = 100
+    if "--moves" in argv:
+        limit = int(argv[argv.index("--moves") + 1])
+    board = Board(19)
+    stdin = sys.stdin
+    stdout = sys.stdout
+    for ident, words in gtp_commands(stdin):
         command, args = words[0], words[1:]
         ok, text = True, ""
         try:

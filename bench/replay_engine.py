@@ -20,8 +20,7 @@ Past the script's end it passes.
 
 import sys
 
-COMMANDS = ["protocol_version", "name", "version", "known_command", "list_commands",
-            "boardsize", "clear_board", "komi", "play", "genmove", "quit"]
+from fast_engine import COMMANDS, gtp_commands  # beside this file, so first on sys.path
 
 
 def main(argv):
@@ -35,18 +34,7 @@ def main(argv):
     in_step = True        # False once the game has left the script
     stdin = sys.stdin
     stdout = sys.stdout
-    while True:
-        line = stdin.readline()
-        if not line:
-            return 0
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        ident = ""
-        if words[0].isdigit():
-            ident = words.pop(0)
-            if not words:
-                continue
+    for ident, words in gtp_commands(stdin):
         command = words[0]
         ok, text = True, ""
         if command == "genmove":
@@ -81,6 +69,7 @@ def main(argv):
             ok, text = False, "unknown command"
         stdout.write(("=" if ok else "?") + ident + " " + text + "\n\n")
         stdout.flush()
+    return 0
 
 
 if __name__ == "__main__":
