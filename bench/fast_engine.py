@@ -143,6 +143,21 @@ COMMANDS = ["protocol_version", "name", "version", "known_command", "list_comman
             "boardsize", "clear_board", "komi", "play", "genmove", "quit"]
 
 
+def administrative(command, args, name):
+    """The answer both bench engines give to an administrative command, or None for another."""
+    if command == "protocol_version":
+        return "2"
+    if command == "name":
+        return name
+    if command == "version":
+        return "1"
+    if command == "known_command":
+        return "true" if args and args[0] in COMMANDS else "false"
+    if command == "list_commands":
+        return "\n".join(COMMANDS)
+    return None
+
+
 def main(argv):
     limit = 100
     if "--moves" in argv:
@@ -152,25 +167,18 @@ def main(argv):
     stdout = sys.stdout
     for ident, words in gtp_commands(stdin):
         command, args = words[0], words[1:]
-        ok, text = True, ""
+        answer = administrative(command, args, "fast_engine")
+        ok, text = True, answer or ""
         try:
-            if command == "genmove":
+            if answer is not None:
+                pass
+            elif command == "genmove":
                 colour = args[0].lower()[0]
                 point = board.choose(colour, limit)
                 board.play(colour, point)
                 text = format_vertex(point)
             elif command == "play":
                 board.play(args[0].lower()[0], parse_vertex(args[1], board.size))
-            elif command == "protocol_version":
-                text = "2"
-            elif command == "name":
-                text = "fast_engine"
-            elif command == "version":
-                text = "1"
-            elif command == "known_command":
-                text = "true" if args and args[0] in COMMANDS else "false"
-            elif command == "list_commands":
-                text = "\n".join(COMMANDS)
             elif command == "boardsize":
                 board = Board(int(args[0]))
             elif command == "clear_board":

@@ -20,7 +20,7 @@ Past the script's end it passes.
 
 import sys
 
-from fast_engine import COMMANDS, gtp_commands  # beside this file, so first on sys.path
+from fast_engine import administrative, gtp_commands  # beside this file, so first on sys.path
 
 
 def main(argv):
@@ -36,8 +36,11 @@ def main(argv):
     stdout = sys.stdout
     for ident, words in gtp_commands(stdin):
         command = words[0]
-        ok, text = True, ""
-        if command == "genmove":
+        answer = administrative(command, words[1:], "replay_engine")
+        ok, text = True, answer or ""
+        if answer is not None:
+            pass
+        elif command == "genmove":
             text = script[played] if in_step and played < length else "PASS"
             played += 1
         elif command == "play":
@@ -51,16 +54,6 @@ def main(argv):
             played, in_step = 0, True
         elif command == "komi":
             pass
-        elif command == "protocol_version":
-            text = "2"
-        elif command == "name":
-            text = "replay_engine"
-        elif command == "version":
-            text = "1"
-        elif command == "known_command":
-            text = "true" if len(words) > 1 and words[1] in COMMANDS else "false"
-        elif command == "list_commands":
-            text = "\n".join(COMMANDS)
         elif command == "quit":
             stdout.write("=" + ident + "\n\n")
             stdout.flush()
