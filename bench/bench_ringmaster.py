@@ -169,6 +169,8 @@ class Bench:
     def __init__(self, args, implementations: list[Ringmaster]):
         self.args = args
         self.impls = implementations
+        # The per-move and GNU Go figures compare ours with Gomill only (not --before).
+        self.compared = [impl for impl in implementations if impl.label != "before"]
         self.tmp = tempfile.mkdtemp(prefix="bench_ringmaster_")
         self.counter = 0
         self.engine_runs: list[tuple[float, float, float]] = []
@@ -263,7 +265,7 @@ class Bench:
         games = self.args.move_games
         for _rep in range(self.args.repeat):
             self.engine_sample()
-            for impl in self.impls:
+            for impl in self.compared:
                 w_long, c_long, m_long = self.timed(
                     impl, self.fast_engine(self.args.moves), games, None)
                 w_short, c_short, m_short = self.timed(
@@ -325,7 +327,7 @@ class Bench:
         engine = [GNUGO, "--mode", "gtp", "--level", "0", "--seed", "1"]
         games = self.args.gnugo_games
         for _rep in range(self.args.repeat):
-            for impl in self.impls:
+            for impl in self.compared:
                 wall, _, moves = self.timed(impl, engine, games, None)
                 samples.setdefault(impl.label, []).append((games / wall, 1000 * wall / moves))
                 self.progress(f"gnugo {impl.label}: {games / wall:.3f} games/s, {moves} moves")

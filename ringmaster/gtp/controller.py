@@ -512,9 +512,11 @@ class GtpController:
         first's). Raises GtpChannelError as do_command does, naming the command
         whose response was awaited. The default timeout applies to each response.
         """
-        self._send([(first[0], tuple(first[1:])), (second[0], tuple(second[1:]))])
-        return (self._receive(first[0], tuple(first[1:]), self.default_timeout),
-                self._receive(second[0], tuple(second[1:]), self.default_timeout))
+        commands = [(command[0], tuple(command[1:])) for command in (first, second)]
+        self._send(commands)
+        told, answered = (self._receive(name, arguments, self.default_timeout)
+                          for name, arguments in commands)
+        return told, answered
 
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:
