@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ringmaster.game_results import DISAGREED, format_float, result_from_score
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
+from ringmaster.gtp.controller import BadGtpResponse, CommandPair, GtpChannelError, GtpController
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 FORCED_PASS_COMMENT = "forced pass (played by the referee)"
@@ -78,7 +78,10 @@ class Referee:
     write (GtpController.do_command_pair), so that each move wakes one engine
     once; a move that ends the game, or that the opponent won't answer with a
     genmove (a forced pass, the move limit), is sent alone. Either way the
-    opponent's answer to 'play' is judged before anything else.
+    opponent's answer to 'play' is judged before anything else. When the rules
+    can tell before play() that the game goes on (Go: any move but a pass), the
+    pair is sent as soon as the move is found legal, and the board is updated
+    while the opponent thinks.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
@@ -93,6 +96,9 @@ class Referee:
         self.handicap_compensation = handicap_compensation
         self.record = GameRecord()
         self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
+        # The opponent's 'play' and genmove, sent before the board was updated:
+        # (the mover's colour, the vertex, the pair or the error sending it).
+        self._asked: tuple[Colour, str, CommandPair | GtpChannelError] | None = None
 
     def _forfeit(self, colour: Colour, reason: str) -> None:
         winner = opponent_of(colour)
@@ -118,26 +124,45 @@ class Referee:
             pass
         return None
 
+    def _genmove_command(self, colour: Colour) -> tuple[str, ...]:
+        player = self.players[colour]
+        if player.allow_claim and player.controller.known_command("gomill-genmove_ex"):
+            return ("gomill-genmove_ex", colour, "claim")
+        return ("genmove", colour)
+
+    def _ask(self, colour: Colour) -> None:
+        """Send colour's engine the untold move and its genmove in one write; _genmove reads
+        the answers. An error sending is kept for _genmove to raise, so that the move
+        is recorded first, as when the pair is sent from _genmove."""
+        mover, move = self._untold
+        self._untold = None
+        vertex = self.rules.format_move(move)
+        command = self._genmove_command(colour)
+        try:
+            sent: CommandPair | GtpChannelError = self.players[colour].controller.send_command_pair(
+                ("play", mover, vertex), command)
+        except GtpChannelError as exc:
+            sent = exc
+        self._asked = (mover, vertex, sent)
+
     def _genmove(self, colour: Colour) -> str | None:
         """Ask colour's engine for its move, sending it the untold move first, in the same write.
 
         Returns None if the untold move ended the game (refused: a forfeit).
         Raises BadGtpResponse from the genmove, GtpChannelError from either.
         """
-        player = self.players[colour]
-        controller = player.controller
-        if player.allow_claim and controller.known_command("gomill-genmove_ex"):
-            command: tuple[str, ...] = ("gomill-genmove_ex", colour, "claim")
-        else:
-            command = ("genmove", colour)
-        if self._untold is None:
-            return controller.do_command(*command)
-        mover, move = self._untold
-        self._untold = None
-        vertex = self.rules.format_move(move)
+        controller = self.players[colour].controller
+        if self._asked is None:
+            if self._untold is None:
+                return controller.do_command(*self._genmove_command(colour))
+            self._ask(colour)
+        mover, vertex, sent = self._asked
+        self._asked = None
+        if isinstance(sent, GtpChannelError):
+            raise sent
         # A broken channel forfeits this engine whichever response it broke on (as
         # when the move is sent alone); the error names the command.
-        told, response = controller.do_command_pair(("play", mover, vertex), command)
+        told, response = controller.receive_command_pair(sent)
         if isinstance(told, BadGtpResponse):
             self._play_refused(mover, vertex, told)
             return None
@@ -190,9 +215,12 @@ class Referee:
             if reason is not None:
                 self._forfeit(colour, reason)
                 return record
+            self._untold = (colour, move)
+            if (self.rules.goes_on_after(colour, move)
+                    and len(record.moves) + 1 < self.move_limit):
+                self._ask(opponent_of(colour))   # it thinks while the board is updated
             self.rules.play(colour, move)
             record.moves.append((colour, move, self._explain(colour)))
-            self._untold = (colour, move)
             if self.rules.is_over():
                 if not self._tell_untold():
                     return record

@@ -20,6 +20,9 @@ MAX_STDERR_BYTES_PER_ENGINE = 2_000_000
 
 _USE_DEFAULT = object()
 
+CommandPair = tuple[tuple[str, tuple[str, ...]], tuple[str, tuple[str, ...]]]
+"""Two commands sent in one write, each (name, arguments), awaiting their responses."""
+
 
 class GtpChannelError(Exception):
     """The conversation with an engine broke down; the channel can't be used again."""
@@ -512,11 +515,25 @@ class GtpController:
         first's). Raises GtpChannelError as do_command does, naming the command
         whose response was awaited. The default timeout applies to each response.
         """
-        commands = [(command[0], tuple(command[1:])) for command in (first, second)]
-        self._send(commands)
-        told, answered = (self._receive(name, arguments, self.default_timeout)
-                          for name, arguments in commands)
-        return told, answered
+        return self.receive_command_pair(self.send_command_pair(first, second))
+
+    def send_command_pair(self, first: tuple[str, ...], second: tuple[str, ...]) -> CommandPair:
+        """The sending half of do_command_pair: both commands go out in one write.
+
+        The caller may do other work while the engine answers, then must pass
+        the result to receive_command_pair before this controller is sent
+        anything else. Raises GtpChannelError as do_command_pair does.
+        """
+        commands = ((first[0], tuple(first[1:])), (second[0], tuple(second[1:])))
+        self._send(list(commands))
+        return commands
+
+    def receive_command_pair(self, commands: CommandPair
+                             ) -> tuple[str | BadGtpResponse, str | BadGtpResponse]:
+        """The reading half of do_command_pair: both responses, each within the default timeout."""
+        (name1, arguments1), (name2, arguments2) = commands
+        told = self._receive(name1, arguments1, self.default_timeout)
+        return told, self._receive(name2, arguments2, self.default_timeout)
 
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:

@@ -100,6 +100,16 @@ class Rules(ABC):
         """
         return False
 
+    def goes_on_after(self, colour: Colour, move) -> bool:
+        """True when, before play(), the rules can tell that after colour's legal move the
+        game goes on and the opponent must choose a move (not over, no forced pass).
+
+        The referee then sends the move and the opponent's genmove first, and
+        updates its board while the opponent thinks. False (the default) when
+        only play() can tell.
+        """
+        return False
+
     @abstractmethod
     def check_move(self, colour: Colour, move) -> str | None:
         """Return None if colour may play move now, else the forfeit reason."""

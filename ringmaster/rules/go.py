@@ -61,6 +61,9 @@ class GoRules(Rules):
             return f"attempted move to ko-forbidden point {self.format_move(move)}"
         return None
 
+    def goes_on_after(self, colour: Colour, move) -> bool:
+        return move is not None   # only a second pass ends the game; no pass is forced
+
     def play(self, colour: Colour, move) -> None:
         if move is None:
             self.consecutive_passes += 1

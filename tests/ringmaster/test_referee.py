@@ -9,7 +9,7 @@ import pytest
 from sgfmill import sgf
 
 from ringmaster.game_results import result_from_score
-from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout
+from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout, GtpTransportError
 from ringmaster.gtp.engine import GtpError
 from ringmaster.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
@@ -161,6 +161,76 @@ def test_a_move_refused_beside_a_genmove_forfeits_and_leaves_nothing_unread(mess
     assert record.is_forfeit and record.detail == detail
     assert channels["w"].writes == [["play b C3", "genmove w"]]
     assert not channels["w"]._responses   # the genmove's answer was read, not left for 'quit'
+
+
+class WatchedGoRules(GoRules):
+    """GoRules that note, as each move is played on the board, what the mover's opponent
+    has been sent so far."""
+
+    def __init__(self, size, channels) -> None:
+        super().__init__(size)
+        self.channels = channels
+        self.seen: list[tuple[str, object, list[str]]] = []
+
+    def play(self, colour, move) -> None:
+        other = "w" if colour == "b" else "b"
+        self.seen.append((colour, move, list(self.channels[other].log)))
+        super().play(colour, move)
+
+
+def watched_referee(b_moves, w_moves, *, move_limit=1000, channel=None):
+    channels = {"b": WriteRecorder(programmed_engine(b_moves)),
+                "w": (channel or WriteRecorder)(programmed_engine(w_moves))}
+    players = {c: EnginePlayer(c + "p", GtpController(channels[c], f"player {c}p"))
+               for c in ("b", "w")}
+    rules = WatchedGoRules(5, channels)
+    referee = Referee(rules, players, komi=0.5, move_limit=move_limit,
+                      use_internal_scorer=True)
+    return referee, rules
+
+
+def test_a_stone_reaches_the_opponent_before_the_board_is_updated_a_pass_after():
+    referee, rules = watched_referee(["C3", "pass", "pass"], ["D4", "B2", "pass"])
+    record = referee.play()
+    assert record.passed_out and len(record.moves) == 6
+    # Each stone's play and the opponent's genmove were already sent when the
+    # board took the stone (the opponent thinks meanwhile); a pass may end the
+    # game, so the board takes it first, and it is sent afterwards.
+    b_c3, w_d4, b_pass, w_b2, b_pass2, w_pass = rules.seen
+    assert b_c3[2][-2:] == ["play b C3", "genmove w"]
+    assert w_d4[2][-2:] == ["play w D4", "genmove b"]
+    assert "play b pass" not in b_pass[2]
+    assert w_b2[2][-2:] == ["play w B2", "genmove b"]
+    assert b_pass2[2].count("play b pass") == 1   # the first pass, sent with W's genmove
+    assert "play w pass" not in w_pass[2]
+    assert rules.board.get(2, 2) == "b" and rules.board.get(3, 3) == "w"
+
+
+def test_the_move_that_reaches_the_limit_is_played_before_anything_is_sent():
+    referee, rules = watched_referee(["A1", "A3", "A5"], ["C1", "C3"], move_limit=5)
+    record = referee.play()
+    assert (record.sgf_result, len(record.moves)) == ("Void", 5)
+    assert "play b A5" not in rules.seen[-1][2]   # nobody will be asked for a sixth move
+    assert rules.seen[-2][2][-2:] == ["play w C3", "genmove b"]
+
+
+class BrokenOnE5(WriteRecorder):
+    def send_commands(self, commands) -> None:
+        if ("play", ("b", "E5")) in commands:
+            raise GtpTransportError("broken pipe")
+        super().send_commands(commands)
+
+
+def test_a_pair_that_cant_be_sent_early_still_records_the_move_then_forfeits():
+    referee, rules = watched_referee(["C3", "E5"], ["D4"], channel=BrokenOnE5)
+    record = referee.play()
+    # The write to White with E5 broke before the board took E5: E5 is still on
+    # the board and in the record, and White forfeits as if the pair had been
+    # sent after it.
+    assert [m[1] for m in record.moves] == [(2, 2), (3, 3), (4, 4)]
+    assert rules.board.get(4, 4) == "b"
+    assert record.sgf_result == "B+F"
+    assert record.detail == "forfeit by wp: error sending 'play b E5' to player wp: broken pipe"
 
 
 def test_the_move_before_the_limit_is_told_alone_then_the_game_is_void():
