@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ringmaster import reaper
 from ringmaster.errors import JobFailed
-from ringmaster.gtp.controller import set_parent_death_signal
+from ringmaster.gtp.launch import set_parent_death_signal
 
 
 class NoJobAvailable:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 import select
@@ -12,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from ringmaster.gtp.launch import launch_plan
 from ringmaster.persistence import one_line
 
 # Engines are untrusted: these bound what one of them can make us hold in memory.
@@ -83,19 +83,11 @@ def _drop_line(line: str) -> None:
     pass
 
 
-def set_parent_death_signal() -> None:
-    """In a child process: be killed when the process that started it dies (Linux only)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 class SubprocessChannel:
     """A GTP engine running as a subprocess, in its own process group.
 
-    It is started without a shell. Its stdout (and stderr, when a sink takes
+    It is started without a shell, in a new session, with the parent-death
+    signal set (gtp.launch: through setpriv where it can). Its stdout (and stderr, when a sink takes
     it) is read with poll() on non-blocking pipes in the calling thread, so
     every read can time out, no thread holds anything that closing needs, and
     closing never waits for a descendant that keeps the pipes open. stderr is
@@ -113,11 +105,12 @@ class SubprocessChannel:
             stderr_arg = None
         else:
             stderr_arg = subprocess.PIPE
+        argv, preexec_fn = launch_plan(command, cwd, env)
         try:
             self.process = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
-                start_new_session=True, preexec_fn=set_parent_death_signal)
+                start_new_session=True, preexec_fn=preexec_fn)
         except OSError as exc:
             raise GtpTransportError(engine_start_error(command, exc)) from None
         self.pgid = self.process.pid

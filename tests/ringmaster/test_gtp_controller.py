@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import sys
 import time
@@ -21,6 +22,7 @@ from ringmaster.gtp.controller import (
     clean_response_line,
     engine_start_error,
 )
+from ringmaster.gtp.launch import setpriv_path
 from tests.fakes.channels import ScriptedChannel
 from tests.fakes.fake_commands import fake_engine_command
 
@@ -258,13 +260,22 @@ def test_stderr_flood_is_captured_without_blocking_and_bounded():
 
 
 @pytest.mark.integration
-def test_engine_cannot_outlive_a_killed_parent(tmp_path):
+@pytest.mark.parametrize("launcher", ["setpriv", "preexec_fn"])
+def test_engine_cannot_outlive_a_killed_parent(tmp_path, launcher):
     # A parent that starts an engine, reports its pid, then is SIGKILLed.
+    if launcher == "setpriv" and setpriv_path() is None:
+        pytest.fail("no setpriv with --pdeathsig here (util-linux is essential in Debian)")
     pid_file = tmp_path / "pid"
+    # sleep ignores its stdin: only the parent-death signal can end it early.
+    engine = [shutil.which("sleep"), "60"]
     parent = (
         "import sys, time\n"
+        "from ringmaster.gtp import launch\n"
         "from ringmaster.gtp.controller import SubprocessChannel\n"
-        f"c = SubprocessChannel({fake_engine_command()!r})\n"
+        + ("launch._setpriv = None\n" if launcher == "preexec_fn" else "")
+        + f"assert (launch.launch_plan({engine!r}, None, None)[1] is None)"
+        f" == {launcher == 'setpriv'}\n"
+        f"c = SubprocessChannel({engine!r})\n"
         f"open({str(pid_file)!r}, 'w').write(str(c.process.pid))\n"
         "time.sleep(60)\n")
     import subprocess
