@@ -47,13 +47,11 @@ def resolve_executable(program: str, cwd: str | None, env: dict[str, str] | None
     (a name with a slash is relative to cwd; a bare name is looked up on env's PATH),
     if that file is executable and begins as an ELF binary or a '#!' script; else None."""
     if "/" in program:
-        candidates = [os.path.join(cwd or os.getcwd(), program)]
+        candidates = [program]
     else:
-        candidates = [os.path.join(directory, program)
-                      for directory in os.get_exec_path(env)]
+        candidates = [os.path.join(directory, program) for directory in os.get_exec_path(env)]
     for candidate in candidates:
-        if not os.path.isabs(candidate):
-            candidate = os.path.join(cwd or os.getcwd(), candidate)
+        candidate = os.path.join(cwd or os.getcwd(), candidate)   # kept if already absolute
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             try:
                 with open(candidate, "rb") as f:

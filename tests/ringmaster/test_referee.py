@@ -127,12 +127,14 @@ class WriteRecorder(EngineChannel):
             self.send_command(command, arguments)
 
 
-def recorded_referee(b_moves, w_moves, *, move_limit=1000, w_extra=None):
+def recorded_referee(b_moves, w_moves, *, move_limit=1000, w_extra=None,
+                     w_channel=WriteRecorder, rules=lambda channels: GoRules(5)):
+    """A Go referee whose channels record their writes; rules(channels) makes its rules."""
     channels = {"b": WriteRecorder(programmed_engine(b_moves)),
-                "w": WriteRecorder(programmed_engine(w_moves, extra=w_extra))}
+                "w": w_channel(programmed_engine(w_moves, extra=w_extra))}
     players = {c: EnginePlayer(c + "p", GtpController(channels[c], f"player {c}p"))
                for c in ("b", "w")}
-    referee = Referee(GoRules(5), players, komi=0.5, move_limit=move_limit,
+    referee = Referee(rules(channels), players, komi=0.5, move_limit=move_limit,
                       use_internal_scorer=True)
     return referee, channels
 
@@ -178,15 +180,10 @@ class WatchedGoRules(GoRules):
         super().play(colour, move)
 
 
-def watched_referee(b_moves, w_moves, *, move_limit=1000, channel=None):
-    channels = {"b": WriteRecorder(programmed_engine(b_moves)),
-                "w": (channel or WriteRecorder)(programmed_engine(w_moves))}
-    players = {c: EnginePlayer(c + "p", GtpController(channels[c], f"player {c}p"))
-               for c in ("b", "w")}
-    rules = WatchedGoRules(5, channels)
-    referee = Referee(rules, players, komi=0.5, move_limit=move_limit,
-                      use_internal_scorer=True)
-    return referee, rules
+def watched_referee(b_moves, w_moves, *, move_limit=1000, w_channel=WriteRecorder):
+    referee, _ = recorded_referee(b_moves, w_moves, move_limit=move_limit, w_channel=w_channel,
+                                  rules=lambda channels: WatchedGoRules(5, channels))
+    return referee, referee.rules
 
 
 def test_a_stone_reaches_the_opponent_before_the_board_is_updated_a_pass_after():
@@ -222,7 +219,7 @@ class BrokenOnE5(WriteRecorder):
 
 
 def test_a_pair_that_cant_be_sent_early_still_records_the_move_then_forfeits():
-    referee, rules = watched_referee(["C3", "E5"], ["D4"], channel=BrokenOnE5)
+    referee, rules = watched_referee(["C3", "E5"], ["D4"], w_channel=BrokenOnE5)
     record = referee.play()
     # The write to White with E5 broke before the board took E5: E5 is still on
     # the board and in the record, and White forfeits as if the pair had been
