@@ -75,7 +75,7 @@ class Referee:
     'play COLOUR pass'). The record shows it, commented FORCED_PASS_COMMENT.
 
     A move is sent to the opponent with the opponent's own genmove, in one
-    write (GtpController.do_command_pair), so that each move wakes one engine
+    write (GtpController.send_command_pair), so that each move wakes one engine
     once; a move that ends the game, or that the opponent won't answer with a
     genmove (a forced pass, the move limit), is sent alone. Either way the
     opponent's answer to 'play' is judged before anything else. When the rules

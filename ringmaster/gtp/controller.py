@@ -87,12 +87,13 @@ class SubprocessChannel:
     """A GTP engine running as a subprocess, in its own process group.
 
     It is started without a shell, in a new session, with the parent-death
-    signal set (gtp.launch: through setpriv where it can). Its stdout (and stderr, when a sink takes
-    it) is read with poll() on non-blocking pipes in the calling thread, so
-    every read can time out, no thread holds anything that closing needs, and
-    closing never waits for a descendant that keeps the pipes open. stderr is
-    drained whenever a response is awaited, and once more when the channel
-    closes. Closing or killing the channel kills the engine's process group.
+    signal set (gtp.launch: through setpriv where it can). Its stdout (and
+    stderr, when a sink takes it) is read with poll() on non-blocking pipes in
+    the calling thread, so every read can time out, no thread holds anything
+    that closing needs, and closing never waits for a descendant that keeps the
+    pipes open. stderr is drained whenever a response is awaited, and once more
+    when the channel closes. Closing or killing the channel kills the engine's
+    process group.
     """
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
@@ -498,24 +499,13 @@ class GtpController:
             raise response
         return response
 
-    def do_command_pair(self, first: tuple[str, ...], second: tuple[str, ...]
-                        ) -> tuple[str | BadGtpResponse, str | BadGtpResponse]:
-        """Send two commands at once (one write, so the engine wakes once), then read both responses.
-
-        Each command is (name, *arguments). Returns each response's text, or the
-        BadGtpResponse of a failure response (returned, not raised, so that the
-        caller can judge each; the second's response is read whatever the
-        first's). Raises GtpChannelError as do_command does, naming the command
-        whose response was awaited. The default timeout applies to each response.
-        """
-        return self.receive_command_pair(self.send_command_pair(first, second))
-
     def send_command_pair(self, first: tuple[str, ...], second: tuple[str, ...]) -> CommandPair:
-        """The sending half of do_command_pair: both commands go out in one write.
+        """Send two commands at once (one write, so the engine wakes once); each is
+        (name, *arguments). Read their responses with receive_command_pair.
 
-        The caller may do other work while the engine answers, then must pass
-        the result to receive_command_pair before this controller is sent
-        anything else. Raises GtpChannelError as do_command_pair does.
+        The caller may do other work while the engine answers, but must read
+        the responses before this controller is sent anything else. Raises
+        GtpChannelError as do_command does.
         """
         commands = ((first[0], tuple(first[1:])), (second[0], tuple(second[1:])))
         self._send(list(commands))
@@ -523,7 +513,13 @@ class GtpController:
 
     def receive_command_pair(self, commands: CommandPair
                              ) -> tuple[str | BadGtpResponse, str | BadGtpResponse]:
-        """The reading half of do_command_pair: both responses, each within the default timeout."""
+        """Read the responses to a pair sent by send_command_pair, each within the default timeout.
+
+        Returns each response's text, or the BadGtpResponse of a failure
+        response (returned, not raised, so that the caller can judge each; the
+        second's response is read whatever the first's). Raises GtpChannelError
+        as do_command does, naming the command whose response was awaited.
+        """
         (name1, arguments1), (name2, arguments2) = commands
         told = self._receive(name1, arguments1, self.default_timeout)
         return told, self._receive(name2, arguments2, self.default_timeout)

@@ -141,8 +141,11 @@ def test_a_pair_of_commands_goes_in_one_write_and_both_answers_come_back_in_orde
     # The fake engine reads its commands line by line, as any GTP engine does.
     controller = GtpController(SubprocessChannel(fake_engine_command()), "player x",
                                default_timeout=10)
-    assert controller.do_command_pair(("name",), ("protocol_version",)) == ("fake", "2")
-    refused, answered = controller.do_command_pair(("no_such_command",), ("name",))
+    def pair(first, second):
+        return controller.receive_command_pair(controller.send_command_pair(first, second))
+
+    assert pair(("name",), ("protocol_version",)) == ("fake", "2")
+    refused, answered = pair(("no_such_command",), ("name",))
     assert isinstance(refused, BadGtpResponse) and refused.command == "no_such_command"
     assert answered == "fake"   # the second is read whatever the first's answer
     assert controller.do_command("name") == "fake"   # and nothing is left unread
@@ -153,7 +156,8 @@ def test_a_pair_through_a_channel_without_send_commands_sends_them_in_turn():
     channel = ScriptedChannel([("play b C3", (False, "")), ("genmove w", (False, "D4")),
                                ("name", (False, "x"))])
     controller = GtpController(channel, "player x", aliases={"genmove": "genmove"})
-    assert controller.do_command_pair(("play", "b", "C3"), ("genmove", "w")) == ("", "D4")
+    sent = controller.send_command_pair(("play", "b", "C3"), ("genmove", "w"))
+    assert controller.receive_command_pair(sent) == ("", "D4")
     assert controller.do_command("name") == "x"
     channel.assert_done()
 
