@@ -48,6 +48,7 @@ Without Gomill only our figures are printed.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import resource
@@ -58,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE = os.path.join(HERE, "fast_engine.py")
@@ -177,6 +179,17 @@ def write_control_file(directory: str, name: str, engine: list[str], games: int,
     return path
 
 
+@dataclass(frozen=True)
+class Timed:
+    """One timed run: wall and CPU seconds (all processes), moves played, and the
+    engines' own CPU seconds (None unless the engines log it)."""
+
+    wall: float
+    cpu: float
+    moves: int
+    engines_cpu: float | None
+
+
 class Bench:
     def __init__(self, args, implementations: list[Ringmaster]):
         self.args = args
@@ -217,13 +230,22 @@ class Bench:
         return self.scripts[moves]
 
     def timed(self, impl: Ringmaster, engine: list[str], games: int, parallel: int | None,
-              board_size: int = 9, extra: str = "") -> tuple[float, float, int]:
-        """Run a fresh competition; returns (wall s, CPU s of all processes, moves played)."""
+              board_size: int = 9, extra: str = "") -> Timed:
+        """Run a fresh competition; with the replay engine, its engines log their CPU."""
+        log = None
+        if self.args.engine == "replay" and engine[-2:-1] == ["--script"]:
+            log = os.path.join(self.tmp, f"engines_cpu{self.counter + 1}.log")
+            engine = engine + ["--cpu-log", log]
         ctl = self.fresh_ctl(engine, games, board_size, extra)
         wall, cpu = impl.run(ctl, parallel)
         moves = check_games(ctl, games)
         shutil.rmtree(os.path.dirname(ctl), ignore_errors=True)
-        return wall, cpu, moves
+        engines_cpu = None
+        if log is not None:
+            with open(log, encoding="ascii") as f:
+                engines_cpu = sum(float(line) for line in f if line.strip())
+            os.unlink(log)
+        return Timed(wall, cpu, moves, engines_cpu)
 
     def variants(self) -> list[tuple[str, Ringmaster, str]]:
         """(label, implementation, control-file lines) for each games/s figure.
@@ -240,7 +262,7 @@ class Bench:
 
     def games_per_second(self) -> dict:
         """{(label, mode): [(games/s, CPU ms/game, steady games/s, steady CPU ms/game)
-        for each run]} for modes None, 1, 2.
+        for each run]} for each of --modes (None: no -j).
 
         games/s: --games games end to end (the interpreter's start, the start-up
         checks and the final report included). Steady: from runs of --games and
@@ -252,19 +274,26 @@ class Bench:
         short, long = self.args.games, self.args.long_games
         for impl in self.impls:   # untimed: each writes its bytecode caches once
             self.timed(impl, engine, 2, None)
-        for _rep in range(self.args.repeat):
+        for rep in range(self.args.repeat):
             self.engine_sample()
-            for mode in (None, 1, 2):
-                for label, impl, extra in self.variants():
-                    w1, c1, _ = self.timed(impl, engine, short, mode, extra=extra)
-                    w2, c2, _ = self.timed(impl, engine, long, mode, extra=extra)
+            # Odd rounds run the variants in reverse order (ABBA), so that a machine
+            # speeding up or slowing down during a round favours no one.
+            order = self.variants() if rep % 2 == 0 else self.variants()[::-1]
+            for mode in self.args.modes:
+                for label, impl, extra in order:
+                    one = self.timed(impl, engine, short, mode, extra=extra)
+                    two = self.timed(impl, engine, long, mode, extra=extra)
+                    w1, c1, w2, c2 = one.wall, one.cpu, two.wall, two.cpu
                     steady = (long - short) / (w2 - w1) if w2 > w1 else float("nan")
                     steady_cpu = 1000 * (c2 - c1) / (long - short)
+                    engines_cpu = float("nan") if one.engines_cpu is None else \
+                        1000 * (two.engines_cpu - one.engines_cpu) / (long - short)
                     samples.setdefault((label, mode), []).append(
-                        (short / w1, 1000 * c1 / short, steady, steady_cpu))
+                        (short / w1, 1000 * c1 / short, steady, steady_cpu, engines_cpu))
                     self.progress(f"games/s {label} -j {mode}: {short / w1:.2f} "
                                   f"({1000 * c1 / short:.1f} CPU ms/game); steady "
-                                  f"{steady:.2f} ({steady_cpu:.1f} CPU ms/game)")
+                                  f"{steady:.2f} ({steady_cpu:.1f} CPU ms/game, engines "
+                                  f"{engines_cpu:.1f})")
         return samples
 
     def per_move(self) -> dict:
@@ -280,11 +309,11 @@ class Bench:
         for _rep in range(self.args.repeat):
             self.engine_sample()
             for impl in self.compared:
-                w_long, c_long, m_long = self.timed(
-                    impl, self.fast_engine(self.args.moves), games, None)
-                w_short, c_short, m_short = self.timed(
-                    impl, self.fast_engine(self.args.short_moves), games, None)
-                _, c_one, _ = self.timed(impl, self.fast_engine(self.args.short_moves), 1, None)
+                long_run = self.timed(impl, self.fast_engine(self.args.moves), games, None)
+                short_run = self.timed(impl, self.fast_engine(self.args.short_moves), games, None)
+                w_long, c_long, m_long = long_run.wall, long_run.cpu, long_run.moves
+                w_short, c_short, m_short = short_run.wall, short_run.cpu, short_run.moves
+                c_one = self.timed(impl, self.fast_engine(self.args.short_moves), 1, None).cpu
                 moves = m_long - m_short
                 per_game = (c_short - c_one) / (games - 1)
                 sample = (1000 * (w_long - w_short) / moves, 1000 * (c_long - c_short) / moves,
@@ -304,6 +333,21 @@ class Bench:
         moves = m_long - m_short
         self.engine_runs.append((1000 * (w_long - w_short) / moves,
                                  1000 * (c_long - c_short) / moves, 1000 * c_long))
+
+    def board_cpu_ms(self, repeat: int = 20) -> float:
+        """CPU ms sgfmill's board takes to play the bench's game once (what both referees
+        pay to check every move: Gomill's board is the same algorithm)."""
+        from sgfmill import boards, common
+        with open(self.script(self.args.moves), encoding="utf-8") as f:
+            vertices = [line.strip() for line in f if line.strip()]
+        moves = [common.move_from_vertex(v, 9) for v in vertices]
+        start = time.process_time()
+        for _ in range(repeat):
+            board = boards.Board(9)
+            for i, move in enumerate(moves):
+                if move is not None:
+                    board.play(move[0], move[1], "bw"[i % 2])
+        return 1000 * (time.process_time() - start) / repeat
 
     def engine_costs(self) -> tuple[float, float, float]:
         """The engines' own (wall ms/move, CPU ms/move, CPU ms/game), with no ringmaster.
@@ -343,7 +387,8 @@ class Bench:
         games = self.args.gnugo_games
         for _rep in range(self.args.repeat):
             for impl in self.compared:
-                wall, _, moves = self.timed(impl, engine, games, None)
+                run = self.timed(impl, engine, games, None)
+                wall, moves = run.wall, run.moves
                 samples.setdefault(impl.label, []).append((games / wall, 1000 * wall / moves))
                 self.progress(f"gnugo {impl.label}: {games / wall:.3f} games/s, {moves} moves")
         return samples
@@ -386,15 +431,41 @@ def median_or_none(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def median_ratio(numerators: list[float], denominators: list[float]) -> float | None:
-    """The median of the paired ratios (pairs with a NaN or a non-positive value skipped)."""
-    return median_or_none([n / d for n, d in zip(numerators, denominators) if n > 0 and d > 0])
+def paired_ratios(numerators: list[float] | None, denominators: list[float] | None
+                  ) -> list[float]:
+    """Each round's ratio (rounds with a NaN or a non-positive value skipped)."""
+    return [n / d for n, d in zip(numerators or [], denominators or []) if n > 0 and d > 0]
 
 
-def ratio_range(numerators: list[float], denominators: list[float]) -> str:
-    """The lowest and highest of the paired ratios, as 'low-high' ('-' if none)."""
-    ratios = [n / d for n, d in zip(numerators, denominators) if n > 0 and d > 0]
-    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
+def median_ratio(numerators: list[float] | None, denominators: list[float] | None
+                 ) -> float | None:
+    """The median of the paired ratios."""
+    return median_or_none(paired_ratios(numerators, denominators))
+
+
+def median_interval(values: list[float], level: float = 0.95) -> tuple[float, float] | None:
+    """A distribution-free interval for the median: the order statistics (k, n + 1 - k)
+    with the largest k whose coverage, from the binomial(n, 1/2) law, is at least level.
+
+    Up to 8 values that is the lowest and the highest (coverage 1 - 2^(1-n)); None
+    for fewer than 6 values, where even those cover less than 95%.
+    """
+    n = len(values)
+    ordered = sorted(values)
+    below = 0.0      # P(Bin(n, 1/2) < k), for k = 1, 2, ...
+    best = None
+    for k in range(1, n // 2 + 1):
+        below += math.comb(n, k - 1) / 2 ** n
+        if 1 - 2 * below < level:
+            break
+        best = k
+    return None if best is None else (ordered[best - 1], ordered[n - best])
+
+
+def ratio_interval(numerators: list[float] | None, denominators: list[float] | None) -> str:
+    """median_interval of the paired ratios, as 'low-high' ('-' if too few rounds)."""
+    interval = median_interval(paired_ratios(numerators, denominators))
+    return "-" if interval is None else f"{interval[0]:.2f}-{interval[1]:.2f}"
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
@@ -429,7 +500,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="moves in the short games of the ms/move measurement")
     parser.add_argument("--move-games", type=int, default=10,
                         help="games per run in the ms/move measurement")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per figure (median); a ratio's 95%% interval needs 6 or more")
+    parser.add_argument("--modes", default="none,1,2",
+                        help="the games/s runs' modes, comma-separated: none (games in the "
+                             "ringmaster's process), 1 (-j 1), 2 (-j 2); default %(default)s")
     parser.add_argument("--gnugo-games", type=int, default=4,
                         help="games per GNU Go level 0 run (0: skip)")
     parser.add_argument("--profile", action="store_true",
@@ -442,6 +517,12 @@ def main(argv: list[str] | None = None) -> int:
                              "-m ringmaster.cli), e.g. to measure a patched copy")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
+    try:
+        args.modes = [None if m.strip() == "none" else int(m) for m in args.modes.split(",")]
+    except ValueError:
+        parser.error(f"--modes {args.modes!r}: give none, 1 or 2, comma-separated")
+    if not args.modes or any(m not in (None, 1, 2) for m in args.modes):
+        parser.error("--modes: give none, 1 or 2, comma-separated")
     if args.engine_python is None:
         args.engine_python = args.python2 if os.path.isfile(args.python2) else sys.executable
 
@@ -476,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
         gps = bench.games_per_second() if "gps" in parts else {}
         per_move = bench.per_move() if "move" in parts else {}
         engine = bench.engine_costs() if parts & {"gps", "move"} else None
+        board = bench.board_cpu_ms() if "gps" in parts else None
         gnugo = bench.gnugo() if "gnugo" in parts and args.gnugo_games > 0 \
             and os.path.exists(GNUGO) else {}
         profile = bench.profile() if args.profile else None
@@ -494,31 +576,31 @@ def main(argv: list[str] | None = None) -> int:
     if dropped:
         print(f"removed from every run's environment: {', '.join(dropped)}")
     head = f"{'measure':<46}{'ours':>10}" + (
-        f"{'gomill':>10}{'ratio':>8}{'rounds range':>15}" if have_gomill else "")
+        f"{'gomill':>10}{'ratio':>8}{'95% interval':>15}" if have_gomill else "")
     print(head)
     print("-" * len(head))
 
     def row(name: str, ours_values, gomill_values, digits: int = 2,
             higher_is_better: bool = True):
         """Medians of the runs; the ratio is the median of the runs' paired ratios, and
-        their range over the rounds (the lowest and highest) follows it."""
+        its 95% interval follows it."""
         ours_v = median_or_none(ours_values) if ours_values else None
         line = f"{name:<46}{fmt(ours_v, digits):>10}"
         if have_gomill:
             gomill_v = median_or_none(gomill_values) if gomill_values else None
-            ratios = [o / g if higher_is_better else g / o
-                      for o, g in zip(ours_values or [], gomill_values or []) if o > 0 and g > 0]
-            ratio = statistics.median(ratios) if ratios and len(ratios) == len(ours_values) \
-                else None
-            spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratio is not None else "-"
-            line += f"{fmt(gomill_v, digits):>10}{fmt(ratio, 2) + 'x':>8}{spread:>15}"
+            pairs = (ours_values, gomill_values) if higher_is_better \
+                else (gomill_values, ours_values)
+            ratio = median_ratio(*pairs)
+            line += (f"{fmt(gomill_v, digits):>10}{fmt(ratio, 2) + 'x':>8}"
+                     f"{ratio_interval(*pairs):>15}")
         print(line)
 
     def col(table: dict, key, index: int, minus: float = 0.0) -> list | None:
         runs = table.get(key)
         return None if runs is None else [run[index] - minus for run in runs]
 
-    modes = ((None, "no -j"), (1, "-j 1"), (2, "-j 2"))
+    modes = tuple((m, n) for m, n in ((None, "no -j"), (1, "-j 1"), (2, "-j 2"))
+                  if m in args.modes)
     if gps:
         for label, what in (("ringmaster", "ours"), (REUSE, "ours, reuse")):
             for mode, name in modes:
@@ -537,6 +619,20 @@ def main(argv: list[str] | None = None) -> int:
         for mode, name in modes:
             row(f"steady CPU ms/game, {name}, ours, reuse", col(gps, (REUSE, mode), 3),
                 col(gps, ("gomill", mode), 3), 1, higher_is_better=False)
+        def own(label: str, mode) -> list | None:
+            """Each run's steady CPU a game less its engines' (as they logged it)."""
+            runs = gps.get((label, mode))
+            return None if runs is None else [run[3] - run[4] for run in runs]
+
+        if any(run[4] == run[4] for runs in gps.values() for run in runs):
+            for label, what in (("ringmaster", "ours"), (REUSE, "ours, reuse")):
+                for mode, name in modes:
+                    row(f"steady engines' CPU ms/game, {name}, {what}", col(gps, (label, mode), 4),
+                        col(gps, ("gomill", mode), 4), 1, higher_is_better=False)
+            for label, what in (("ringmaster", "ours"), (REUSE, "ours, reuse")):
+                for mode, name in modes:
+                    row(f"steady CPU ms/game less engines', {name}, {what}", own(label, mode),
+                        own("gomill", mode), 1, higher_is_better=False)
         if engine:
             row("  engines' own CPU ms/game (replayed)", [engine[2]],
                 [engine[2]] if have_gomill else None, 1, higher_is_better=False)
@@ -569,11 +665,12 @@ def main(argv: list[str] | None = None) -> int:
     if have_gomill:
         print("values: medians of the runs; ratio: median of the runs' paired ratios, "
               "ours/gomill for games/s and gomill/ours for times (above 1: ours is faster); "
-              "rounds range: the lowest and highest paired ratio")
+              "95% interval: of that median, distribution-free (order statistics of the "
+              "paired ratios; with 6 to 8 rounds, their lowest and highest)")
     if gps and ("before", None) in gps:
         print()
         print("before (--before) against now, ours alone; ratio: now/before (above 1: faster now), "
-              "then its lowest and highest over the rounds")
+              "then its 95% interval")
         for label in ("", "+reuse"):
             for index, what in ((0, f"games/s [{args.games} games]"), (2, "steady games/s")):
                 for mode, name in modes:
@@ -582,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{what + ', ' + name + (', reuse' if label else ''):<46}"
                           f"{fmt(median_or_none(now)):>10}{fmt(median_or_none(before)):>10}"
                           f"{fmt(median_ratio(now, before)) + 'x':>8}"
-                          f"{ratio_range(now, before):>15}")
+                          f"{ratio_interval(now, before):>15}")
     if gps and have_gomill:
         # The issue's goals: at -j 1 and -j 2, 2x without reuse and 4x with it.
         for index, what in ((0, f"{args.games}-game runs"), (2, "steady")):
@@ -591,13 +688,35 @@ def main(argv: list[str] | None = None) -> int:
                                              col(gps, ("gomill", m), index))
                           for m, name in modes if m is not None}
                 met = all(r is not None and r >= goal for r in ratios.values())
-                ranges = {name: ratio_range(col(gps, (label, m), index),
+                ranges = {name: ratio_interval(col(gps, (label, m), index),
                                             col(gps, ("gomill", m), index))
                           for m, name in modes if m is not None}
                 print(f"goal >= {goal}x Gomill's games/s{' with reuse' if goal == 4 else ''}, "
                       f"{what}: " + ", ".join(f"{n} {fmt(r)}x ({ranges[n]})"
                                               for n, r in ratios.items())
                       + f" -> {'met' if met else 'NOT met'}")
+    if gps and have_gomill and board is not None:
+        # What both ringmasters pay a game whatever they do: the engines' own CPU and
+        # sgfmill's board checking every move (Gomill's board is the same algorithm).
+        # Where both are CPU-bound at the same utilisation, games/s can differ by no
+        # more than the ratio of CPU a game, so Gomill's CPU over this floor caps the
+        # ratio. The engines' CPU is the lower of theirs in our runs and in Gomill's.
+        print(f"sgfmill's board, playing the bench's game: {board:.1f} CPU ms")
+        for mode, name in modes:
+            gomill_cpu = median_or_none(col(gps, ("gomill", mode), 3) or [])
+            if mode is None or not gomill_cpu:
+                continue
+            caps = []
+            for label, what in (("ringmaster", "without reuse"), (REUSE, "with reuse")):
+                engines = [median_or_none(col(gps, (impl, mode), 4) or [])
+                           for impl in (label, "gomill" if label == "ringmaster" else label)]
+                engines = [e for e in engines if e is not None]
+                if engines:
+                    floor = min(engines) + board
+                    caps.append(f"{what}: floor {floor:.1f} ms, cap {gomill_cpu / floor:.2f}x")
+            if caps:
+                print(f"  at {name}, Gomill's steady {gomill_cpu:.1f} CPU ms a game over the "
+                      "floor (engines' CPU in the run + board): " + "; ".join(caps))
     if per_move:
         wall = statistics.median(col(per_move, "ringmaster", 0))
         cpu = statistics.median(col(per_move, "ringmaster", 1))

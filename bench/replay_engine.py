@@ -4,7 +4,11 @@
 Runs under Python 2.7 and Python 3 (Gomill launches it too), and must not
 import ringmaster.
 
-    python replay_engine.py --script FILE
+    python replay_engine.py --script FILE [--cpu-log LOG]
+
+With --cpu-log, the engine appends its own CPU seconds (user + system, from
+getrusage) to LOG as it answers quit: one line an engine, so that a benchmark can
+tell the engines' CPU in a run from the controller's.
 
 FILE holds the game's moves, one vertex a line ('pass' included), as played
 by bench/fast_engine.py against itself (bench_ringmaster.py writes it). The
@@ -18,6 +22,8 @@ game), it stops following the script and passes from then on: still legal.
 Past the script's end it passes.
 """
 
+import os
+import resource
 import sys
 
 from fast_engine import administrative, gtp_commands  # beside this file, so first on sys.path
@@ -29,6 +35,7 @@ def main(argv):
         return 2
     with open(argv[argv.index("--script") + 1]) as f:
         script = [line.strip().upper() for line in f if line.strip()]
+    cpu_log = argv[argv.index("--cpu-log") + 1] if "--cpu-log" in argv else None
     length = len(script)
     played = 0            # moves of this game so far
     in_step = True        # False once the game has left the script
@@ -55,6 +62,11 @@ def main(argv):
         elif command == "komi":
             pass
         elif command == "quit":
+            if cpu_log:
+                usage = resource.getrusage(resource.RUSAGE_SELF)
+                fd = os.open(cpu_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                os.write(fd, ("%.6f\n" % (usage.ru_utime + usage.ru_stime)).encode("ascii"))
+                os.close(fd)
             stdout.write("=" + ident + "\n\n")
             stdout.flush()
             return 0
