@@ -73,6 +73,8 @@ class EnginePool:
     def close_all(self) -> None:
         """Quit and close every kept engine (each is killed with its process group)."""
         kept, self._kept = self._kept, []
+        for engine in kept:   # all quit at once, then each is waited for
+            engine.controller.send_quit()
         for engine in kept:
             pid = engine_pid(engine.controller)
             try:

@@ -89,20 +89,30 @@ class EngineDescription:
         return self.description or self.short
 
 
-def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
-                 factory: ChannelFactory, stderr: str | Callable[[str], None],
-                 gtp_log: TextIO | None) -> tuple[GtpController, EngineDescription]:
-    """Start an engine, check it speaks GTP version 2, and run its start-up commands.
+def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
+                  factory: ChannelFactory, stderr: str | Callable[[str], None]) -> GtpController:
+    """Start an engine's process and give it a controller; greet_player then talks to it.
 
-    Raises GtpChannelError or BadGtpResponse, with messages naming the player.
+    Launching both engines of a game before greeting either lets the second
+    one's start-up run while the first answers. Raises GtpChannelError naming
+    the player.
     """
     name = f"player {spec.code}"
     try:
         channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
     except GtpChannelError as exc:
         raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
-    controller = GtpController(channel, name, default_timeout=spec.timeout,
-                               aliases=dict(spec.gtp_aliases), log_label=colour)
+    return GtpController(channel, name, default_timeout=spec.timeout,
+                         aliases=dict(spec.gtp_aliases), log_label=colour)
+
+
+def greet_player(controller: GtpController, spec: PlayerSpec,
+                 gtp_log: TextIO | None) -> EngineDescription:
+    """Check a launched engine speaks GTP version 2, ask what it is, run its start-up commands.
+
+    Raises GtpChannelError or BadGtpResponse, with messages naming the
+    player; the engine is then killed and its controller closed.
+    """
     try:
         try:
             version = controller.do_command("protocol_version")
@@ -117,16 +127,30 @@ def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: st
             except ValueError:
                 ok = False
             if not ok:
-                raise GtpChannelError(f"{name} reports GTP protocol version {version.strip()[:20]}")
+                raise GtpChannelError(f"player {spec.code} reports GTP protocol version "
+                                      f"{version.strip()[:20]}")
         description = EngineDescription(controller)
         controller.gtp_log = gtp_log
         for command, arguments in spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
     except BaseException:
         controller.kill()
+        controller.is_closed = True
         controller.channel.close(0)
         raise
-    return controller, description
+    return description
+
+
+def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
+                 factory: ChannelFactory, stderr: str | Callable[[str], None],
+                 gtp_log: TextIO | None) -> tuple[GtpController, EngineDescription]:
+    """Start an engine, check it speaks GTP version 2, and run its start-up commands.
+
+    Raises GtpChannelError or BadGtpResponse, with messages naming the player.
+    """
+    controller = launch_player(spec, game_id=game_id, slot=slot, colour=colour,
+                               factory=factory, stderr=stderr)
+    return controller, greet_player(controller, spec, gtp_log)
 
 
 def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
@@ -291,12 +315,17 @@ class GameEngines:
                 self.controllers[colour] = engine.controller
                 self.descriptions[colour] = engine.description
                 if not _resume_kept_engine(engine, colour, stderr, self.gtp_log):
-                    del self.controllers[colour]
+                    del self.controllers[colour], self.descriptions[colour]
                     self.kept[colour] = None
             if colour not in self.controllers:
-                self.controllers[colour], self.descriptions[colour] = start_player(
+                # Attached at once, so that close_all kills it if the other fails to start.
+                self.controllers[colour] = launch_player(
                     spec, game_id=self.job.game_id, slot=self.job.slot, colour=colour,
-                    factory=self.factory, stderr=stderr, gtp_log=self.gtp_log)
+                    factory=self.factory, stderr=stderr)
+        for colour in ("b", "w"):
+            if colour not in self.descriptions:
+                self.descriptions[colour] = greet_player(
+                    self.controllers[colour], self.specs[colour], self.gtp_log)
 
     def finish(self, healthy: bool, late_errors: list[str]) -> dict[str, float | None]:
         """Each engine's CPU time in this game (None if unknown); keeps or closes the engines.
@@ -305,6 +334,7 @@ class GameEngines:
         engines may be kept.
         """
         cpu_times = {c: _cpu_time(self.controllers[c], late_errors) for c in ("b", "w")}
+        closing = []
         for colour in ("b", "w"):
             controller = self.controllers[colour]
             kept = self.kept[colour]
@@ -315,7 +345,13 @@ class GameEngines:
                 engine.games += 1
                 del self.controllers[colour]   # not closed on leaving
                 engine_pool.current_pool().keep(engine)
-                continue
+            else:
+                closing.append(colour)
+        for colour in closing:   # both quit at once, then each is waited for
+            self.controllers[colour].send_quit()
+        for colour in closing:
+            controller = self.controllers[colour]
+            kept = self.kept[colour]
             try:
                 controller.close()
             except GtpChannelError as exc:

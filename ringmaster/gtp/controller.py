@@ -478,6 +478,7 @@ class GtpController:
         self.is_closed = False
         self.known_commands_cache: dict[str, bool] = {}
         self.cpu_time_from_close: float | None = None
+        self._quit_sent: bool | GtpChannelError = False   # by send_quit: True, or its error
 
     def _log(self, direction: str, text: str) -> None:
         if self.gtp_log is not None:
@@ -577,18 +578,37 @@ class GtpController:
             self.known_commands_cache[command] = known
         return self.known_commands_cache[command]
 
+    def send_quit(self) -> None:
+        """Send quit now and leave its response to close(), so that engines closed
+        together exit together: send each its quit, then close each.
+
+        Does nothing if the channel is unusable or quit was sent; an error
+        sending is raised by close().
+        """
+        if self.is_closed or self.channel_is_bad or self._quit_sent:
+            return
+        try:
+            self._send([("quit", ())])
+            self._quit_sent = True
+        except GtpChannelError as exc:
+            self._quit_sent = exc
+
     def close(self, quit_timeout: float = 5.0) -> None:
-        """Send quit if the channel is usable, then close it (the engine is always killed).
+        """Send quit if the channel is usable (unless send_quit did), read its response,
+        then close the channel (the engine is always killed).
 
         Raises GtpChannelError if quit fails; the engine is closed anyway.
         """
         if self.is_closed:
             return
-        error = None
+        error = self._quit_sent if isinstance(self._quit_sent, GtpChannelError) else None
         try:
-            if not self.channel_is_bad:
+            if error is None and not self.channel_is_bad:
                 try:
-                    self.do_command("quit", timeout=quit_timeout)
+                    if self._quit_sent:
+                        self._receive("quit", (), quit_timeout)   # a failure response is fine
+                    else:
+                        self.do_command("quit", timeout=quit_timeout)
                 except BadGtpResponse:
                     pass
                 except GtpChannelError as exc:

@@ -17,6 +17,7 @@ from ringmaster.display import DELIMITER, Presenter
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, PlayerSpec
 from ringmaster.game_play import play_game_job, subprocess_channel
+from ringmaster.gtp.controller import GtpChannelError
 from ringmaster.ringmaster import Ringmaster
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.cli import invoke
@@ -209,6 +210,67 @@ def test_play_game_job_plays_scores_and_records(tmp_path):
     assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0 (pb)", "white:1.0 (pw)", "ev g1")
     assert "pb cpu time: 0.50s" in root.get("C")
     assert not (tmp_path / "void").exists()
+
+
+def recording_factory(events: list, fail_launch: str | None = None):
+    """fake_engine_channel, recording each launch, command and close in events, in order;
+    launching the player fail_launch raises GtpChannelError instead."""
+    def factory(spec, env, stderr):
+        if spec.code == fail_launch:
+            raise GtpChannelError("no such engine")
+        channel = fake_engine_channel(spec, env, stderr)
+        events.append(("launch", spec.code))
+        send, close, kill = channel.send_command, channel.close, channel.kill
+
+        def recording_send(command, arguments):
+            events.append((spec.code, command))
+            send(command, arguments)
+
+        def recording_close(timeout):
+            events.append(("close", spec.code))
+            return close(timeout)
+
+        def recording_kill():
+            events.append(("kill", spec.code))
+            kill()
+
+        channel.send_command, channel.close, channel.kill = \
+            recording_send, recording_close, recording_kill
+        return channel
+    return factory
+
+
+def test_both_engines_are_launched_before_either_is_greeted(tmp_path):
+    # The second engine starts up while the first answers its first commands.
+    events: list = []
+    play_game_job(make_job(tmp_path), recording_factory(events))
+    assert events[:3] == [("launch", "pb"), ("launch", "pw"), ("pb", "protocol_version")]
+
+
+def test_both_engines_are_sent_quit_before_either_is_closed(tmp_path):
+    # They exit at the same time rather than one after the other.
+    events: list = []
+    play_game_job(make_job(tmp_path), recording_factory(events))
+    quits = [i for i, event in enumerate(events) if event[1:] == ("quit",)]
+    closes = [i for i, event in enumerate(events) if event[0] == "close"]
+    assert [events[i][0] for i in quits] == ["pb", "pw"] and len(closes) == 2
+    assert max(quits) < min(closes)
+
+
+def test_an_engine_that_fails_to_launch_takes_the_launched_one_down(tmp_path):
+    events: list = []
+    with pytest.raises(JobFailed, match="error starting subprocess for player pw"):
+        play_game_job(make_job(tmp_path), recording_factory(events, fail_launch="pw"))
+    assert events == [("launch", "pb"), ("kill", "pb"), ("close", "pb")]
+
+
+def test_an_engine_that_fails_its_greeting_takes_the_other_down(tmp_path):
+    events: list = []
+    with pytest.raises(JobFailed, match="first command"):
+        play_game_job(make_job(tmp_path, b_options=("--exit-at-start",)),
+                      recording_factory(events))
+    assert ("launch", "pw") in events and ("kill", "pw") in events
+    assert not any(event[0] == "pw" for event in events)   # pw was never sent a command
 
 
 def test_forfeit_is_a_result_with_a_warning(tmp_path):

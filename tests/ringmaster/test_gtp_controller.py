@@ -97,6 +97,30 @@ def test_close_sends_quit_and_closes():
     assert controller.cpu_time_from_close == 0.5
 
 
+def test_send_quit_leaves_the_response_to_close():
+    channel = ScriptedChannel([("quit", (True, "not now"))])
+    controller = GtpController(channel, "p")
+    controller.send_quit()
+    controller.send_quit()   # sent once
+    assert channel.sent == ["quit"] and not channel.closed and channel.timeouts == []
+    controller.close(quit_timeout=3.0)   # reads it (a failure response is fine), sends nothing
+    assert channel.timeouts == [3.0] and channel.closed and controller.is_closed
+    channel.assert_done()
+
+
+def test_an_error_sending_quit_early_is_raised_by_close():
+    class BrokenPipe(ScriptedChannel):
+        def send_command(self, command, arguments):
+            raise GtpChannelClosed("engine has closed the command channel")
+
+    channel = BrokenPipe([])
+    controller = GtpController(channel, "player p")
+    controller.send_quit()   # the error waits for close
+    with pytest.raises(GtpChannelClosed, match="error sending 'quit' to player p"):
+        controller.close()
+    assert controller.is_closed and channel.closed and channel.timeouts == []
+
+
 def test_gtp_log_records_both_directions():
     log = io.StringIO()
     channel = ScriptedChannel([("boardsize 9", (False, "")), ("genmove b", (False, "C3"))])
