@@ -667,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
               "ours/gomill for games/s and gomill/ours for times (above 1: ours is faster); "
               "95% interval: of that median, distribution-free (order statistics of the "
               "paired ratios; with 6 to 8 rounds, their lowest and highest)")
-    if gps and ("before", None) in gps:
+    if gps and any(("before", mode) in gps for mode, _ in modes):
         print()
         print("before (--before) against now, ours alone; ratio: now/before (above 1: faster now), "
               "then its 95% interval")
