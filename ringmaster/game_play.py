@@ -203,11 +203,15 @@ def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> f
 
 
 def _set_up_board(controllers: dict[str, GtpController], job: GameJob) -> None:
+    """boardsize, clear_board and komi to both engines: one write each, both sent before
+    either is read. Raises the first failure response (BadGtpResponse)."""
+    commands = (("boardsize", str(job.board_size)), ("clear_board",),
+                ("komi", str(float(job.komi))))
+    sent = {colour: controllers[colour].send_commands(*commands) for colour in ("b", "w")}
     for colour in ("b", "w"):
-        controller = controllers[colour]
-        controller.do_command("boardsize", str(job.board_size))
-        controller.do_command("clear_board")
-        controller.do_command("komi", str(float(job.komi)))
+        for response in controllers[colour].receive_commands(sent[colour]):
+            if isinstance(response, BadGtpResponse):
+                raise response
 
 
 def _place_handicap(controllers: dict[str, GtpController], rules: Rules,

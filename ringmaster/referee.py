@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ringmaster.game_results import DISAGREED, format_float, result_from_score
-from ringmaster.gtp.controller import BadGtpResponse, CommandPair, GtpChannelError, GtpController
+from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController, SentCommands
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 FORCED_PASS_COMMENT = "forced pass (played by the referee)"
@@ -75,7 +75,7 @@ class Referee:
     'play COLOUR pass'). The record shows it, commented FORCED_PASS_COMMENT.
 
     A move is sent to the opponent with the opponent's own genmove, in one
-    write (GtpController.send_command_pair), so that each move wakes one engine
+    write (GtpController.send_commands), so that each move wakes one engine
     once; a move that ends the game, or that the opponent won't answer with a
     genmove (a forced pass, the move limit), is sent alone. Either way the
     opponent's answer to 'play' is judged before anything else. When the rules
@@ -98,7 +98,7 @@ class Referee:
         self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
         # The opponent's 'play' and genmove, sent before the board was updated:
         # (the mover's colour, the vertex, the pair or the error sending it).
-        self._asked: tuple[Colour, str, CommandPair | GtpChannelError] | None = None
+        self._asked: tuple[Colour, str, SentCommands | GtpChannelError] | None = None
 
     def _forfeit(self, colour: Colour, reason: str) -> None:
         winner = opponent_of(colour)
@@ -139,7 +139,7 @@ class Referee:
         vertex = self.rules.format_move(move)
         command = self._genmove_command(colour)
         try:
-            sent: CommandPair | GtpChannelError = self.players[colour].controller.send_command_pair(
+            sent: SentCommands | GtpChannelError = self.players[colour].controller.send_commands(
                 ("play", mover, vertex), command)
         except GtpChannelError as exc:
             sent = exc
@@ -162,7 +162,7 @@ class Referee:
             raise sent
         # A broken channel forfeits this engine whichever response it broke on (as
         # when the move is sent alone); the error names the command.
-        told, response = controller.receive_command_pair(sent)
+        told, response = controller.receive_commands(sent)
         if isinstance(told, BadGtpResponse):
             self._play_refused(mover, vertex, told)
             return None

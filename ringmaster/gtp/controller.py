@@ -20,8 +20,8 @@ MAX_STDERR_BYTES_PER_ENGINE = 2_000_000
 
 _USE_DEFAULT = object()
 
-CommandPair = tuple[tuple[str, tuple[str, ...]], tuple[str, tuple[str, ...]]]
-"""Two commands sent in one write, each (name, arguments), awaiting their responses."""
+SentCommands = tuple[tuple[str, tuple[str, ...]], ...]
+"""Commands sent in one write, each (name, arguments), awaiting their responses."""
 
 
 class GtpChannelError(Exception):
@@ -500,30 +500,28 @@ class GtpController:
             raise response
         return response
 
-    def send_command_pair(self, first: tuple[str, ...], second: tuple[str, ...]) -> CommandPair:
-        """Send two commands at once (one write, so the engine wakes once); each is
-        (name, *arguments). Read their responses with receive_command_pair.
+    def send_commands(self, *commands: tuple[str, ...]) -> SentCommands:
+        """Send commands at once (one write, so the engine wakes once); each is
+        (name, *arguments). Read their responses with receive_commands.
 
         The caller may do other work while the engine answers, but must read
         the responses before this controller is sent anything else. Raises
         GtpChannelError as do_command does.
         """
-        commands = ((first[0], tuple(first[1:])), (second[0], tuple(second[1:])))
-        self._send(list(commands))
-        return commands
+        sent = tuple((command[0], tuple(command[1:])) for command in commands)
+        self._send(list(sent))
+        return sent
 
-    def receive_command_pair(self, commands: CommandPair
-                             ) -> tuple[str | BadGtpResponse, str | BadGtpResponse]:
-        """Read the responses to a pair sent by send_command_pair, each within the default timeout.
+    def receive_commands(self, sent: SentCommands) -> list[str | BadGtpResponse]:
+        """Read the responses to commands sent by send_commands, each within the default timeout.
 
         Returns each response's text, or the BadGtpResponse of a failure
-        response (returned, not raised, so that the caller can judge each; the
-        second's response is read whatever the first's). Raises GtpChannelError
-        as do_command does, naming the command whose response was awaited.
+        response (returned, not raised, so that the caller can judge each;
+        every response is read whatever the ones before it said). Raises
+        GtpChannelError as do_command does, naming the command whose response
+        was awaited.
         """
-        (name1, arguments1), (name2, arguments2) = commands
-        told = self._receive(name1, arguments1, self.default_timeout)
-        return told, self._receive(name2, arguments2, self.default_timeout)
+        return [self._receive(name, arguments, self.default_timeout) for name, arguments in sent]
 
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:

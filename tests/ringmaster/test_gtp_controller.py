@@ -161,27 +161,27 @@ def test_subprocess_channel_parses_responses_with_ids_and_multiple_lines(tmp_pat
 
 
 @pytest.mark.integration
-def test_a_pair_of_commands_goes_in_one_write_and_both_answers_come_back_in_order():
+def test_commands_go_in_one_write_and_their_answers_come_back_in_order():
     # The fake engine reads its commands line by line, as any GTP engine does.
     controller = GtpController(SubprocessChannel(fake_engine_command()), "player x",
                                default_timeout=10)
-    def pair(first, second):
-        return controller.receive_command_pair(controller.send_command_pair(first, second))
+    def batch(*commands):
+        return controller.receive_commands(controller.send_commands(*commands))
 
-    assert pair(("name",), ("protocol_version",)) == ("fake", "2")
-    refused, answered = pair(("no_such_command",), ("name",))
+    assert batch(("name",), ("protocol_version",)) == ["fake", "2"]
+    refused, answered, again = batch(("no_such_command",), ("name",), ("boardsize", "9"))
     assert isinstance(refused, BadGtpResponse) and refused.command == "no_such_command"
-    assert answered == "fake"   # the second is read whatever the first's answer
+    assert (answered, again) == ("fake", "")   # each is read whatever the ones before said
     assert controller.do_command("name") == "fake"   # and nothing is left unread
     controller.close()
 
 
-def test_a_pair_through_a_channel_without_send_commands_sends_them_in_turn():
+def test_commands_through_a_channel_without_send_commands_are_sent_in_turn():
     channel = ScriptedChannel([("play b C3", (False, "")), ("genmove w", (False, "D4")),
                                ("name", (False, "x"))])
     controller = GtpController(channel, "player x", aliases={"genmove": "genmove"})
-    sent = controller.send_command_pair(("play", "b", "C3"), ("genmove", "w"))
-    assert controller.receive_command_pair(sent) == ("", "D4")
+    sent = controller.send_commands(("play", "b", "C3"), ("genmove", "w"))
+    assert controller.receive_commands(sent) == ["", "D4"]
     assert controller.do_command("name") == "x"
     channel.assert_done()
 
