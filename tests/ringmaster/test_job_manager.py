@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from dataclasses import dataclass
 
@@ -117,7 +118,11 @@ def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         run_jobs(source, sleepy, 2, poll_interval=0.05)
     assert source.told == ["interrupted"]
-    assert exit_codes == [1, 1]
+    # The busy worker unwinds its job and exits 1. The idle one exits 1 too, unless the
+    # SIGTERM came before its initialiser had set the handler (it has no job then, and
+    # SIGTERM's default action ends it: -15). Neither waits to be SIGKILLed (-9).
+    assert len(exit_codes) == 2 and 1 in exit_codes
+    assert set(exit_codes) <= {1, -signal.SIGTERM}
 
 
 def test_inline_ctrl_c_tells_the_source():
