@@ -24,9 +24,15 @@ from ringmaster.errors import (
 )
 from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import ChannelFactory, play_game_job, start_player, subprocess_channel
+from ringmaster.game_play import (
+    ChannelFactory,
+    greet_player,
+    launch_player,
+    play_game_job,
+    subprocess_channel,
+)
 from ringmaster.game_results import DISAGREED, DISAGREEMENT_CAUSE
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError
+from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
@@ -275,16 +281,17 @@ class Ringmaster:
                 for worker, failures in sorted(results.items()) for failure in failures]
 
     def run_startup_checks(self, stderr: str = "discard",
-                           report: Callable[[str], None] | None = None) -> list[str]:
-        """Check every player; returns 'player X failed startup check: ...' messages."""
-        failures = []
-        for check in self.competition.get_player_checks():
-            if report is not None:
-                report(f"checking player {check.player.code}")
-            error = self.check_player(check, stderr)
-            if error is not None:
-                failures.append(f"player {check.player.code} failed startup check: {error}")
-        return failures
+                           report: Callable[[str], None] | None = None,
+                           at_once: int = 1) -> list[str]:
+        """Check every player; returns 'player X failed startup check: ...' messages.
+
+        at_once engines start together (see check_players); 1 checks one player
+        after another, so that each engine's inherited stderr stands apart.
+        """
+        checks = list(self.competition.get_player_checks())
+        errors = check_players(checks, self.channel_factory, stderr, at_once, report)
+        return [f"player {check.player.code} failed startup check: {error}"
+                for check, error in zip(checks, errors) if error is not None]
 
     # The run
 
@@ -605,13 +612,59 @@ class Ringmaster:
 def check_player(check: PlayerCheck, factory: ChannelFactory,
                  stderr: str = "discard") -> str | None:
     """Start an engine, set up a board and close it. Returns an error message or None."""
+    return check_players([check], factory, stderr)[0]
+
+
+def check_players(checks: list[PlayerCheck], factory: ChannelFactory, stderr: str = "discard",
+                  at_once: int = 1,
+                  report: Callable[[str], None] | None = None) -> list[str | None]:
+    """check_player for each check: each check's error message or None, in order.
+
+    Up to at_once engines are launched before the first of them is greeted, so
+    that their start-ups (an interpreter, a network to load) overlap instead of
+    adding up; each is then greeted, set up and closed in turn.
+    """
+    errors: list[str | None] = []
+    step = max(1, at_once)
+    for first in range(0, len(checks), step):
+        batch = checks[first:first + step]
+        launched: list[GtpController | str] = []
+        try:
+            for check in batch:
+                if report is not None:
+                    report(f"checking player {check.player.code}")
+                launched.append(_launch_check(check, factory, stderr))
+            for index, check in enumerate(batch):
+                errors.append(_finish_check(check, launched[index]))
+                launched[index] = "finished"
+        finally:   # an exception (Ctrl-C, our bug) leaves no engine of the batch behind
+            for controller in launched:
+                if isinstance(controller, GtpController) and not controller.is_closed:
+                    controller.kill()
+                    controller.is_closed = True
+                    controller.channel.close(0)
+    return errors
+
+
+def _launch_check(check: PlayerCheck, factory: ChannelFactory,
+                  stderr: str) -> GtpController | str:
+    """The checked player's engine, launched (not yet greeted), or an error message."""
     player = check.player
     if player.cwd is not None and not os.path.isdir(player.cwd):
         return f"bad working directory: {player.cwd}"
     try:
-        controller, _ = start_player(player, game_id="startup-check", slot=None,
-                                     colour="b", factory=factory,
-                                     stderr=stderr, gtp_log=None)
+        return launch_player(player, game_id="startup-check", slot=None, colour="b",
+                             factory=factory, stderr=stderr)
+    except GtpChannelError as exc:
+        return str(exc)
+
+
+def _finish_check(check: PlayerCheck, controller: GtpController | str) -> str | None:
+    """Greet a launched engine, set up a board and close it. Returns an error message or None."""
+    if isinstance(controller, str):
+        return controller
+    try:
+        greet_player(controller, check.player, gtp_log=None)
     except (GtpChannelError, BadGtpResponse) as exc:
         return str(exc)
     setup = getattr(get_rules_class(check.game), "setup_commands", None)
@@ -635,10 +688,9 @@ def check_on_worker(checks: list[PlayerCheck], directory: str) -> list[str]:
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         failures.append(f"can't write to {directory} (the competition's directory must be "
                         "shared, at the same path, with every worker)")
-    for check in checks:
-        error = check_player(check, subprocess_channel)
-        if error is not None:
-            failures.append(f"player {check.player.code} failed startup check: {error}")
+    errors = check_players(checks, subprocess_channel, at_once=os.cpu_count() or 1)
+    failures += [f"player {check.player.code} failed startup check: {error}"
+                 for check, error in zip(checks, errors) if error is not None]
     return failures
 
 

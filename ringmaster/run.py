@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -57,7 +58,8 @@ def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: boo
         return
     if not quiet:
         say("running startup checks on all players")
-    failures = ringmaster.run_startup_checks()
+    # Engines start together (their start-ups overlap), as many at once as there are cores.
+    failures = ringmaster.run_startup_checks(at_once=os.cpu_count() or 1)
     for failure in failures:
         say(failure)
     if failures:

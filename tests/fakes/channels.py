@@ -213,3 +213,31 @@ def fake_engine_channel(spec: PlayerSpec, env: dict[str, str],
     except _ExitedAtStart:
         return ClosedChannel()
     return EngineChannel(engine, misbehave.first_error)
+
+
+def recording_factory(events: list, fail_launch: str | None = None):
+    """fake_engine_channel, recording each launch, command and close in events, in order;
+    launching the player fail_launch raises GtpChannelError instead."""
+    def factory(spec, env, stderr):
+        if spec.code == fail_launch:
+            raise GtpChannelError("no such engine")
+        channel = fake_engine_channel(spec, env, stderr)
+        events.append(("launch", spec.code))
+        send, close, kill = channel.send_command, channel.close, channel.kill
+
+        def recording_send(command, arguments):
+            events.append((spec.code, command))
+            send(command, arguments)
+
+        def recording_close(timeout):
+            events.append(("close", spec.code))
+            return close(timeout)
+
+        def recording_kill():
+            events.append(("kill", spec.code))
+            kill()
+
+        channel.send_command, channel.close, channel.kill = \
+            recording_send, recording_close, recording_kill
+        return channel
+    return factory

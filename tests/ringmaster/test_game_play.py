@@ -17,9 +17,8 @@ from ringmaster.display import DELIMITER, Presenter
 from ringmaster.errors import JobFailed
 from ringmaster.game_jobs import GameJob, PlayerSpec
 from ringmaster.game_play import play_game_job, subprocess_channel
-from ringmaster.gtp.controller import GtpChannelError
 from ringmaster.ringmaster import Ringmaster
-from tests.fakes.channels import fake_engine_channel
+from tests.fakes.channels import fake_engine_channel, recording_factory
 from tests.fakes.cli import invoke
 from tests.fakes.fake_commands import fake_engine_command
 
@@ -210,34 +209,6 @@ def test_play_game_job_plays_scores_and_records(tmp_path):
     assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0 (pb)", "white:1.0 (pw)", "ev g1")
     assert "pb cpu time: 0.50s" in root.get("C")
     assert not (tmp_path / "void").exists()
-
-
-def recording_factory(events: list, fail_launch: str | None = None):
-    """fake_engine_channel, recording each launch, command and close in events, in order;
-    launching the player fail_launch raises GtpChannelError instead."""
-    def factory(spec, env, stderr):
-        if spec.code == fail_launch:
-            raise GtpChannelError("no such engine")
-        channel = fake_engine_channel(spec, env, stderr)
-        events.append(("launch", spec.code))
-        send, close, kill = channel.send_command, channel.close, channel.kill
-
-        def recording_send(command, arguments):
-            events.append((spec.code, command))
-            send(command, arguments)
-
-        def recording_close(timeout):
-            events.append(("close", spec.code))
-            return close(timeout)
-
-        def recording_kill():
-            events.append(("kill", spec.code))
-            kill()
-
-        channel.send_command, channel.close, channel.kill = \
-            recording_send, recording_close, recording_kill
-        return channel
-    return factory
 
 
 def test_both_engines_are_launched_before_either_is_greeted(tmp_path):

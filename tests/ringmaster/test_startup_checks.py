@@ -1,0 +1,83 @@
+"""Start-up checks: engines launched together, each checked in turn, none left behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from ringmaster.competitions.base import PlayerCheck
+from ringmaster.game_jobs import PlayerSpec
+from ringmaster.ringmaster import Ringmaster, check_players
+from ringmaster.run import run_competition
+from tests.fakes.channels import recording_factory
+from tests.fakes.fake_commands import fake_engine_command
+
+
+def check(code: str, *options: str) -> PlayerCheck:
+    return PlayerCheck(PlayerSpec(code, tuple(fake_engine_command(*options)), timeout=2),
+                       board_size=9, komi=7.5)
+
+
+def launches_and_first_commands(events: list) -> list:
+    return [event for event in events if event[0] == "launch" or event[1] == "protocol_version"]
+
+
+def test_a_batch_of_engines_is_launched_before_any_is_greeted():
+    events: list = []
+    errors = check_players([check("p1"), check("p2"), check("p3")], recording_factory(events),
+                           at_once=2)
+    assert errors == [None, None, None]
+    assert launches_and_first_commands(events) == [
+        ("launch", "p1"), ("launch", "p2"), ("p1", "protocol_version"),
+        ("p2", "protocol_version"), ("launch", "p3"), ("p3", "protocol_version")]
+    # Each engine is set up and closed before the next is greeted.
+    assert events.index(("close", "p1")) < events.index(("p2", "protocol_version"))
+
+
+def test_one_at_a_time_each_engine_is_closed_before_the_next_starts():
+    events: list = []
+    assert check_players([check("p1"), check("p2")], recording_factory(events)) == [None, None]
+    assert events.index(("close", "p1")) < events.index(("launch", "p2"))
+
+
+def test_failures_come_back_in_order_and_the_other_checks_still_run():
+    events: list = []
+    errors = check_players(
+        [check("p1"), check("p2", "--fail-command", "komi"), check("p3"), check("p4")],
+        recording_factory(events, fail_launch="p3"), at_once=4)
+    assert errors[0] is None and errors[3] is None
+    assert errors[1] == "failure response from 'komi 7.5' to player p2: komi refused"
+    assert errors[2] == "error starting subprocess for player p3: no such engine"
+    for code in ("p1", "p2", "p4"):
+        assert ("close", code) in events
+
+
+def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
+    events: list = []
+    factory = recording_factory(events)
+
+    def interrupting_factory(spec, env, stderr):
+        channel = factory(spec, env, stderr)
+        if spec.code == "p1":
+            def interrupted(command, arguments):
+                raise KeyboardInterrupt
+            channel.send_command = interrupted
+        return channel
+    with pytest.raises(KeyboardInterrupt):
+        check_players([check("p1"), check("p2"), check("p3")], interrupting_factory, at_once=3)
+    for code in ("p1", "p2", "p3"):
+        assert ("kill", code) in events and ("close", code) in events
+
+
+def test_a_run_starts_its_players_engines_together(write_ctl, monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    ctl = write_ctl(f"""
+competition_type = 'playoff'
+players = {{'p': Player({fake_engine_command()!r}), 'q': Player({fake_engine_command()!r})}}
+board_size = 5
+komi = 0.5
+matchups = [Matchup('p', 'q', number_of_games=1)]
+""")
+    events: list = []
+    run_competition(Ringmaster(ctl, channel_factory=recording_factory(events)), say=lambda _: None)
+    assert launches_and_first_commands(events)[:3] == [
+        ("launch", "p"), ("launch", "q"), ("p", "protocol_version")]
