@@ -11,7 +11,9 @@ mc_tuner, ce_tuner and uniform don't depend on the run's length: one run per see
 read at every checkpoint. spsa_tuner and bayes_tuner plan by number_of_games (SPSA's
 gain schedule and the stretch it averages; the bayes tuner's match size), so each
 checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final point
-(average_last = 0), as fishtest does; "bayes_tuner constant" has trend = 'constant'.
+(average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
+asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
+has trend = 'constant'.
 
 Results go to a JSON-lines file, one line per run, so an interrupted bench goes on
 where it stopped; --report turns the file into tables and a log-log SVG plot.
@@ -47,8 +49,9 @@ from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation 
 
 CHECKPOINTS = (1000, 2000, 5000, 20000)
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
-          "spsa_tuner last iterate", "bayes_tuner", "bayes_tuner constant")
-PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "bayes_tuner", "bayes_tuner constant")
+          "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant")
+PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
+              "bayes_tuner constant")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 MD_START, MD_END = "<!-- results -->", "<!-- /results -->"
 
@@ -91,8 +94,9 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
     if name.startswith("spsa_tuner"):
         from ringmaster.competitions.spsa_tuner import SpsaTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        last = {"average_last": 0.0} if name.endswith("last iterate") else {}
-        return SpsaTuner, {**common(), "number_of_games": games, **last,
+        variant = {"spsa_tuner last iterate": {"average_last": 0.0},
+                   "spsa_tuner gamma 1/6": {"gamma": 1 / 6}}.get(name, {})
+        return SpsaTuner, {**common(), "number_of_games": games, **variant,
                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                           for d in range(dims)]}
     if name.startswith("bayes_tuner"):
@@ -215,7 +219,8 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
     """Log-log plot: mean simple regret against games, one panel per problem, quartiles as bars."""
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
                "uniform": "#7f7f7f", "spsa_tuner": "#d62728",
-               "spsa_tuner last iterate": "#ff9896", "bayes_tuner": "#2ca02c",
+               "spsa_tuner last iterate": "#ff9896", "spsa_tuner gamma 1/6": "#8c564b",
+               "bayes_tuner": "#2ca02c",
                "bayes_tuner constant": "#98df8a"}
     panel_w, panel_h, margin = 300, 220, 50
     names = list(PROBLEMS)
