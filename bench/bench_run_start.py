@@ -1,4 +1,4 @@
-"""How long `ringmaster run` takes before its first game: the interpreter, the imports and the start-up checks.
+"""How long `ringmaster run` takes before its first game: interpreter, imports and start-up checks.
 
     python bench/bench_run_start.py CTL [--rounds 5]
 

@@ -285,11 +285,11 @@ class Ringmaster:
                            at_once: int = 1) -> list[str]:
         """Check every player; returns 'player X failed startup check: ...' messages.
 
-        at_once engines start together (see check_players); 1 checks one player
+        at_once engines start together (see run_player_checks); 1 checks one player
         after another, so that each engine's inherited stderr stands apart.
         """
         checks = list(self.competition.get_player_checks())
-        errors = check_players(checks, self.channel_factory, stderr, at_once, report)
+        errors = run_player_checks(checks, self.channel_factory, stderr, at_once, report)
         return [f"player {check.player.code} failed startup check: {error}"
                 for check, error in zip(checks, errors) if error is not None]
 
@@ -612,12 +612,12 @@ class Ringmaster:
 def check_player(check: PlayerCheck, factory: ChannelFactory,
                  stderr: str = "discard") -> str | None:
     """Start an engine, set up a board and close it. Returns an error message or None."""
-    return check_players([check], factory, stderr)[0]
+    return run_player_checks([check], factory, stderr)[0]
 
 
-def check_players(checks: list[PlayerCheck], factory: ChannelFactory, stderr: str = "discard",
-                  at_once: int = 1,
-                  report: Callable[[str], None] | None = None) -> list[str | None]:
+def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
+                      stderr: str = "discard", at_once: int = 1,
+                      report: Callable[[str], None] | None = None) -> list[str | None]:
     """check_player for each check: each check's error message or None, in order.
 
     Up to at_once engines are launched before the first of them is greeted, so
@@ -628,7 +628,7 @@ def check_players(checks: list[PlayerCheck], factory: ChannelFactory, stderr: st
     step = max(1, at_once)
     for first in range(0, len(checks), step):
         batch = checks[first:first + step]
-        launched: list[GtpController | str] = []
+        launched: list[GtpController | str | None] = []   # None: checked and closed
         try:
             for check in batch:
                 if report is not None:
@@ -636,7 +636,7 @@ def check_players(checks: list[PlayerCheck], factory: ChannelFactory, stderr: st
                 launched.append(_launch_check(check, factory, stderr))
             for index, check in enumerate(batch):
                 errors.append(_finish_check(check, launched[index]))
-                launched[index] = "finished"
+                launched[index] = None
         finally:   # an exception (Ctrl-C, our bug) leaves no engine of the batch behind
             for controller in launched:
                 if isinstance(controller, GtpController) and not controller.is_closed:
@@ -659,9 +659,9 @@ def _launch_check(check: PlayerCheck, factory: ChannelFactory,
         return str(exc)
 
 
-def _finish_check(check: PlayerCheck, controller: GtpController | str) -> str | None:
+def _finish_check(check: PlayerCheck, controller: GtpController | str | None) -> str | None:
     """Greet a launched engine, set up a board and close it. Returns an error message or None."""
-    if isinstance(controller, str):
+    if not isinstance(controller, GtpController):
         return controller
     try:
         greet_player(controller, check.player, gtp_log=None)
@@ -688,7 +688,7 @@ def check_on_worker(checks: list[PlayerCheck], directory: str) -> list[str]:
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         failures.append(f"can't write to {directory} (the competition's directory must be "
                         "shared, at the same path, with every worker)")
-    errors = check_players(checks, subprocess_channel, at_once=os.cpu_count() or 1)
+    errors = run_player_checks(checks, subprocess_channel, at_once=os.cpu_count() or 1)
     failures += [f"player {check.player.code} failed startup check: {error}"
                  for check, error in zip(checks, errors) if error is not None]
     return failures

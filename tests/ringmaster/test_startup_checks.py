@@ -6,7 +6,7 @@ import pytest
 
 from ringmaster.competitions.base import PlayerCheck
 from ringmaster.game_jobs import PlayerSpec
-from ringmaster.ringmaster import Ringmaster, check_players
+from ringmaster.ringmaster import Ringmaster, run_player_checks
 from ringmaster.run import run_competition
 from tests.fakes.channels import recording_factory
 from tests.fakes.fake_commands import fake_engine_command
@@ -23,7 +23,7 @@ def launches_and_first_commands(events: list) -> list:
 
 def test_a_batch_of_engines_is_launched_before_any_is_greeted():
     events: list = []
-    errors = check_players([check("p1"), check("p2"), check("p3")], recording_factory(events),
+    errors = run_player_checks([check("p1"), check("p2"), check("p3")], recording_factory(events),
                            at_once=2)
     assert errors == [None, None, None]
     assert launches_and_first_commands(events) == [
@@ -35,13 +35,13 @@ def test_a_batch_of_engines_is_launched_before_any_is_greeted():
 
 def test_one_at_a_time_each_engine_is_closed_before_the_next_starts():
     events: list = []
-    assert check_players([check("p1"), check("p2")], recording_factory(events)) == [None, None]
+    assert run_player_checks([check("p1"), check("p2")], recording_factory(events)) == [None, None]
     assert events.index(("close", "p1")) < events.index(("launch", "p2"))
 
 
 def test_failures_come_back_in_order_and_the_other_checks_still_run():
     events: list = []
-    errors = check_players(
+    errors = run_player_checks(
         [check("p1"), check("p2", "--fail-command", "komi"), check("p3"), check("p4")],
         recording_factory(events, fail_launch="p3"), at_once=4)
     assert errors[0] is None and errors[3] is None
@@ -63,7 +63,7 @@ def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
             channel.send_command = interrupted
         return channel
     with pytest.raises(KeyboardInterrupt):
-        check_players([check("p1"), check("p2"), check("p3")], interrupting_factory, at_once=3)
+        run_player_checks([check("p1"), check("p2"), check("p3")], interrupting_factory, at_once=3)
     for code in ("p1", "p2", "p3"):
         assert ("kill", code) in events and ("close", code) in events
 
