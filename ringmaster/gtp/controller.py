@@ -250,22 +250,29 @@ class SubprocessChannel:
                 return line
             if self._stdout_eof:
                 raise GtpChannelClosed("engine has closed the response channel")
-            if deadline is None:
-                wait_ms = -1
-            else:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise GtpTimeout("timed out waiting for a response")
-                wait_ms = max(1, math.ceil(remaining * 1000))
-            try:
-                events = self._poller.poll(wait_ms)
-            except InterruptedError:  # pragma: no cover (PEP 475 retries)
-                continue
-            for fd, _ in events:
-                if fd == self._stdout_fd:
-                    self._read_stdout()
-                elif fd == self._stderr_fd:
-                    self._read_stderr()
+            self._wait_for_output(deadline)
+
+    def _wait_for_output(self, deadline: float | None) -> None:
+        """Wait until stdout or stderr has something (or is closed) and read it.
+
+        Raises GtpTimeout if the deadline passes first.
+        """
+        if deadline is None:
+            wait_ms = -1
+        else:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise GtpTimeout("timed out waiting for a response")
+            wait_ms = max(1, math.ceil(remaining * 1000))
+        try:
+            events = self._poller.poll(wait_ms)
+        except InterruptedError:  # pragma: no cover (PEP 475 retries)
+            return
+        for fd, _ in events:
+            if fd == self._stdout_fd:
+                self._read_stdout()
+            elif fd == self._stderr_fd:
+                self._read_stderr()
 
     def _read_stdout(self) -> None:
         try:
@@ -298,6 +305,32 @@ class SubprocessChannel:
             raise
 
     def _read_response(self, deadline: float | None) -> tuple[bool, str]:
+        # The usual response ('=' or '?', one printable line, a blank line) is taken
+        # whole from the buffer; anything else goes to _read_response_lines, which
+        # reads the usual response to the same result, only slower.
+        while not self.is_first_response:
+            usual = self._take_usual_response()
+            if usual is not None:
+                return usual
+            buffer = self._stdout_buffer
+            if self._stdout_eof or buffer.find(b"\n") + 1 < len(buffer):
+                break   # not the usual response, or the channel closed: the general reader
+            self._wait_for_output(deadline)   # nothing yet, or a line without its blank line
+        return self._read_response_lines(deadline)
+
+    def _take_usual_response(self) -> tuple[bool, str] | None:
+        """(is_failure, text) of the usual response if the buffer starts with one whole, else None."""
+        buffer = self._stdout_buffer
+        end = buffer.find(b"\n", 0, MAX_RESPONSE_BYTES - 1)   # both lines within the limit
+        if end < 1 or buffer[end + 1:end + 2] != b"\n" or buffer[0] not in b"=?":
+            return None
+        line = buffer[:end].decode("utf-8", "replace")
+        if not line.isprintable():   # a CR, a tab or a control character: the general reader
+            return None
+        self._stdout_buffer = buffer[end + 2:]
+        return line[0] == "?", line[1:].lstrip("0123456789").strip()
+
+    def _read_response_lines(self, deadline: float | None) -> tuple[bool, str]:
         lines: list[str] = []
         size = 0
         while True:

@@ -160,6 +160,49 @@ def test_subprocess_channel_parses_responses_with_ids_and_multiple_lines(tmp_pat
     assert channel.exit_status == 0
 
 
+# (what the engine writes, what get_response returns): the usual one-line responses are
+# taken whole from the buffer; the others go through the line-by-line reader.
+RESPONSES = [
+    (b"= C3\n\n", (False, "C3")),
+    (b"=12 C3 \n\n", (False, "C3")),
+    (b"? illegal move\n\n", (True, "illegal move")),
+    (b"=\n\n", (False, "")),
+    (b"= C3\r\n\r\n", (False, "C3")),
+    (b"= a\tb\n\n", (False, "a b")),
+    (b"= x\x01y\n\n", (False, "xy")),
+    (b"= a\nb\n\n", (False, "a\nb")),
+    (b"\n\n= C3\n\n", (False, "C3")),
+    (b"= \xff\n\n", (False, "\ufffd")),
+    (b"= C|3\n\n", (False, "C3")),                  # written in parts, '|' between: half a line,
+    (b"= D4\n|\n", (False, "D4")),                  # a line without its blank line
+    (b"= a\n\n= b\n\n", (False, "a")),             # two responses in one write...
+    (b"", (False, "b")),                              # ...the second read from the buffer
+]
+
+
+@pytest.mark.integration
+def test_subprocess_channel_reads_every_form_of_response(tmp_path):
+    script = tmp_path / "e.py"
+    script.write_text(
+        "import sys, time\n"
+        f"responses = {[data for data, _ in RESPONSES]!r}\n"
+        "sys.stdout.buffer.write(b'= 2\\n\\n'); sys.stdout.flush()   # the first response\n"
+        "for data in responses:\n"
+        "    for i, part in enumerate(data.split(b'|')):\n"
+        "        if i:\n"
+        "            time.sleep(0.05)\n"
+        "        sys.stdout.buffer.write(part); sys.stdout.flush()\n"
+        "time.sleep(5)\n")
+    channel = SubprocessChannel([sys.executable, str(script)])
+    try:
+        assert channel.get_response(5) == (False, "2")
+        for data, expected in RESPONSES:
+            assert channel.get_response(5) == expected, data
+    finally:
+        channel.kill()
+        channel.close(1)
+
+
 @pytest.mark.integration
 def test_commands_go_in_one_write_and_their_answers_come_back_in_order():
     # The fake engine reads its commands line by line, as any GTP engine does.
