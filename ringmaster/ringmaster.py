@@ -615,6 +615,15 @@ def check_player(check: PlayerCheck, factory: ChannelFactory,
     return run_player_checks([check], factory, stderr)[0]
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity mask where the system has one
+    (a container or `taskset` may give fewer than the machine has), else the count."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                       stderr: str = "discard", at_once: int = 1,
                       report: Callable[[str], None] | None = None) -> list[str | None]:
@@ -688,7 +697,7 @@ def check_on_worker(checks: list[PlayerCheck], directory: str) -> list[str]:
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         failures.append(f"can't write to {directory} (the competition's directory must be "
                         "shared, at the same path, with every worker)")
-    errors = run_player_checks(checks, subprocess_channel, at_once=os.cpu_count() or 1)
+    errors = run_player_checks(checks, subprocess_channel, at_once=usable_cores())
     failures += [f"player {check.player.code} failed startup check: {error}"
                  for check, error in zip(checks, errors) if error is not None]
     return failures

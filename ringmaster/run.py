@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -12,7 +11,7 @@ from typing import Any
 from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed
 from ringmaster.persistence import CompetitionLock
 from ringmaster.reaper import helper_pids, reaping
-from ringmaster.ringmaster import Ringmaster
+from ringmaster.ringmaster import Ringmaster, usable_cores
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
@@ -59,7 +58,7 @@ def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: boo
     if not quiet:
         say("running startup checks on all players")
     # Engines start together (their start-ups overlap), as many at once as there are cores.
-    failures = ringmaster.run_startup_checks(at_once=os.cpu_count() or 1)
+    failures = ringmaster.run_startup_checks(at_once=usable_cores())
     for failure in failures:
         say(failure)
     if failures:

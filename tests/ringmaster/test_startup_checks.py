@@ -6,7 +6,7 @@ import pytest
 
 from ringmaster.competitions.base import PlayerCheck
 from ringmaster.game_jobs import PlayerSpec
-from ringmaster.ringmaster import Ringmaster, run_player_checks
+from ringmaster.ringmaster import Ringmaster, run_player_checks, usable_cores
 from ringmaster.run import run_competition
 from tests.fakes.channels import recording_factory
 from tests.fakes.fake_commands import fake_engine_command
@@ -68,8 +68,13 @@ def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
         assert ("kill", code) in events and ("close", code) in events
 
 
+def test_usable_cores_follow_the_affinity_mask(monkeypatch):
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 3})
+    assert usable_cores() == 2
+
+
 def test_a_run_starts_its_players_engines_together(write_ctl, monkeypatch):
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 2)
     ctl = write_ctl(f"""
 competition_type = 'playoff'
 players = {{'p': Player({fake_engine_command()!r}), 'q': Player({fake_engine_command()!r})}}
