@@ -312,10 +312,9 @@ class SubprocessChannel:
             usual = self._take_usual_response()
             if usual is not None:
                 return usual
-            buffer = self._stdout_buffer
-            if self._stdout_eof or buffer.find(b"\n") + 1 < len(buffer):
-                break   # not the usual response, or the channel closed: the general reader
-            self._wait_for_output(deadline)   # nothing yet, or a line without its blank line
+            if self._stdout_eof or self._stdout_buffer:
+                break   # something else (or a part of a response), or the channel closed
+            self._wait_for_output(deadline)   # nothing yet
         return self._read_response_lines(deadline)
 
     def _take_usual_response(self) -> tuple[bool, str] | None:

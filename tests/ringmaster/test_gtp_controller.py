@@ -192,12 +192,15 @@ def test_subprocess_channel_reads_every_form_of_response(tmp_path):
         "        if i:\n"
         "            time.sleep(0.05)\n"
         "        sys.stdout.buffer.write(part); sys.stdout.flush()\n"
-        "time.sleep(5)\n")
+        "sys.stdout.buffer.write(b'oops\\n'); sys.stdout.flush()   # then garbage, and no EOF\n"
+        "time.sleep(30)\n")
     channel = SubprocessChannel([sys.executable, str(script)])
     try:
         assert channel.get_response(5) == (False, "2")
         for data, expected in RESPONSES:
             assert channel.get_response(5) == expected, data
+        with pytest.raises(GtpProtocolError, match="no success/failure indication"):
+            channel.get_response(2)   # at once: not a timeout, waiting for more
     finally:
         channel.kill()
         channel.close(1)
