@@ -647,11 +647,12 @@ def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                 errors.append(_finish_check(check, launched[index]))
                 launched[index] = None
         finally:   # an exception (Ctrl-C, our bug) leaves no engine of the batch behind
-            for controller in launched:
-                if isinstance(controller, GtpController) and not controller.is_closed:
-                    controller.kill()
-                    controller.is_closed = True
-                    controller.channel.close(0)
+            left = [controller for controller in launched if isinstance(controller, GtpController)]
+            for controller in left:   # all killed first: a second Ctrl-C can't spare one
+                controller.kill()
+            for controller in left:   # even one whose close() was interrupted while it waited
+                controller.is_closed = True
+                controller.channel.close(0)
     return errors
 
 

@@ -45,11 +45,19 @@ def sigterm_interrupts() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous_int)
 
 
-def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: bool) -> None:
+def engines_started_together(parallel: int | None) -> int:
+    """How many engines the start-up checks launch at once: no more than the cores the
+    run may use, nor than its games in flight will run (two a game)."""
+    return max(1, min(usable_cores(), 2 * (parallel or 1)))
+
+
+def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: bool,
+                  at_once: int = 1) -> None:
     """Run the start-up checks the control file asks for, telling say() about them.
 
-    Each failure is said whatever quiet is. Raises StartupCheckFailed if a
-    player fails its check.
+    at_once engines start together (see Ringmaster.run_startup_checks). Each
+    failure is said whatever quiet is. Raises StartupCheckFailed if a player
+    fails its check.
     """
     if ringmaster.competition.skip_player_checks:
         if not quiet:
@@ -57,8 +65,7 @@ def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: boo
         return
     if not quiet:
         say("running startup checks on all players")
-    # Engines start together (their start-ups overlap), as many at once as there are cores.
-    failures = ringmaster.run_startup_checks(at_once=usable_cores())
+    failures = ringmaster.run_startup_checks(at_once=at_once)
     for failure in failures:
         say(failure)
     if failures:
@@ -116,7 +123,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
-            check_players(ringmaster, say, quiet)
+            check_players(ringmaster, say, quiet, engines_started_together(parallel))
             client = None
             if cluster is not None:
                 from ringmaster.cluster import connect

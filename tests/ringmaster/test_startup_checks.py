@@ -7,7 +7,7 @@ import pytest
 from ringmaster.competitions.base import PlayerCheck
 from ringmaster.game_jobs import PlayerSpec
 from ringmaster.ringmaster import Ringmaster, run_player_checks, usable_cores
-from ringmaster.run import run_competition
+from ringmaster.run import engines_started_together, run_competition
 from tests.fakes.channels import recording_factory
 from tests.fakes.fake_commands import fake_engine_command
 
@@ -68,9 +68,43 @@ def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
         assert ("kill", code) in events and ("close", code) in events
 
 
+def test_an_interrupt_while_closing_an_engine_kills_it_and_the_rest_of_the_batch():
+    events: list = []
+    factory = recording_factory(events)
+
+    def interrupting_factory(spec, env, stderr):
+        channel = factory(spec, env, stderr)
+        if spec.code == "p1":
+            close = channel.close
+
+            def interrupted_close(timeout):   # as if Ctrl-C came while close waited
+                channel.close = close
+                raise KeyboardInterrupt
+            channel.close = interrupted_close
+        return channel
+    with pytest.raises(KeyboardInterrupt):
+        run_player_checks([check("p1"), check("p2")], interrupting_factory, at_once=2)
+    for code in ("p1", "p2"):
+        assert ("kill", code) in events and ("close", code) in events
+    assert events.index(("kill", "p2")) < events.index(("close", "p1"))   # all killed first
+
+
 def test_usable_cores_follow_the_affinity_mask(monkeypatch):
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 3})
     assert usable_cores() == 2
+
+
+def test_usable_cores_without_an_affinity_mask(monkeypatch):
+    monkeypatch.delattr("os.sched_getaffinity", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    assert usable_cores() == 3
+
+
+def test_no_more_engines_start_together_than_cores_or_the_runs_own_games_use(monkeypatch):
+    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 16)
+    assert [engines_started_together(parallel) for parallel in (None, 1, 3, 20)] == [2, 2, 6, 16]
+    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 1)
+    assert engines_started_together(4) == 1
 
 
 def test_a_run_starts_its_players_engines_together(write_ctl, monkeypatch):
