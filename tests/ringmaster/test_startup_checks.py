@@ -51,39 +51,39 @@ def test_failures_come_back_in_order_and_the_other_checks_still_run():
         assert ("close", code) in events
 
 
-def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
-    events: list = []
+def interrupting_p1(events: list, method: str, once: bool = False):
+    """recording_factory, with p1's channel raising KeyboardInterrupt from method (only
+    the first call if once: as if Ctrl-C came while that call waited)."""
     factory = recording_factory(events)
 
     def interrupting_factory(spec, env, stderr):
         channel = factory(spec, env, stderr)
         if spec.code == "p1":
-            def interrupted(command, arguments):
+            real = getattr(channel, method)
+
+            def interrupted(*args):
+                if once:
+                    setattr(channel, method, real)
                 raise KeyboardInterrupt
-            channel.send_command = interrupted
+            setattr(channel, method, interrupted)
         return channel
+    return interrupting_factory
+
+
+def test_an_interrupt_while_greeting_leaves_no_engine_of_the_batch_behind():
+    events: list = []
     with pytest.raises(KeyboardInterrupt):
-        run_player_checks([check("p1"), check("p2"), check("p3")], interrupting_factory, at_once=3)
+        run_player_checks([check("p1"), check("p2"), check("p3")],
+                          interrupting_p1(events, "send_command"), at_once=3)
     for code in ("p1", "p2", "p3"):
         assert ("kill", code) in events and ("close", code) in events
 
 
 def test_an_interrupt_while_closing_an_engine_kills_it_and_the_rest_of_the_batch():
     events: list = []
-    factory = recording_factory(events)
-
-    def interrupting_factory(spec, env, stderr):
-        channel = factory(spec, env, stderr)
-        if spec.code == "p1":
-            close = channel.close
-
-            def interrupted_close(timeout):   # as if Ctrl-C came while close waited
-                channel.close = close
-                raise KeyboardInterrupt
-            channel.close = interrupted_close
-        return channel
     with pytest.raises(KeyboardInterrupt):
-        run_player_checks([check("p1"), check("p2")], interrupting_factory, at_once=2)
+        run_player_checks([check("p1"), check("p2")],
+                          interrupting_p1(events, "close", once=True), at_once=2)
     for code in ("p1", "p2"):
         assert ("kill", code) in events and ("close", code) in events
     assert events.index(("kill", "p2")) < events.index(("close", "p1"))   # all killed first
