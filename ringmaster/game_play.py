@@ -134,9 +134,7 @@ def greet_player(controller: GtpController, spec: PlayerSpec,
         for command, arguments in spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
     except BaseException:
-        controller.kill()
-        controller.is_closed = True
-        controller.channel.close(0)
+        controller.abandon()
         raise
     return description
 
@@ -171,9 +169,7 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
         for command, arguments in engine.spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
     except (GtpChannelError, BadGtpResponse):
-        controller.kill()
-        controller.is_closed = True
-        controller.channel.close(0)
+        controller.abandon()
         return False
     return True
 
@@ -371,10 +367,7 @@ class GameEngines:
 
     def close_all(self) -> None:
         for controller in self.controllers.values():
-            controller.kill()
-            if not controller.is_closed:
-                controller.is_closed = True
-                controller.channel.close(0)
+            controller.abandon()
 
 
 def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:

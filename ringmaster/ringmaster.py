@@ -260,10 +260,6 @@ class Ringmaster:
 
     # Start-up checks
 
-    def check_player(self, check: PlayerCheck, stderr: str = "discard") -> str | None:
-        """Start an engine, set up a board and close it. Returns an error message or None."""
-        return check_player(check, self.channel_factory, stderr)
-
     def run_startup_checks_on_cluster(self, client: Any,
                                       report: Callable[[str], None] | None = None) -> list[str]:
         """The start-up checks on every worker of a Dask cluster, and that it can write our files.
@@ -289,9 +285,8 @@ class Ringmaster:
         after another, so that each engine's inherited stderr stands apart.
         """
         checks = list(self.competition.get_player_checks())
-        errors = run_player_checks(checks, self.channel_factory, stderr, at_once, report)
-        return [f"player {check.player.code} failed startup check: {error}"
-                for check, error in zip(checks, errors) if error is not None]
+        return failure_messages(
+            checks, run_player_checks(checks, self.channel_factory, stderr, at_once, report))
 
     # The run
 
@@ -609,12 +604,6 @@ class Ringmaster:
         return errors
 
 
-def check_player(check: PlayerCheck, factory: ChannelFactory,
-                 stderr: str = "discard") -> str | None:
-    """Start an engine, set up a board and close it. Returns an error message or None."""
-    return run_player_checks([check], factory, stderr)[0]
-
-
 def usable_cores() -> int:
     """The cores this process may run on: its affinity mask where the system has one
     (a container or `taskset` may give fewer than the machine has), else the count."""
@@ -627,7 +616,8 @@ def usable_cores() -> int:
 def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                       stderr: str = "discard", at_once: int = 1,
                       report: Callable[[str], None] | None = None) -> list[str | None]:
-    """check_player for each check: each check's error message or None, in order.
+    """Start each check's engine, set up a board and close it: each check's error
+    message or None, in order.
 
     Up to at_once engines are launched before the first of them is greeted, so
     that their start-ups (an interpreter, a network to load) overlap instead of
@@ -654,6 +644,12 @@ def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                 controller.is_closed = True
                 controller.channel.close(0)
     return errors
+
+
+def failure_messages(checks: list[PlayerCheck], errors: list[str | None]) -> list[str]:
+    """'player X failed startup check: ...' for each check with an error."""
+    return [f"player {check.player.code} failed startup check: {error}"
+            for check, error in zip(checks, errors) if error is not None]
 
 
 def _launch_check(check: PlayerCheck, factory: ChannelFactory,
@@ -686,8 +682,7 @@ def _finish_check(check: PlayerCheck, controller: GtpController | str | None) ->
             controller.do_command(command, *args)
         controller.close()
     except (GtpChannelError, BadGtpResponse) as exc:
-        controller.kill()
-        controller.channel.close(0)
+        controller.abandon()
         return str(exc)
     return None
 
@@ -698,10 +693,8 @@ def check_on_worker(checks: list[PlayerCheck], directory: str) -> list[str]:
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         failures.append(f"can't write to {directory} (the competition's directory must be "
                         "shared, at the same path, with every worker)")
-    errors = run_player_checks(checks, subprocess_channel, at_once=usable_cores())
-    failures += [f"player {check.player.code} failed startup check: {error}"
-                 for check, error in zip(checks, errors) if error is not None]
-    return failures
+    return failures + failure_messages(
+        checks, run_player_checks(checks, subprocess_channel, at_once=usable_cores()))
 
 
 def check_state_fields(document: dict[str, Any], name: str) -> None:

@@ -652,3 +652,11 @@ class GtpController:
     def kill(self) -> None:
         self.channel_is_bad = True
         self.channel.kill()
+
+    def abandon(self) -> None:
+        """Kill the engine and close its channel at once, without quit: for an engine
+        given up on. The channel is closed once only (not again after close())."""
+        self.kill()
+        if not self.is_closed:
+            self.is_closed = True
+            self.channel.close(0)

@@ -10,7 +10,7 @@ from ringmaster.errors import ControlFileError
 from ringmaster.game_jobs import GameJob, PlayerSpec
 from ringmaster.gtp.engine import GtpEngine
 from ringmaster.pig_referee import dice_seed, play_pig_job, replay_record
-from ringmaster.ringmaster import Ringmaster
+from ringmaster.ringmaster import Ringmaster, run_player_checks
 from ringmaster.rules import get_rules_class
 from ringmaster.rules.pig import PigRules
 from tests.fakes.channels import EngineChannel
@@ -153,7 +153,7 @@ def test_a_pig_playoff_runs_reports_each_seat_and_checks_players(tmp_path):
     assert "game: pig" in report and "target: 20" in report and "as black" in report
     assert len(os.listdir(tmp_path / "pig.games")) == 4
     checks = {c.player.code: c for c in ringmaster.competition.get_player_checks()}
-    assert ringmaster.check_player(checks["h20"]) is None
+    assert run_player_checks([checks["h20"]], ringmaster.channel_factory) == [None]
 
 
 def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):
