@@ -61,13 +61,24 @@ class SimpleScheduler:
         self._pending = [n for n in range(self.next_new) if n not in self.fixed]
 
     def to_json(self) -> dict[str, Any]:
-        return {"next_new": self.next_new, "fixed": sorted(self.fixed)}
+        """The numbers below next_new not fixed (those in flight or to issue again), which
+        are few: the state is saved after every game, and the fixed ones are most of a
+        long run's numbers. {"fixed": [...]} (which from_json reads too) if the numbers
+        below next_new aren't each either fixed or in flight or pending: a fixed
+        number that is also to be issued again, say."""
+        unfixed = self.outstanding.union(self._pending)
+        if len(self.fixed) + len(unfixed) != self.next_new or not unfixed.isdisjoint(self.fixed):
+            return {"next_new": self.next_new, "fixed": sorted(self.fixed)}
+        return {"next_new": self.next_new, "unfixed": sorted(unfixed)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SimpleScheduler:
         scheduler = cls()
-        scheduler.next_new = data["next_new"]
-        scheduler.fixed = set(data["fixed"])
+        scheduler.next_new = int(data["next_new"])
+        if "unfixed" in data:
+            scheduler.fixed = set(range(scheduler.next_new)).difference(data["unfixed"])
+        else:
+            scheduler.fixed = set(data["fixed"])
         scheduler.rollback()
         return scheduler
 

@@ -102,6 +102,23 @@ def test_simple_scheduler_retry_and_rollback():
     assert scheduler.issue(limit=6) is None and scheduler.issue() == 6
 
 
+def test_simple_scheduler_saves_only_the_numbers_not_fixed_and_reads_the_old_form():
+    scheduler = SimpleScheduler()
+    for _ in range(1000):
+        scheduler.fix(scheduler.issue())
+    in_flight = [scheduler.issue() for _ in range(3)]
+    scheduler.retry(in_flight[1])
+    saved = scheduler.to_json()
+    # What a save writes doesn't grow with the games fixed.
+    assert saved == {"next_new": 1003, "unfixed": [1000, 1001, 1002]}
+    for data in (saved, {"next_new": 1003, "fixed": list(range(1000))}):
+        restored = SimpleScheduler.from_json(json.loads(json.dumps(data)))
+        assert [restored.issue() for _ in range(4)] == [1000, 1001, 1002, 1003]
+    # A number fixed while waiting to be issued again: saved in full, not as a gap.
+    scheduler.fix(in_flight[1])
+    assert scheduler.to_json() == {"next_new": 1003, "fixed": list(range(1000)) + [1001]}
+
+
 def test_results_state_round_trip_replays_games_in_flight(write_ctl):
     comp = playoff(write_ctl)
     jobs = [comp.get_game() for _ in range(3)]
