@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """What saving the state costs as a run grows: ours now, and an earlier commit beside it.
 
-The ringmaster rewrites FILE.status (atomically, with its fsyncs) after every
-result, and the state holds every game played, so a save's cost grows with
-the run. Each game's record is encoded once and the list of them extended
-after each result (persistence.EncodedList); before that (6f033fc) every save
-encoded every game again: 12.8 / 76.9 / 367.5 ms a save at 200 / 2,000 / 10,000
-games against 1.6 / 7.5 / 23.2 ms now, on this project's 2-core machine.
+The ringmaster saves the state after every result, and the state holds
+every game played. Rewriting FILE.status whole (atomically, with its fsyncs)
+at each save cost more as the run grew, even with each game's record
+encoded once (persistence.EncodedList): 1.6 / 7.5 / 23.2 ms a save at 200 /
+2,000 / 10,000 games on this project's 2-core machine (12.8 / 76.9 / 367.5
+ms before that, at 6f033fc). Now a save appends a line to FILE.journal
+(state_journal.StateStore), and the whole state is written only when the
+journal outgrows it and when the run ends.
 
 This bench records N simulated results in a playoff (no engines: the
-results are made up) and times save_state() at each size in --sizes, in a
-fresh process for each tree, each size --repeat times (median), with the
-JSON encoding alone timed too (the file write left out).
+results are made up), in a fresh process for each tree. At each size in
+--sizes it makes one untimed save (a run's first), then --repeat times
+records one more result and times the save after it (median): what a run
+pays a game. 'whole' is the time of writing the whole state once at that
+size (FILE.status at the run's end; for a tree without a journal, what
+every save costs).
 
     python bench/bench_state_save.py --sizes 200,2000,10000
     git worktree add /tmp/before COMMIT
@@ -36,7 +41,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # Run in a fresh interpreter with PYTHONPATH set to the tree measured.
 MEASURE = r"""
 import json, os, sys, time
-from ringmaster import persistence
 from ringmaster.game_jobs import GameJobResult
 from ringmaster.game_results import GameResult
 from ringmaster.ringmaster import Ringmaster
@@ -47,39 +51,58 @@ with open(ctl, "w") as f:
     f.write("competition_type = 'playoff'\n"
             "players = {'p1': Player('p1'), 'p2': Player('p2')}\n"
             "board_size = 9\nkomi = 7.5\n"
-            f"matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={max(sizes)})]\n")
+            f"matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={max(sizes) + repeat})]\n")
 ringmaster = Ringmaster(ctl)
 ringmaster.open_log()
 ringmaster.load_state()
 ringmaster.save_state = lambda: None   # recording the results: not timed, not saved
 ringmaster._write_html_if_due = lambda: None   # nor FILE.html
+journaled = hasattr(ringmaster, "state_store")
 played = 0
 out = {}
+
+
+def one_more_result() -> None:
+    global played
+    job = ringmaster.get_job()
+    codes = job.player_b.code, job.player_w.code
+    result = GameResult(job.game_id, codes[0], codes[1], "b", "B+3.5",
+                        cpu_times={codes[0]: 0.5, codes[1]: 0.25})
+    ringmaster.process_response(GameJobResult(
+        game_id=job.game_id, game_data=job.game_data, game_result=result,
+        engine_names={}, engine_descriptions={}, warnings=[], moves=150))
+    played += 1
+
+
+def size_on_disk() -> int:
+    journal = getattr(ringmaster.paths, "journal", None)
+    return sum(os.path.getsize(p) for p in (ringmaster.paths.status, journal)
+               if p and os.path.exists(p))
+
+
 for size in sizes:
     while played < size:
-        job = ringmaster.get_job()
-        codes = job.player_b.code, job.player_w.code
-        result = GameResult(job.game_id, codes[0], codes[1], "b", "B+3.5",
-                            cpu_times={codes[0]: 0.5, codes[1]: 0.25})
-        ringmaster.process_response(GameJobResult(
-            game_id=job.game_id, game_data=job.game_data, game_result=result,
-            engine_names={}, engine_descriptions={}, warnings=[], moves=150))
-        played += 1
+        one_more_result()
     del ringmaster.save_state
-    saves, encodes = [], []
+    ringmaster.save_state()   # untimed: a run's first save (which begins the journal)
+    saves = []
     for _ in range(repeat):
+        ringmaster.save_state = lambda: None
+        one_more_result()
+        del ringmaster.save_state
         start = time.perf_counter()
         ringmaster.save_state()
         saves.append(time.perf_counter() - start)
-        real = persistence.write_atomically
-        persistence.write_atomically = lambda *args, **kwargs: None
-        start = time.perf_counter()
-        ringmaster.save_state()
-        encodes.append(time.perf_counter() - start)
-        persistence.write_atomically = real
+    size_bytes = size_on_disk()
+    start = time.perf_counter()
+    if journaled:
+        ringmaster.close_state()   # the journal folded into FILE.status
+    else:
+        ringmaster.save_state()    # every save wrote the whole state
+    whole = time.perf_counter() - start
     ringmaster.save_state = lambda: None
-    out[size] = {"save": saves, "encode": encodes,
-                 "bytes": os.path.getsize(ringmaster.paths.status)}
+    out[size] = {"save": saves, "whole": whole, "bytes": size_bytes,
+                 "status_bytes": os.path.getsize(ringmaster.paths.status)}
 import ringmaster as package
 out["tree"] = os.path.dirname(os.path.dirname(os.path.abspath(package.__file__)))
 print(json.dumps(out))
@@ -117,18 +140,18 @@ def main(argv: list[str] | None = None) -> int:
     results = {label: measure(tree, args.sizes, args.repeat, args.dir) for label, tree in trees}
     load = os.getloadavg()[0]
     print(f"state save (ms, median of {args.repeat}); load average {load:.2f}")
-    head = f"{'games':>8}{'file MB':>9}" + "".join(
-        f"{label + ' save':>13}{label + ' encode':>15}" for label, _ in trees)
+    head = f"{'games':>8}{'state MB':>9}" + "".join(
+        f"{label + ' save':>13}{label + ' whole':>14}" for label, _ in trees)
     if args.before:
         head += f"{'save before/now':>17}"
     print(head)
     for size in sorted(results["now"]):
-        row = f"{size:>8}{results['now'][size]['bytes'] / 1e6:>9.2f}"
+        row = f"{size:>8}{results['now'][size]['status_bytes'] / 1e6:>9.2f}"
         medians = {}
         for label, _ in trees:
             figures = results[label][size]
             medians[label] = statistics.median(figures["save"])
-            row += f"{1000 * medians[label]:>13.1f}{1000 * statistics.median(figures['encode']):>15.1f}"
+            row += f"{1000 * medians[label]:>13.2f}{1000 * figures['whole']:>14.1f}"
         if args.before:
             row += f"{medians['before'] / medians['now']:>16.1f}x"
         print(row)

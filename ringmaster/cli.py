@@ -149,7 +149,7 @@ def check(control_file: str, cluster: str | None) -> None:
 @cli.command()
 @control_file_argument
 def debugstatus(control_file: str) -> None:
-    """Print the raw state file."""
+    """Print the state as JSON (the state file with the journal's saves applied)."""
     document = _load(control_file).state_as_json()
     click.echo(json.dumps(document, indent=2, sort_keys=True))
 

@@ -147,13 +147,43 @@ class EncodedOnce:
         object.__setattr__(self, name, value)
 
 
+class EncodedArray(EncodedJson):
+    """A JSON array of encoded records, as EncodedList.encode made it: the first count
+    texts of source's list, which only ever grows in place. text is joined when it is
+    first asked for; the state's journal (state_journal.py) writes only the texts a
+    save added, and never asks for it."""
+
+    __slots__ = ("texts", "count", "source", "generation", "_text")
+
+    def __init__(self, texts: list[str], count: int, source: object, generation: int) -> None:
+        self.texts = texts
+        self.count = count
+        self.source = source
+        self.generation = generation
+        self._text: str | None = None
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "[" + ",".join(self.texts[:self.count]) + "]"
+        return self._text
+
+    def added_since(self, count: int) -> EncodedJson:
+        """The texts after the first count, as a JSON array."""
+        return EncodedJson("[" + ",".join(self.texts[count:self.count]) + "]")
+
+    def __repr__(self) -> str:
+        return f"EncodedArray({self.count} records)"
+
+
 class EncodedList:
     """A growing list of EncodedOnce records (the games of a run) as one JSON array.
 
     encode(records) encodes only the records appended since its last call, so
-    that saving the state doesn't visit every game again; it starts again if
-    it is given another list, a shorter one, or one whose last record it knew
-    is no longer in its place, or if a record encoded before has changed.
+    that saving the state doesn't visit every game again; it starts again (a
+    new generation, so that the journal knows the array wasn't only extended)
+    if it is given another list, a shorter one, or one whose last record it
+    knew is no longer in its place, or if a record encoded before has changed.
     """
 
     def __init__(self) -> None:
@@ -161,17 +191,19 @@ class EncodedList:
         self._texts: list[str] = []
         self._last: object = None
         self._changes = -1
+        self.generation = 0
 
-    def encode(self, records: list) -> EncodedJson:
+    def encode(self, records: list) -> EncodedArray:
         known = len(self._texts)
         if (records is not self._records or self._changes != EncodedOnce.changes
                 or known > len(records) or (known and records[known - 1] is not self._last)):
             self._records, self._texts, self._changes = records, [], EncodedOnce.changes
+            self.generation += 1
             known = 0
         self._texts += [record.encoded().text for record in records[known:]]
         if records:
             self._last = records[-1]
-        return EncodedJson("[" + ",".join(self._texts) + "]")
+        return EncodedArray(self._texts, len(self._texts), self, self.generation)
 
 
 def dumps_state(document: Any) -> str:
@@ -204,11 +236,13 @@ def dumps_state(document: Any) -> str:
     return "".join(joined)
 
 
-def write_state(pathname: str, state: dict[str, Any]) -> None:
-    """Replace the state file with state, atomically and durably."""
+def write_state(pathname: str, state: dict[str, Any]) -> int:
+    """Replace the state file with state, atomically and durably; returns its size in bytes."""
     document = {"format": STATE_FORMAT, "version": STATE_VERSION, **state}
-    # Compact separators keep json's fast encoder: the whole state is written after every game.
-    write_atomically(pathname, dumps_state(document).encode("utf-8"))
+    # Compact separators keep json's fast encoder.
+    data = dumps_state(document).encode("utf-8")
+    write_atomically(pathname, data)
+    return len(data)
 
 
 def read_state(pathname: str) -> dict[str, Any]:

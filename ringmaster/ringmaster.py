@@ -39,14 +39,13 @@ from ringmaster.persistence import (
     CompetitionLock,
     EncodedList,
     one_line,
-    read_state,
     reconcile_history,
     remove_stale_temporaries,
     storage_error,
     write_atomically,
-    write_state,
 )
 from ringmaster.rules import get_rules_class
+from ringmaster.state_journal import StateStore
 from ringmaster.timing import RunClock, local_now, progress, progress_line
 
 HTML_INTERVAL = 1.0
@@ -71,6 +70,10 @@ class CompetitionPaths:
     @property
     def status(self) -> str:
         return self._path(".status")
+
+    @property
+    def journal(self) -> str:
+        return self._path(".journal")
 
     @property
     def log(self) -> str:
@@ -105,7 +108,7 @@ class CompetitionPaths:
         return self._path(".gtplogs")
 
     def all_outputs(self) -> list[str]:
-        return [self.log, self.status, self.command, self.history, self.report, self.html,
+        return [self.log, self.status, self.journal, self.command, self.history, self.report, self.html,
                 self.games, self.void, self.gtplogs]
 
 
@@ -151,6 +154,7 @@ class Ringmaster:
         self._log_file: Any = None
         self.game_index: list[GameEntry] = []
         self._games_json = EncodedList()      # the game index as saved, extended after each result
+        self.state_store = StateStore(self.paths.status, self.paths.journal)
         self.clock = RunClock()
         self._job_started: dict[str, float] = {}
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
@@ -171,12 +175,12 @@ class Ringmaster:
         Raises StateFileError if there is none and required is true, and
         StateFileError or CompetitionError if it can't be used.
         """
-        if not os.path.exists(self.paths.status):
+        if not self.state_store.exists():
             if required:
                 raise StateFileError("no status file")
             self.competition.set_clean_status()
             return False
-        document = read_state(self.paths.status)
+        document = self.state_store.read()
         name = os.path.basename(self.paths.status)
         if document.get("competition_type") != self.competition.competition_type:
             raise StateFileError(
@@ -224,7 +228,16 @@ class Ringmaster:
                         f"a new matchup (or reset) for games at {value}")
 
     def save_state(self) -> None:
-        write_state(self.paths.status, {
+        """Record the state durably (see StateStore). Raises StorageError."""
+        self.state_store.save(self._state_document())
+
+    def close_state(self) -> None:
+        """At the end of a run: leave the state whole in FILE.status (see StateStore.close)."""
+        self.state_store.close(self._state_document() if self.state_store.has_journal_lines
+                               else None)
+
+    def _state_document(self) -> dict[str, Any]:
+        return {
             "competition_type": self.competition.competition_type,
             "competition_version": self.competition.status_format_version,
             "void_game_count": self.void_game_count,
@@ -234,13 +247,13 @@ class Ringmaster:
             "game_settings": self.game_settings(),
             "games": self._games_json.encode(self.game_index),
             "timing": self.clock.to_json(),
-        })
+        }
 
     def state_as_json(self) -> dict[str, Any]:
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
-        if not os.path.exists(self.paths.status):
+        if not self.state_store.exists():
             raise StateFileError("no status file")
-        return read_state(self.paths.status)
+        return self.state_store.read()
 
     # Logging
 

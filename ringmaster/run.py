@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed
+from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed, StorageError
 from ringmaster.persistence import CompetitionLock
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster, usable_cores
@@ -137,6 +137,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started
                              else INTERRUPTED_BEFORE_PLAY_MESSAGE) from None
     finally:
+        try:
+            ringmaster.close_state()
+        except StorageError as exc:   # the journal still holds every save
+            ringmaster.log(f"the journal was not folded into the state file: {exc}")
         ringmaster.close_log()
         lock.release()
         if presenter is not None and hasattr(presenter, "close"):
