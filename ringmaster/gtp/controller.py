@@ -560,9 +560,12 @@ class GtpController:
             full = " ".join((commands[0][0],) + commands[0][1])
             raise GtpTransportError(
                 f"error sending '{full}' to {self.name}: channel is unusable")
-        wire = [(self.aliases.get(command, command), arguments) for command, arguments in commands]
-        for command, arguments in wire:
-            self._log(">>", " ".join((command,) + arguments))
+        aliases = self.aliases
+        wire = [(aliases.get(command, command), arguments) for command, arguments in commands] \
+            if aliases else commands
+        if self.gtp_log is not None:
+            for command, arguments in wire:
+                self._log(">>", " ".join((command,) + arguments))
         try:
             send_commands = getattr(self.channel, "send_commands", None)
             if send_commands is not None:
@@ -578,11 +581,11 @@ class GtpController:
     def _receive(self, command: str, arguments: tuple[str, ...],
                  timeout: float | None) -> str | BadGtpResponse:
         """The response to command: its text, or the BadGtpResponse of a failure response."""
-        full = " ".join((command,) + arguments)
         try:
             is_failure, text = self.channel.get_response(timeout)
         except GtpChannelError as exc:
             self.channel_is_bad = True
+            full = " ".join((command,) + arguments)
             if isinstance(exc, GtpTimeout):
                 limit = f" ({timeout:g}s)" if timeout is not None else ""
                 message = f"timeout{limit} waiting for response to '{full}' from {self.name}"
@@ -590,8 +593,10 @@ class GtpController:
                 message = f"error reading response to '{full}' from {self.name}: {exc}"
             self._log("<<", f"[{exc}]")
             raise type(exc)(message) from None
-        self._log("<<", ("? " if is_failure else "= ") + text)
+        if self.gtp_log is not None:
+            self._log("<<", ("? " if is_failure else "= ") + text)
         if is_failure:
+            full = " ".join((command,) + arguments)
             return BadGtpResponse(
                 f"failure response from '{full}' to {self.name}: {text}",
                 command, arguments, text)
