@@ -15,8 +15,8 @@ from ringmaster.competitions import COMPETITION_TYPES, get_competition_class
 from ringmaster.competitions.base import Competition
 from ringmaster.errors import ControlFileError, Interrupt, describe_user_exception
 
-FORBIDDEN_EXTENSIONS = (".log", ".status", ".cmd", ".hist", ".report", ".games",
-                        ".void", ".gtplogs", ".lock")
+FORBIDDEN_EXTENSIONS = (".log", ".status", ".journal", ".cmd", ".hist", ".report", ".html",
+                        ".games", ".void", ".gtplogs", ".lock")
 
 _MISSING_SETTING = re.compile(r"'([_a-zA-Z0-9]+)' not specified")
 

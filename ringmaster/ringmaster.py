@@ -232,9 +232,9 @@ class Ringmaster:
         self.state_store.save(self._state_document())
 
     def close_state(self) -> None:
-        """At the end of a run: leave the state whole in FILE.status (see StateStore.close)."""
-        self.state_store.close(self._state_document() if self.state_store.has_journal_lines
-                               else None)
+        """At the end of a run: leave the state as last saved whole in FILE.status
+        (see StateStore.close). Raises StorageError or StateFileError."""
+        self.state_store.close()
 
     def _state_document(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,13 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from ringmaster.errors import Interrupt, RunInterrupted, StartupCheckFailed, StorageError
+from ringmaster.errors import (
+    Interrupt,
+    RunInterrupted,
+    StartupCheckFailed,
+    StateFileError,
+    StorageError,
+)
 from ringmaster.persistence import CompetitionLock
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster, usable_cores
@@ -139,7 +145,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     finally:
         try:
             ringmaster.close_state()
-        except StorageError as exc:   # the journal still holds every save
+        except (StorageError, StateFileError) as exc:   # the journal still holds every save
             ringmaster.log(f"the journal was not folded into the state file: {exc}")
         ringmaster.close_log()
         lock.release()

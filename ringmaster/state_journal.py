@@ -54,13 +54,16 @@ def _parent(document: dict[str, Any], path: list[str]) -> dict[str, Any]:
 
 def apply_line(document: dict[str, Any], entry: Any) -> dict[str, Any]:
     """The state after one journal line: its 'set' part whole, each array in 'append'
-    being the same array of document extended by the line's items (in place).
+    being the same array of document extended by the line's items (in place, once
+    the whole line is found to fit).
 
-    Raises KeyError, TypeError or ValueError if the line doesn't fit document.
+    Raises KeyError, TypeError or ValueError if the line doesn't fit document,
+    which is then unchanged.
     """
     state, appends = entry["set"], entry["append"]
     if not isinstance(state, dict) or not isinstance(appends, list):
         raise TypeError("not a journal line")
+    moves = []
     for path, items in appends:
         if not (isinstance(path, list) and path and all(isinstance(k, str) for k in path)
                 and isinstance(items, list)):
@@ -68,8 +71,10 @@ def apply_line(document: dict[str, Any], entry: Any) -> dict[str, Any]:
         before = _parent(document, path)[path[-1]]
         if not isinstance(before, list):
             raise TypeError("append to a non-array")
+        moves.append((_parent(state, path), path[-1], before, items))
+    for parent, key, before, items in moves:
         before.extend(items)
-        _parent(state, path)[path[-1]] = before
+        parent[key] = before
     return state
 
 
@@ -77,40 +82,69 @@ def read_journaled_state(status: str, journal: str) -> dict[str, Any]:
     """The state: the snapshot with the journal's lines applied in turn.
 
     A journal written for another snapshot (left by a run killed while it
-    folded the journal in) is ignored, as is a last line cut short (a save
-    that never completed: its game isn't counted, and will be played again).
-    Raises StateFileError naming the file if either can't be read or used.
+    folded the journal in) is ignored, as are the lines from the first that
+    can't be read or applied, if no good line follows (the last save, cut
+    short by a kill or a power cut: its game isn't counted, and will be played
+    again). A reader that meets a journal of another snapshot while a run
+    folds it in reads the snapshot again. Raises StateFileError naming the
+    file if either can't be read or used.
     """
-    document = read_state(status)
-    ident = document.pop("journal", None)
-    if ident is None:
-        return document
+    for _ in range(5):
+        document = read_state(status)
+        ident = document.pop("journal", None)
+        if ident is None:
+            return document
+        lines = _journal_lines(journal, ident)
+        if lines is not None:
+            return _applied(document, lines, os.path.basename(journal))
+        again = read_state(status).get("journal")
+        if again == ident:   # a journal of another snapshot for good, or none: the snapshot stands
+            return document
+    return document
+
+
+def _journal_lines(journal: str, ident: str) -> list[bytes] | None:
+    """The journal's lines after its header, or None if it isn't the journal of snapshot ident.
+
+    Raises StateFileError if it can't be read or is from a newer ringmaster.
+    """
     name = os.path.basename(journal)
     try:
         with open(journal, "rb") as f:
             lines = f.read().split(b"\n")
     except FileNotFoundError:
-        return document
+        return None
     except OSError as exc:
         raise StateFileError(f"can't read journal file {name}: {exc.strerror}") from None
     try:
         header = json.loads(lines[0])
     except ValueError:
-        return document   # its creation never completed: the snapshot stands
+        return None   # its creation never completed
     if (not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT
             or header.get("snapshot") != ident):
-        return document
+        return None
     if header.get("version") != JOURNAL_VERSION:
         raise StateFileError(f"journal file {name} has incompatible version "
                              f"{header.get('version')!r} (expected {JOURNAL_VERSION})")
+    return lines[1:]
+
+
+def _applied(document: dict[str, Any], lines: list[bytes], name: str) -> dict[str, Any]:
     kept = {key: document[key] for key in ("format", "version") if key in document}
-    last = len(lines) - 1   # the text after the last newline: empty, or a line cut short
-    for number, raw in enumerate(lines[1:last], start=2):
+    bad: tuple[int, str] | None = None
+    # The text after the last newline is a line whose write never completed.
+    for number, raw in enumerate(lines[:-1], start=2):
         try:
-            document = apply_line(document, json.loads(raw))
+            entry = json.loads(raw)
+            if bad is None:
+                document = apply_line(document, entry)
+            elif isinstance(entry, dict) and "set" in entry:
+                # A good line after a bad one: no kill or power cut leaves that.
+                raise StateFileError(f"journal file {name} is corrupt at line {bad[0]}: "
+                                     f"{bad[1]}")
         except (ValueError, KeyError, TypeError, IndexError) as exc:
-            raise StateFileError(f"journal file {name} is corrupt at line {number}: "
-                                 f"{type(exc).__name__}") from None
+            if bad is None:
+                bad = number, type(exc).__name__
     return {**document, **kept}
 
 
@@ -167,19 +201,20 @@ class StateStore:
                 return
         self._snapshot(state, arrays, journal=True)
 
-    def close(self, state: dict[str, Any] | None) -> None:
-        """End the run's saving: fold the journal's saves into the snapshot (state, the
-        state as last saved) and remove the journal this run began. Nothing is
-        written if the journal holds no save, or if the last save failed (the
-        journal then holds every save that completed). Raises StorageError."""
+    def close(self) -> None:
+        """End the run's saving: fold the saves in the journal into the snapshot and
+        remove the journal this run began. What is folded is read back from the two
+        files, so that it is the state as last saved, whatever happened to the
+        state in memory since (an interrupt in the middle of recording a result).
+        Nothing is written if the journal holds no save, or if the last save failed
+        (the journal then holds every save that completed). Raises StorageError,
+        or StateFileError if the files can't be read back (they are left as they are)."""
         self._close_fd()
         began, self._began = self._began, False
         if self._failed:
             return
         if self._lines:
-            if state is None:
-                return
-            self._snapshot(state, {}, journal=False)
+            self._snapshot(self.read(), {}, journal=False)
             self._lines = 0
         if began:
             try:
@@ -188,10 +223,6 @@ class StateStore:
                 pass
             except OSError as exc:
                 raise storage_error(exc, self.journal, "remove") from None
-
-    @property
-    def has_journal_lines(self) -> bool:
-        return bool(self._lines)
 
     def _append(self, line: bytes) -> None:
         assert self._fd is not None
@@ -216,6 +247,8 @@ class StateStore:
                   journal: bool) -> None:
         self._close_fd()
         ident = os.urandom(8).hex() if journal else None
+        state = {key: value for key, value in state.items()
+                 if key not in ("format", "version", "journal")}
         try:
             self._snapshot_bytes = write_state(self.status, {**state, "journal": ident}
                                                if journal else state)

@@ -93,9 +93,11 @@ def test_missing_file_and_bad_encoding(write_ctl, tmp_path):
         load_control_file(str(path))
 
 
-def test_forbidden_extension(write_ctl):
-    with pytest.raises(ControlFileError, match="forbidden control file extension: .status"):
-        load(write_ctl, GOOD, name="comp.status")
+@pytest.mark.parametrize("extension", [".status", ".journal", ".html"])
+def test_forbidden_extension(write_ctl, extension):
+    # Each is a file the run writes beside the control file, which would be overwritten.
+    with pytest.raises(ControlFileError, match=f"forbidden control file extension: {extension}"):
+        load(write_ctl, GOOD, name="comp" + extension)
 
 
 @pytest.mark.parametrize("change, expected", [

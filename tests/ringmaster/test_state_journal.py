@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from ringmaster import state_journal
-from ringmaster.errors import StateFileError, StorageError
+from ringmaster.errors import Interrupt, RunInterrupted, StateFileError, StorageError
 from ringmaster.persistence import EncodedList, EncodedOnce, dumps_state, read_state
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition
+from ringmaster.scheduling import GroupScheduler
 from ringmaster.state_journal import StateStore
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.fake_commands import fake_engine_command
@@ -84,7 +85,7 @@ def test_saves_after_the_first_append_to_the_journal(store, tmp_path):
 
 def test_close_folds_the_journal_into_the_snapshot_and_removes_it(store, tmp_path):
     run = saved_runs(store, 4)
-    store.close(run.state())
+    store.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.status"]
     assert read_state(str(tmp_path / "c.status")) == run.expected()   # no journal needed
     # The next run starts with a snapshot of its own, and reads what the last left.
@@ -94,10 +95,10 @@ def test_close_folds_the_journal_into_the_snapshot_and_removes_it(store, tmp_pat
 
 def test_close_without_a_save_writes_nothing(store, tmp_path):
     saved_runs(store, 1)
-    store.close(None)
+    store.close()
     before = sorted(p.name for p in tmp_path.iterdir()), (tmp_path / "c.status").read_bytes()
     later = StateStore(str(tmp_path / "c.status"), str(tmp_path / "c.journal"))
-    later.close(None)
+    later.close()
     assert (sorted(p.name for p in tmp_path.iterdir()),
             (tmp_path / "c.status").read_bytes()) == before
 
@@ -115,10 +116,39 @@ def test_a_line_cut_short_is_the_save_that_never_completed(store, tmp_path):
         assert store.read() == before
     journal.write_bytes(data[:last] + b"\0" * 40)   # a power cut's zeros
     assert store.read() == before
+    # The line's last block reached the disk, an earlier one didn't.
+    journal.write_bytes(data[:last] + b"\0" * 40 + data[last + 40:])
+    assert store.read() == before
 
 
-def test_a_corrupt_line_before_the_last_is_refused_in_one_line(store, tmp_path):
-    saved_runs(store, 3)
+def test_close_folds_the_state_as_last_saved_not_as_it_is_in_memory(store, tmp_path):
+    # An interrupt in the middle of recording a result leaves memory ahead of the disk.
+    run = saved_runs(store, 3)
+    saved = run.expected()
+    run.add()
+    run.games[0].n = 100
+    store.close()
+    assert read_state(str(tmp_path / "c.status")) == saved
+    assert not (tmp_path / "c.journal").exists()
+
+
+def test_a_reader_meeting_a_journal_folded_in_meanwhile_reads_the_snapshot_again(
+        store, tmp_path, monkeypatch):
+    run = saved_runs(store, 5)
+    real = state_journal._journal_lines
+
+    def folded_while_reading(journal, ident):
+        monkeypatch.setattr(state_journal, "_journal_lines", real)
+        store.close()   # the run ends between the reader's two reads
+        return real(journal, ident)
+
+    monkeypatch.setattr(state_journal, "_journal_lines", folded_while_reading)
+    reader = StateStore(str(tmp_path / "c.status"), str(tmp_path / "c.journal"))
+    assert reader.read() == run.expected()
+
+
+def test_a_corrupt_line_before_a_good_one_is_refused_in_one_line(store, tmp_path):
+    saved_runs(store, 4)
     journal = tmp_path / "c.journal"
     lines = journal.read_bytes().split(b"\n")
     lines[2] = b'{"set": {}, "append": [[["nowhere"], [1]]]}'
@@ -202,7 +232,7 @@ def test_a_failed_append_leaves_no_part_of_a_line_and_close_writes_nothing(store
     monkeypatch.setattr(state_journal.os, "write", real_write)
     assert journal.stat().st_size == size and store.read() == before
     status = (tmp_path / "c.status").read_bytes()
-    store.close(run.state())
+    store.close()
     assert (tmp_path / "c.status").read_bytes() == status and store.read() == before
 
 
@@ -237,3 +267,33 @@ def test_a_run_that_ends_without_closing_resumes_from_its_journal(write_ctl, mon
     assert sorted(ids) == [f"0_{i}" for i in range(6)]
     assert sorted(line.split()[0] for line in Path(base + ".hist").read_text().splitlines()) \
         == sorted(ids)
+
+
+def test_an_interrupt_while_a_result_is_recorded_leaves_that_game_to_be_played_again(
+        write_ctl, monkeypatch):
+    """Ctrl-C between the scheduler fixing a game and its result being stored: the run's
+    end folds what was saved, so the game is played again, not lost."""
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q")))
+    real_fix = GroupScheduler.fix
+    fixed = []
+
+    def fix_then_interrupt(self, code, number):
+        real_fix(self, code, number)
+        fixed.append(number)
+        if len(fixed) == 3:
+            raise Interrupt()
+
+    with monkeypatch.context() as patch:
+        patch.setattr(GroupScheduler, "fix", fix_then_interrupt)
+        with pytest.raises(RunInterrupted):
+            run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), quiet=True)
+    assert not os.path.exists(ctl[:-4] + ".journal")
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    assert [r.game_id for r in ringmaster.competition.results["0"]] == ["0_0", "0_1"]
+    run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), quiet=True)
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    assert sorted(r.game_id for r in ringmaster.competition.results["0"]) == [
+        f"0_{i}" for i in range(6)]
+    assert sorted(g.game_id for g in ringmaster.game_index) == [f"0_{i}" for i in range(6)]
