@@ -57,6 +57,10 @@ class GameJob:
       sgf_event, sgf_game_name, sgf_note -- text for the SGF root
       gtp_log_pathname   -- transcript file, or None
       stderr_pathname    -- engines' stderr is appended here, or None to discard
+      coordinator_syncs_record -- the played game's record is written without its
+                            fsyncs and its pathname returned, for the coordinator to
+                            make durable before it counts the game (where the two
+                            share a filesystem: not on a cluster)
     """
 
     game_id: str
@@ -80,6 +84,7 @@ class GameJob:
     stderr_pathname: str | None = None
     slot: int | None = None
     rules_options: dict[str, Any] = field(default_factory=dict)
+    coordinator_syncs_record: bool = False
 
 
 @dataclass
@@ -93,6 +98,8 @@ class GameJobResult:
       engine_descriptions -- {player code: longer description}
       warnings            -- messages for the user (forfeits, late errors)
       moves               -- number of moves played (passes included)
+      unsynced_record     -- the record's pathname, if the job left its fsyncs to
+                             the coordinator (GameJob.coordinator_syncs_record)
     """
 
     game_id: str
@@ -102,6 +109,7 @@ class GameJobResult:
     engine_descriptions: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     moves: int = 0
+    unsynced_record: str | None = None
 
 
 def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:

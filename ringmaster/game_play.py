@@ -413,13 +413,16 @@ def _finish(job: GameJob, record: GameRecord, descriptions: dict[str, EngineDesc
     if record.is_forfeit:
         warnings.append(f"game {job.game_id}: {record.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in record.late_errors]
-    write_game_record(job, PlayedGame(
+    # The fsyncs are left to the coordinator where it can do them: at -j N they
+    # held this game's worker (and its next game) until the disk answered.
+    pathname = write_game_record(job, PlayedGame(
         moves=record.moves, result=result, notes=record.notes, late_errors=record.late_errors,
         engines={c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")},
-        handicap_points=handicap_points))
+        handicap_points=handicap_points), durable=not job.coordinator_syncs_record)
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
-        warnings=warnings, moves=len(record.moves))
+        warnings=warnings, moves=len(record.moves),
+        unsynced_record=pathname if job.coordinator_syncs_record else None)
 

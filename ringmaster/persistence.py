@@ -105,6 +105,24 @@ def write_atomically(pathname: str, data: bytes, durable: bool = True) -> None:
         os.close(dir_fd)
 
 
+def make_durable(pathname: str) -> None:
+    """fsync a file that was written without (write_atomically(durable=False)), and its
+    directory, so that it and its name survive a power cut. Raises StorageError."""
+    try:
+        fd = os.open(pathname, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        dir_fd = os.open(os.path.dirname(pathname) or ".", os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise storage_error(exc, pathname, "sync") from None
+
+
 class EncodedJson:
     """A value encoded once as the state's JSON (compact, keys sorted), written as it is.
 

@@ -169,14 +169,16 @@ def _play(job: GameJob, factory: ChannelFactory, seed: int) -> GameJobResult:
         winning_colour=game.winning_colour, sgf_result=game.sgf_result, detail=game.detail,
         is_forfeit=game.is_forfeit, cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")})
     names = {c: descriptions[c].short or "" for c in ("b", "w")}
-    write_pig_record(job, seed, result, names, game=game, rules=rules)
+    pathname = write_pig_record(job, seed, result, names, game=game, rules=rules,
+                                durable=not job.coordinator_syncs_record)
     warnings = [f"game {job.game_id}: {game.detail}"] if game.is_forfeit else []
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: names[c] for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
-        warnings=warnings, moves=len(game.moves))
+        warnings=warnings, moves=len(game.moves),
+        unsynced_record=pathname if job.coordinator_syncs_record else None)
 
 
 def pig_record(job: GameJob, seed: int, result: GameResult | None, engine_names: dict[str, str], *,
@@ -219,8 +221,10 @@ def format_record(record: dict) -> str:
 
 
 def write_pig_record(job: GameJob, seed: int, result: GameResult | None,
-                     engine_names: dict[str, str], **kwargs) -> str | None:
-    """Write the record to the games directory (a void game's to the void directory).
+                     engine_names: dict[str, str], durable: bool = True,
+                     **kwargs) -> str | None:
+    """Write the record to the games directory (a void game's to the void directory),
+    with its fsyncs unless durable is false (the coordinator's, then).
 
     Returns the pathname, or None if the job records no games.
     """
@@ -233,7 +237,7 @@ def write_pig_record(job: GameJob, seed: int, result: GameResult | None,
         n += 1
         pathname = os.path.join(directory, f"{job.game_id}_{n}.json")
     record = pig_record(job, seed, result, engine_names, **kwargs)
-    write_atomically(pathname, format_record(record).encode("utf-8"))
+    write_atomically(pathname, format_record(record).encode("utf-8"), durable=durable)
     return pathname
 
 

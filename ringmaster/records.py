@@ -124,8 +124,10 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         handicap_points=game.handicap_points)
 
 
-def write_game_record(job: GameJob, game: PlayedGame) -> str | None:
-    """Write the game's SGF where the job says (a void game to the void directory).
+def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> str | None:
+    """Write the game's SGF where the job says (a void game to the void directory),
+    atomically, and with its fsyncs unless durable is false (persistence.make_durable
+    then does them).
 
     Returns the pathname written, or None if the job doesn't record games.
     """
@@ -137,7 +139,7 @@ def write_game_record(job: GameJob, game: PlayedGame) -> str | None:
         if not job.void_sgf_dirname:
             return None
         pathname = _unused_pathname(job.void_sgf_dirname, job.game_id)
-    write_atomically(pathname, game_sgf(job, game))
+    write_atomically(pathname, game_sgf(job, game), durable=durable)
     return pathname
 
 

@@ -38,6 +38,7 @@ from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.persistence import (
     CompetitionLock,
     EncodedList,
+    make_durable,
     one_line,
     reconcile_history,
     remove_stale_temporaries,
@@ -322,6 +323,9 @@ class Ringmaster:
             job.gtp_log_pathname = os.path.join(self.paths.gtplogs, job.game_id + ".log")
         if self.competition.stderr_to_log:
             job.stderr_pathname = self.paths.log
+        # Here the worker's record is on this machine's disk, and this process makes it
+        # durable before it counts the game; a Dask worker syncs its own.
+        job.coordinator_syncs_record = self.cluster is None
         if self.cluster is not None:
             # A Dask worker's threads outlive the run: engines aren't kept there.
             job.player_b = dataclasses.replace(job.player_b, reuse=False)
@@ -363,6 +367,8 @@ class Ringmaster:
         return text
 
     def process_response(self, response: GameJobResult) -> None:
+        if response.unsynced_record is not None:   # before anything counts the game
+            make_durable(response.unsynced_record)
         job = self.games_in_progress.pop(response.game_id, None)
         started = self._job_started.pop(response.game_id, None)
         entry = entry_for_result(

@@ -281,3 +281,55 @@ def test_refused_fixed_handicap_voids_the_game(tmp_path):
     with pytest.raises(JobFailed, match="bad response from fixed_handicap command to player pb"):
         play_game_job(job, fake_engine_channel)
     assert os.listdir(tmp_path / "void") == ["g1.sgf"]
+
+
+def fsync_targets(monkeypatch) -> list[str]:
+    """The files and directories os.fsync is called on from now on, in order."""
+    synced: list[str] = []
+    real = os.fsync
+
+    def recording(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    return synced
+
+
+@pytest.mark.parametrize("coordinator_syncs", [False, True])
+def test_a_game_record_is_synced_by_its_worker_or_left_to_the_coordinator(
+        tmp_path, monkeypatch, coordinator_syncs):
+    job = GameJob("g1", PlayerSpec("p", tuple(fake_engine_command())),
+                  PlayerSpec("q", tuple(fake_engine_command("--name", "q"))),
+                  board_size=5, komi=0.5, use_internal_scorer=True,
+                  sgf_dirname=str(tmp_path / "games"),
+                  coordinator_syncs_record=coordinator_syncs)
+    synced = fsync_targets(monkeypatch)
+    result = play_game_job(job, fake_engine_channel)
+    record = str(tmp_path / "games" / "g1.sgf")
+    assert sgf.Sgf_game.from_bytes(open(record, "rb").read()).get_root().get("RE")
+    if coordinator_syncs:
+        assert result.unsynced_record == record and synced == []
+    else:
+        assert result.unsynced_record is None
+        assert synced[-1] == str(tmp_path / "games")   # the directory, after the file
+
+
+def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
+        write_ctl, monkeypatch):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(),
+                               games=3, extra=""))
+    synced = fsync_targets(monkeypatch)
+    assert invoke("run", ctl, "-q", channel_factory=fake_engine_channel).exit_code == 0
+    directory, games = os.path.dirname(os.path.realpath(ctl)), os.path.realpath(ctl[:-4] + ".games")
+
+    def is_state(path):   # the journal, or the temporary file a new FILE.status is written to
+        return os.path.dirname(path) == directory and (
+            path.endswith(".journal") or os.path.basename(path).startswith(".comp.status."))
+
+    for n in range(3):
+        record = synced.index(os.path.join(games, f"0_{n}.sgf"))
+        assert synced[record + 1] == games        # its name made durable too
+        # Saves before it: one for each game before; the next one counts this game.
+        assert len([p for p in synced[:record] if is_state(p)]) == n
+        assert is_state(synced[record + 2])

@@ -243,3 +243,15 @@ def test_an_encoded_list_follows_its_list_as_it_grows_and_starts_again_when_it_c
     entries[2] = GameEntry("0_8", "a", "b", "B+R")                 # its last record replaced
     assert dumps_state(encoded.encode(entries)) == plain(entries)
     assert dumps_state(EncodedList().encode([])) == "[]"
+
+
+def test_make_durable_syncs_a_file_and_says_in_one_line_when_it_cannot(tmp_path):
+    from ringmaster.persistence import make_durable
+    path = tmp_path / "g.sgf"
+    write_atomically(str(path), b"(;)", durable=False)
+    make_durable(str(path))
+    assert path.read_bytes() == b"(;)"
+    path.unlink()   # removed by hand before the coordinator got to it
+    with pytest.raises(StorageError) as info:
+        make_durable(str(path))
+    assert str(info.value) == f"can't sync {path}: No such file or directory"
