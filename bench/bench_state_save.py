@@ -14,9 +14,10 @@ This bench records N simulated results in a playoff (no engines: the
 results are made up), in a fresh process for each tree. At each size in
 --sizes it makes one untimed save (a run's first), then --repeat times
 records one more result and times the save after it (median): what a run
-pays a game. 'whole' is the time of writing the whole state once at that
-size (FILE.status at the run's end; for a tree without a journal, what
-every save costs).
+pays a game. 'whole' is, for a tree with a journal, the end of a run at that
+size (the state read back from FILE.status and FILE.journal and written
+whole to FILE.status, once a run); for a tree without one, a save, which
+wrote the whole state every time.
 
     python bench/bench_state_save.py --sizes 200,2000,10000
     git worktree add /tmp/before COMMIT
