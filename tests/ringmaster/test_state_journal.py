@@ -17,7 +17,7 @@ from ringmaster.run import run_competition
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.state_journal import StateStore
 from tests.fakes.channels import fake_engine_channel
-from tests.fakes.fake_commands import fake_engine_command
+from tests.ringmaster.test_run import playoff
 
 
 class Record(EncodedOnce):
@@ -236,19 +236,9 @@ def test_a_failed_append_leaves_no_part_of_a_line_and_close_writes_nothing(store
     assert (tmp_path / "c.status").read_bytes() == status and store.read() == before
 
 
-CTL = """
-competition_type = 'playoff'
-players = {{'p': Player({p!r}), 'q': Player({q!r})}}
-board_size = 5
-komi = 0.5
-scorer = 'internal'
-matchups = [Matchup('p', 'q', alternating=True, number_of_games=6)]
-"""
-
-
 def test_a_run_that_ends_without_closing_resumes_from_its_journal(write_ctl, monkeypatch):
     """As after kill -9: the journal holds the games the snapshot lacks; each counts once."""
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q")))
+    ctl = playoff(write_ctl, games=6)
     base = ctl[:-4]
     with monkeypatch.context() as patch:
         patch.setattr(Ringmaster, "close_state", lambda self: None)
@@ -273,7 +263,7 @@ def test_an_interrupt_while_a_result_is_recorded_leaves_that_game_to_be_played_a
         write_ctl, monkeypatch):
     """Ctrl-C between the scheduler fixing a game and its result being stored: the run's
     end folds what was saved, so the game is played again, not lost."""
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q")))
+    ctl = playoff(write_ctl, games=6)
     real_fix = GroupScheduler.fix
     fixed = []
 
