@@ -140,7 +140,8 @@ def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
                     # once the results are in.
                     _fill(source, play, executor, in_flight, parallel, exhausted)
                     exhausted = False
-            finally:   # even on Ctrl-C: a finished game is recorded, never replayed
+            finally:   # even on Ctrl-C a finished game is recorded, not replayed (unless
+                # a second interrupt cuts its recording short: then it is replayed)
                 for future, job in finished:
                     _deliver(source, job, future)
             source.poll(list(in_flight.values()))

@@ -333,3 +333,14 @@ def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
         # Saves before it: one for each game before; the next one counts this game.
         assert len([p for p in synced[:record] if is_state(p)]) == n
         assert is_state(synced[record + 2])
+
+
+def test_only_a_cluster_leaves_each_record_to_its_worker_to_sync(write_ctl):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(),
+                               games=2, extra=""))
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    assert ringmaster.get_job().coordinator_syncs_record is True
+    # A Dask worker writes on its own machine: this process's fsync wouldn't reach it.
+    ringmaster.cluster = object()
+    assert ringmaster.get_job().coordinator_syncs_record is False

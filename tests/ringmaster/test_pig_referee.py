@@ -91,6 +91,25 @@ def test_a_game_between_two_engines_is_refereed_recorded_and_replays_exactly(tmp
     assert again.game_result.sgf_result == result.game_result.sgf_result
 
 
+@pytest.mark.parametrize("coordinator_syncs", [False, True])
+def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
+        tmp_path, monkeypatch, coordinator_syncs):
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
+                                                 real_fsync(fd))[1])
+    the_job = job(tmp_path, pig_target=30)
+    the_job.coordinator_syncs_record = coordinator_syncs
+    result = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20),
+                                                "w": lambda: hold_engine(10)}))
+    record = str(tmp_path / "games" / "0_0.json")
+    assert json.loads(open(record).read())["result"] == result.game_result.sgf_result
+    if coordinator_syncs:
+        assert result.unsynced_record == record and synced == []
+    else:
+        assert result.unsynced_record is None and synced[-1] == str(tmp_path / "games")
+
+
 def test_a_tampered_record_does_not_replay(tmp_path):
     play_pig_job(job(tmp_path), factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(20)}))
     record = json.loads((tmp_path / "games" / "0_0.json").read_text())
