@@ -173,9 +173,7 @@ class StateStore:
         self._known: dict[Path, tuple[object, int, int]] = {}
         self._journal_bytes = 0
         self._snapshot_bytes = 0
-        self._lines = 0
         self._failed = False
-        self._began = False   # whether this process wrote the journal
 
     def exists(self) -> bool:
         return os.path.exists(self.status)
@@ -202,27 +200,25 @@ class StateStore:
         self._snapshot(state, arrays, journal=True)
 
     def close(self) -> None:
-        """End the run's saving: fold the saves in the journal into the snapshot and
-        remove the journal this run began. What is folded is read back from the two
-        files, so that it is the state as last saved, whatever happened to the
-        state in memory since (an interrupt in the middle of recording a result).
-        Nothing is written if the journal holds no save, or if the last save failed
-        (the journal then holds every save that completed). Raises StorageError,
-        or StateFileError if the files can't be read back (they are left as they are)."""
+        """End the run's saving: fold the journal into the snapshot and remove it, so
+        that FILE.status alone holds the state. This run's journal or one a killed
+        run left (a run that finds its competition complete saves nothing, and
+        would leave it). What is folded is read back from the two files, so that it
+        is the state as last saved, whatever happened to the state in memory since
+        (an interrupt in the middle of recording a result). Nothing is written if
+        there is no journal, or if the last save failed (the journal then holds
+        every save that completed). Raises StorageError, or StateFileError if the
+        files can't be read back (they are left as they are)."""
         self._close_fd()
-        began, self._began = self._began, False
-        if self._failed:
+        if self._failed or not os.path.exists(self.journal):
             return
-        if self._lines:
-            self._snapshot(self.read(), {}, journal=False)
-            self._lines = 0
-        if began:
-            try:
-                os.remove(self.journal)
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                raise storage_error(exc, self.journal, "remove") from None
+        self._snapshot(self.read(), {}, journal=False)
+        try:
+            os.remove(self.journal)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise storage_error(exc, self.journal, "remove") from None
 
     def _append(self, line: bytes) -> None:
         assert self._fd is not None
@@ -240,7 +236,6 @@ class StateStore:
             self._close_fd()
             raise storage_error(exc, self.journal) from None
         self._journal_bytes += len(line)
-        self._lines += 1
         self._failed = False
 
     def _snapshot(self, state: dict[str, Any], arrays: dict[Path, EncodedArray],
@@ -262,13 +257,11 @@ class StateStore:
                              "snapshot": ident}).encode("utf-8") + b"\n"
         # If this fails, the snapshot stands and the next save makes another.
         write_atomically(self.journal, header)
-        self._began = True
         try:
             self._fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             raise storage_error(exc, self.journal, "open") from None
         self._journal_bytes = len(header)
-        self._lines = 0
         self._remember(arrays)
 
     def _remember(self, arrays: dict[Path, EncodedArray]) -> None:

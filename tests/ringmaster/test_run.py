@@ -73,6 +73,7 @@ def check_consistent(ctl: str, games: int) -> None:
             game = sgf.Sgf_game.from_bytes(f.read())
         assert game.get_root().get("RE") == r["sgf_result"]
     assert not [n for n in os.listdir(base + ".games") if n.startswith(".tmp")]
+    assert not os.path.exists(base + ".journal")   # folded into FILE.status by the last run
 
 
 @pytest.mark.integration

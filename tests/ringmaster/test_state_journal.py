@@ -93,6 +93,16 @@ def test_close_folds_the_journal_into_the_snapshot_and_removes_it(store, tmp_pat
     assert again.read() == run.expected()
 
 
+def test_close_folds_a_journal_a_killed_run_left_though_this_run_saved_nothing(store, tmp_path):
+    # A run killed after its last game; the next finds the competition complete.
+    run = saved_runs(store, 4)
+    later = StateStore(str(tmp_path / "c.status"), str(tmp_path / "c.journal"))
+    assert later.read() == run.expected()
+    later.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.status"]
+    assert read_state(str(tmp_path / "c.status")) == run.expected()
+
+
 def test_close_without_a_save_writes_nothing(store, tmp_path):
     saved_runs(store, 1)
     store.close()
