@@ -75,12 +75,6 @@ def one_more_result() -> None:
     played += 1
 
 
-def size_on_disk() -> int:
-    journal = getattr(ringmaster.paths, "journal", None)
-    return sum(os.path.getsize(p) for p in (ringmaster.paths.status, journal)
-               if p and os.path.exists(p))
-
-
 for size in sizes:
     while played < size:
         one_more_result()
@@ -94,7 +88,6 @@ for size in sizes:
         start = time.perf_counter()
         ringmaster.save_state()
         saves.append(time.perf_counter() - start)
-    size_bytes = size_on_disk()
     start = time.perf_counter()
     if journaled:
         ringmaster.close_state()   # the journal folded into FILE.status
@@ -102,7 +95,7 @@ for size in sizes:
         ringmaster.save_state()    # every save wrote the whole state
     whole = time.perf_counter() - start
     ringmaster.save_state = lambda: None
-    out[size] = {"save": saves, "whole": whole, "bytes": size_bytes,
+    out[size] = {"save": saves, "whole": whole,
                  "status_bytes": os.path.getsize(ringmaster.paths.status)}
 import ringmaster as package
 out["tree"] = os.path.dirname(os.path.dirname(os.path.abspath(package.__file__)))

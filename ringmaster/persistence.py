@@ -109,16 +109,12 @@ def make_durable(pathname: str) -> None:
     """fsync a file that was written without (write_atomically(durable=False)), and its
     directory, so that it and its name survive a power cut. Raises StorageError."""
     try:
-        fd = os.open(pathname, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        dir_fd = os.open(os.path.dirname(pathname) or ".", os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        for path in (pathname, os.path.dirname(pathname) or "."):
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
     except OSError as exc:
         raise storage_error(exc, pathname, "sync") from None
 

@@ -76,6 +76,20 @@ def write_ctl(tmp_path):
 
 
 @pytest.fixture
+def fsync_targets(monkeypatch) -> list[str]:
+    """The files and directories os.fsync is called on during the test, in order."""
+    synced: list[str] = []
+    real = os.fsync
+
+    def recording(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    return synced
+
+
+@pytest.fixture
 def gnugo() -> str:
     """The path of GNU Go; skips the test if it isn't installed, except when CI is set (fails)."""
     if not os.access(GNUGO, os.X_OK):

@@ -283,28 +283,15 @@ def test_refused_fixed_handicap_voids_the_game(tmp_path):
     assert os.listdir(tmp_path / "void") == ["g1.sgf"]
 
 
-def fsync_targets(monkeypatch) -> list[str]:
-    """The files and directories os.fsync is called on from now on, in order."""
-    synced: list[str] = []
-    real = os.fsync
-
-    def recording(fd):
-        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
-        return real(fd)
-
-    monkeypatch.setattr(os, "fsync", recording)
-    return synced
-
-
 @pytest.mark.parametrize("coordinator_syncs", [False, True])
 def test_a_game_record_is_synced_by_its_worker_or_left_to_the_coordinator(
-        tmp_path, monkeypatch, coordinator_syncs):
+        tmp_path, fsync_targets, coordinator_syncs):
     job = GameJob("g1", PlayerSpec("p", tuple(fake_engine_command())),
                   PlayerSpec("q", tuple(fake_engine_command("--name", "q"))),
                   board_size=5, komi=0.5, use_internal_scorer=True,
                   sgf_dirname=str(tmp_path / "games"),
                   coordinator_syncs_record=coordinator_syncs)
-    synced = fsync_targets(monkeypatch)
+    synced = fsync_targets
     result = play_game_job(job, fake_engine_channel)
     record = str(tmp_path / "games" / "g1.sgf")
     assert sgf.Sgf_game.from_bytes(open(record, "rb").read()).get_root().get("RE")
@@ -316,10 +303,10 @@ def test_a_game_record_is_synced_by_its_worker_or_left_to_the_coordinator(
 
 
 def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
-        write_ctl, monkeypatch):
+        write_ctl, fsync_targets):
     ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(),
                                games=3, extra=""))
-    synced = fsync_targets(monkeypatch)
+    synced = fsync_targets
     assert invoke("run", ctl, "-q", channel_factory=fake_engine_channel).exit_code == 0
     directory, games = os.path.dirname(os.path.realpath(ctl)), os.path.realpath(ctl[:-4] + ".games")
 

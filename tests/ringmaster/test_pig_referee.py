@@ -93,11 +93,8 @@ def test_a_game_between_two_engines_is_refereed_recorded_and_replays_exactly(tmp
 
 @pytest.mark.parametrize("coordinator_syncs", [False, True])
 def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
-        tmp_path, monkeypatch, coordinator_syncs):
-    synced = []
-    real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
-                                                 real_fsync(fd))[1])
+        tmp_path, fsync_targets, coordinator_syncs):
+    synced = fsync_targets
     the_job = job(tmp_path, pig_target=30)
     the_job.coordinator_syncs_record = coordinator_syncs
     result = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20),
