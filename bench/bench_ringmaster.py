@@ -43,6 +43,10 @@ Without Gomill only our figures are printed.
 
     python bench/bench_ringmaster.py --gomill /tmp/gomill/gomill-0.8.3
     git worktree add /tmp/before COMMIT   # then: --before /tmp/before
+
+With --ours "python $PWD/bench/board_free.py", "ours" is our ringmaster with
+sgfmill's board memoised (see that file): what games/s would be if checking
+the moves cost nothing.
 """
 
 from __future__ import annotations
@@ -572,6 +576,8 @@ def main(argv: list[str] | None = None) -> int:
           f"median of {args.repeat} interleaved runs")
     print(f"ours: python {sys.version.split()[0]}; cpus {os.cpu_count()}; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    if args.ours:
+        print(f"ours run as: {args.ours} (--ours)")
     dropped = [name for name in DROPPED_ENVIRONMENT if name in os.environ]
     if dropped:
         print(f"removed from every run's environment: {', '.join(dropped)}")
