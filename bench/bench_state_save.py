@@ -4,10 +4,10 @@
 The ringmaster saves the state after every result, and the state holds
 every game played. Rewriting FILE.status whole (atomically, with its fsyncs)
 at each save cost more as the run grew, even with each game's record
-encoded once (persistence.EncodedList): 1.6 / 7.5 / 23.2 ms a save at 200 /
+encoded once (state.encoding.EncodedList): 1.6 / 7.5 / 23.2 ms a save at 200 /
 2,000 / 10,000 games on this project's 2-core machine (12.8 / 76.9 / 367.5
 ms before that, at 6f033fc). Now a save appends a line to FILE.journal
-(state_journal.StateStore), and the whole state is written only when the
+(state.journal.StateStore), and the whole state is written only when the
 journal outgrows it and when the run ends.
 
 This bench records N simulated results in a playoff (no engines: the

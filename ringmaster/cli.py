@@ -23,8 +23,8 @@ from ringmaster.errors import (
     StartupCheckFailed,
     StorageError,
 )
+from ringmaster.files import storage_error
 from ringmaster.game_play import ChannelFactory, subprocess_channel
-from ringmaster.persistence import storage_error
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition, sigterm_interrupts

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ringmaster.errors import EXIT_INTERRUPTED, RingmasterError
+from ringmaster.files import one_line
 from ringmaster.job_manager import JobSource, NoJobAvailable, PlayFunction, _run_job
-from ringmaster.persistence import one_line
 
 CONNECT_TIMEOUT = 10.0
 # How long the scheduler may stay out of reach during a run before the run stops.

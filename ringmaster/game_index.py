@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ringmaster.game_results import NUMBER, GameResult, check_field
-from ringmaster.persistence import EncodedOnce
+from ringmaster.state.encoding import EncodedOnce
 
 
 @dataclass

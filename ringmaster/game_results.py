@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ringmaster.persistence import EncodedOnce
+from ringmaster.state.encoding import EncodedOnce
 
 
 def check_field(data: dict[str, Any], name: str, kinds: tuple[type, ...], what: str,

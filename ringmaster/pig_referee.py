@@ -17,11 +17,11 @@ from contextlib import ExitStack
 
 from ringmaster import __version__
 from ringmaster.errors import JobFailed
+from ringmaster.files import write_atomically
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import ChannelFactory, GameEngines
 from ringmaster.game_results import GameResult
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
-from ringmaster.persistence import write_atomically
 from ringmaster.rules.base import Colour, opponent_of
 from ringmaster.rules.pig import HOLD, ROLL, PigRules
 

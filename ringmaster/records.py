@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from sgfmill import sgf
 
 from ringmaster import __version__
+from ringmaster.files import write_atomically
 from ringmaster.game_jobs import GameJob
 from ringmaster.game_results import GameResult
-from ringmaster.persistence import write_atomically
 from ringmaster.rules import get_rules_class
 
 
@@ -126,7 +126,7 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
 
 def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> str | None:
     """Write the game's SGF where the job says (a void game to the void directory),
-    atomically, and with its fsyncs unless durable is false (persistence.make_durable
+    atomically, and with its fsyncs unless durable is false (files.make_durable
     then does them).
 
     Returns the pathname written, or None if the job doesn't record games.

@@ -22,6 +22,7 @@ from ringmaster.errors import (
     RunHalted,
     StateFileError,
 )
+from ringmaster.files import make_durable, one_line, remove_stale_temporaries, storage_error, write_atomically
 from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_play import (
@@ -35,18 +36,11 @@ from ringmaster.game_results import DISAGREED, DISAGREEMENT_CAUSE
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
-from ringmaster.persistence import (
-    CompetitionLock,
-    EncodedList,
-    make_durable,
-    one_line,
-    reconcile_history,
-    remove_stale_temporaries,
-    storage_error,
-    write_atomically,
-)
 from ringmaster.rules import get_rules_class
-from ringmaster.state_journal import StateStore
+from ringmaster.state.encoding import EncodedList
+from ringmaster.state.journal import StateStore
+from ringmaster.state.lock import CompetitionLock
+from ringmaster.state.state_file import reconcile_history
 from ringmaster.timing import RunClock, local_now, progress, progress_line
 
 HTML_INTERVAL = 1.0

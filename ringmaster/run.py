@@ -15,9 +15,9 @@ from ringmaster.errors import (
     StateFileError,
     StorageError,
 )
-from ringmaster.persistence import CompetitionLock
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster, usable_cores
+from ringmaster.state.lock import CompetitionLock
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"

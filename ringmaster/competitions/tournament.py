@@ -15,10 +15,10 @@ from ringmaster.competitions.base import (
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game_jobs import GameJob, GameJobResult
 from ringmaster.game_results import GameResult, unknown_reasons
-from ringmaster.persistence import EncodedList
 from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.state.encoding import EncodedList
 from ringmaster.stats import ELO_METHOD
 from ringmaster.tournament_results import (
     compute_stats,

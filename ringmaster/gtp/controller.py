@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from ringmaster.files import one_line
 from ringmaster.gtp.launch import launch_plan
-from ringmaster.persistence import one_line
 
 # Engines are untrusted: these bound what one of them can make us hold in memory.
 MAX_RESPONSE_BYTES = 1_000_000

@@ -24,7 +24,7 @@ from ringmaster.cli import (
     EXIT_USER_ERROR,
     normalise_arguments,
 )
-from ringmaster.persistence import CompetitionLock
+from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.fake_commands import fake_engine_command

@@ -11,15 +11,9 @@ import subprocess
 import pytest
 
 from ringmaster.errors import RingmasterError, StateFileError, StorageError
-from ringmaster.persistence import (
-    CompetitionLock,
-    one_line,
-    read_state,
-    reconcile_history,
-    remove_stale_temporaries,
-    write_atomically,
-    write_state,
-)
+from ringmaster.files import one_line, remove_stale_temporaries, write_atomically
+from ringmaster.state.lock import CompetitionLock
+from ringmaster.state.state_file import read_state, reconcile_history, write_state
 
 
 def test_round_trip_and_no_temporaries_left(tmp_path):
@@ -144,13 +138,13 @@ def test_one_line_escapes_control_characters(text, expected):
 def test_a_full_disk_leaves_the_old_file_and_names_the_new_one(tmp_path, monkeypatch):
     import errno
 
-    import ringmaster.persistence as persistence
+    import ringmaster.files as files
     path = tmp_path / "comp.status"
     write_atomically(str(path), b"old")
 
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(persistence.os, "fsync", full)
+    monkeypatch.setattr(files.os, "fsync", full)
     with pytest.raises(StorageError, match=f"can't write {path}: No space left on device"):
         write_atomically(str(path), b"new")
     assert path.read_bytes() == b"old"
@@ -191,7 +185,7 @@ def test_write_atomically_syncs_only_durable_files(tmp_path, monkeypatch, durabl
 def test_encoded_records_are_written_exactly_as_json_would_write_them():
     from ringmaster.game_index import GameEntry
     from ringmaster.game_results import GameResult
-    from ringmaster.persistence import dumps_state
+    from ringmaster.state.state_file import dumps_state
     result = GameResult("0_1", "b b", "w\u00e9", "b", "B+3.5", cpu_times={"b b": 0.25, "w\u00e9": None})
     entry = GameEntry("0_1", "b b", "w\u00e9", "B+3.5", winner="b b", moves=9, note='say "hi"\n')
     plain = {"format": "x", "games": [entry.to_json(), entry.to_json()],
@@ -213,7 +207,7 @@ def test_a_record_changed_after_encoding_is_encoded_again():
 
 def test_engine_text_that_looks_like_a_marker_is_written_as_text():
     from ringmaster.game_index import GameEntry
-    from ringmaster.persistence import dumps_state
+    from ringmaster.state.state_file import dumps_state
     # Whatever an engine names itself, it is data: only this call's marker is replaced.
     sly = GameEntry("0_1", "\u00000123456789abcdef", "b", "B+R")
     document = {"games": [sly.encoded()], "names": ["\u00000123456789abcdef", "\u0000"]}
@@ -223,7 +217,8 @@ def test_engine_text_that_looks_like_a_marker_is_written_as_text():
 
 def test_an_encoded_list_follows_its_list_as_it_grows_and_starts_again_when_it_changes():
     from ringmaster.game_index import GameEntry
-    from ringmaster.persistence import EncodedList, dumps_state
+    from ringmaster.state.encoding import EncodedList
+    from ringmaster.state.state_file import dumps_state
 
     def plain(records):
         return json.dumps([r.to_json() for r in records], sort_keys=True, separators=(",", ":"))
@@ -246,7 +241,7 @@ def test_an_encoded_list_follows_its_list_as_it_grows_and_starts_again_when_it_c
 
 
 def test_make_durable_syncs_a_file_and_says_in_one_line_when_it_cannot(tmp_path):
-    from ringmaster.persistence import make_durable
+    from ringmaster.files import make_durable
     path = tmp_path / "g.sgf"
     write_atomically(str(path), b"(;)", durable=False)
     make_durable(str(path))

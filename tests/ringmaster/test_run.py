@@ -28,9 +28,9 @@ from ringmaster.errors import (
     StartupCheckFailed,
     StateFileError,
 )
-from ringmaster.persistence import CompetitionLock
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition
+from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.fake_commands import fake_engine_command
@@ -466,7 +466,7 @@ def test_engine_text_cannot_forge_history_or_log_lines(write_ctl):
 def _fail_fsync_after(monkeypatch, calls: int) -> None:
     import errno
 
-    import ringmaster.persistence as persistence
+    import ringmaster.files as files
     real = os.fsync
     count = [0]
 
@@ -475,7 +475,7 @@ def _fail_fsync_after(monkeypatch, calls: int) -> None:
         if count[0] > calls:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real(fd)
-    monkeypatch.setattr(persistence.os, "fsync", fsync)
+    monkeypatch.setattr(files.os, "fsync", fsync)
 
 
 def test_a_full_disk_is_a_one_line_error_and_the_resumed_run_completes(write_ctl, monkeypatch):

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from ringmaster import state_journal
+from ringmaster.state import journal as state_journal
 from ringmaster.errors import Interrupt, RunInterrupted, StateFileError, StorageError
-from ringmaster.persistence import EncodedList, EncodedOnce, dumps_state, read_state
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition
 from ringmaster.scheduling import GroupScheduler
-from ringmaster.state_journal import StateStore
+from ringmaster.state.encoding import EncodedList, EncodedOnce
+from ringmaster.state.journal import StateStore
+from ringmaster.state.state_file import dumps_state, read_state
 from tests.fakes.channels import fake_engine_channel
 from tests.ringmaster.test_run import playoff
 

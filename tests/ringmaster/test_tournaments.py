@@ -12,8 +12,8 @@ from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError
 from ringmaster.game_jobs import GameJobResult
 from ringmaster.game_results import GameResult
-from ringmaster.persistence import dumps_state
 from ringmaster.scheduling import GroupScheduler, SimpleScheduler
+from ringmaster.state.state_file import dumps_state
 from ringmaster.tournament_results import compute_stats
 
 PLAYOFF = """

@@ -8,14 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ringmaster.errors import StateFileError
-from ringmaster.persistence import (
-    EncodedArray,
-    dumps_state,
-    read_state,
-    storage_error,
-    write_atomically,
-    write_state,
-)
+from ringmaster.files import storage_error, write_atomically
+from ringmaster.state.encoding import EncodedArray
+from ringmaster.state.state_file import dumps_state, read_state, write_state
 
 JOURNAL_FORMAT = "ringmaster-journal"
 JOURNAL_VERSION = 1
