@@ -42,8 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # Run in a fresh interpreter with PYTHONPATH set to the tree measured.
 MEASURE = r"""
 import json, os, sys, time
-from ringmaster.game_jobs import GameJobResult
-from ringmaster.game_results import GameResult
+from ringmaster.game.job import GameJobResult
+from ringmaster.game.result import GameResult
 from ringmaster.ringmaster import Ringmaster
 
 directory, sizes, repeat = sys.argv[1], [int(n) for n in sys.argv[2].split(",")], int(sys.argv[3])

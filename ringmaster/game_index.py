@@ -7,7 +7,7 @@ import io
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ringmaster.game_results import NUMBER, GameResult, check_field
+from ringmaster.game.result import NUMBER, GameResult, check_field
 from ringmaster.state.encoding import EncodedOnce
 
 

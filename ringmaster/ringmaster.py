@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ringmaster import __version__, engine_pool
+from ringmaster import __version__
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.errors import (
@@ -23,16 +23,17 @@ from ringmaster.errors import (
     StateFileError,
 )
 from ringmaster.files import make_durable, one_line, remove_stale_temporaries, storage_error, write_atomically
-from ringmaster.game_index import GameEntry, entry_for_result, games_csv
-from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import (
+from ringmaster.game import engine_pool
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.play import (
     ChannelFactory,
     greet_player,
     launch_player,
     play_game_job,
     subprocess_channel,
 )
-from ringmaster.game_results import DISAGREED, DISAGREEMENT_CAUSE
+from ringmaster.game.result import DISAGREED, DISAGREEMENT_CAUSE
+from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.host_check import HostComparison, compare_hosts, host_report
 from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ringmaster.game_results import GameResult, format_float
+from ringmaster.game.result import GameResult, format_float
 from ringmaster.stats import (
     elo_json,
     format_elo,

@@ -7,7 +7,7 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
-from ringmaster.game_results import format_float
+from ringmaster.game.result import format_float
 from ringmaster.settings import (
     ControlFileObject,
     Setting,

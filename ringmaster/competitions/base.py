@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ringmaster.errors import ControlFileError
-from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
+from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
 from ringmaster.settings import (
     Player,

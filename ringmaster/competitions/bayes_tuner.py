@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.errors import CompetitionError, ControlFileError
-from ringmaster.game_jobs import GameJob, GameJobResult
+from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,

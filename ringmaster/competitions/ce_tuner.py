@@ -6,8 +6,8 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.errors import CompetitionError, ControlFileError
-from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_results import format_float
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.result import format_float
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.settings import (
     Setting,

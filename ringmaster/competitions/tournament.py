@@ -13,8 +13,8 @@ from ringmaster.competitions.base import (
     rules_options,
 )
 from ringmaster.errors import CompetitionError, ControlFileError
-from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_results import GameResult, unknown_reasons
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.result import GameResult, unknown_reasons
 from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
 from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state

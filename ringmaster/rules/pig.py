@@ -52,7 +52,7 @@ class PigRules(Rules):
         return [("pig-target", [str(merged["pig_target"])]), ("clear_board", [])]
 
     # The game's own referee, 'module:function' (ringmaster.game_play imports it when a game is played).
-    referee = "ringmaster.pig_referee:play_pig_job"
+    referee = "ringmaster.game.pig_referee:play_pig_job"
 
     def parse_move(self, vertex: str) -> str:
         """'roll' or 'hold' (any case). Raises ValueError for anything else."""

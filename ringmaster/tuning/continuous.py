@@ -6,7 +6,7 @@ from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.errors import ControlFileError
-from ringmaster.game_jobs import GameJob
+from ringmaster.game.job import GameJob
 from ringmaster.tuning.parameters import (
     CONTINUOUS_PARAMETER_SETTINGS,
     ContinuousParameter,

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, Competition
-from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_results import GameResult
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.result import GameResult
 from ringmaster.settings import Player
 
 SIM_COMMAND = "simulated-candidate"

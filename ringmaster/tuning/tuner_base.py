@@ -8,7 +8,7 @@ from typing import Any
 
 from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_game_settings
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
-from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec
+from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Player,

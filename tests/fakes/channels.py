@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from ringmaster.game_jobs import PlayerSpec
+from ringmaster.game.job import PlayerSpec
 from ringmaster.gtp.controller import (
     GtpChannelClosed,
     GtpChannelError,

@@ -60,8 +60,8 @@ def test_one_cuda_server_serves_two_engines_in_reduced_precision(tmp_path, no_le
 
 @pytest.mark.parametrize("server", ["off", "on"])
 def test_engine_on_cuda_plays_a_whole_game_through_the_ringmaster(tmp_path, server, no_leftover_processes):
-    from ringmaster.game_jobs import GameJob, PlayerSpec
-    from ringmaster.game_play import play_game_job
+    from ringmaster.game.job import GameJob, PlayerSpec
+    from ringmaster.game.play import play_game_job
     model_path = tmp_path / "m.pt"
     save_checkpoint(model_path, othello8_net())
     az = PlayerSpec("az", (sys.executable, "-m", "players", "alphazero", "--model", str(model_path),

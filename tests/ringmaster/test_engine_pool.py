@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from ringmaster import engine_pool, reaper
-from ringmaster.game_jobs import PlayerSpec
+from ringmaster import reaper
+from ringmaster.game import engine_pool
+from ringmaster.game.job import PlayerSpec
 from ringmaster.gtp.controller import GtpController
 from tests.fakes.channels import ScriptedChannel, fake_engine_channel
 from tests.fakes.cli import invoke

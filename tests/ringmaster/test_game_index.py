@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from ringmaster.game.result import GameResult
 from ringmaster.game_index import CSV_COLUMNS, GameEntry, entry_for_result, games_csv
-from ringmaster.game_results import GameResult
 
 
 def test_entry_from_result_and_csv():

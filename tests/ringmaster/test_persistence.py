@@ -183,8 +183,8 @@ def test_write_atomically_syncs_only_durable_files(tmp_path, monkeypatch, durabl
 
 
 def test_encoded_records_are_written_exactly_as_json_would_write_them():
+    from ringmaster.game.result import GameResult
     from ringmaster.game_index import GameEntry
-    from ringmaster.game_results import GameResult
     from ringmaster.state.state_file import dumps_state
     result = GameResult("0_1", "b b", "w\u00e9", "b", "B+3.5", cpu_times={"b b": 0.25, "w\u00e9": None})
     entry = GameEntry("0_1", "b b", "w\u00e9", "B+3.5", winner="b b", moves=9, note='say "hi"\n')

@@ -7,9 +7,9 @@ import pytest
 
 from players.engines.pig_hold import HoldAt, make_pig_engine
 from ringmaster.errors import ControlFileError
-from ringmaster.game_jobs import GameJob, PlayerSpec
+from ringmaster.game.job import GameJob, PlayerSpec
+from ringmaster.game.pig_referee import dice_seed, play_pig_job, replay_record
 from ringmaster.gtp.engine import GtpEngine
-from ringmaster.pig_referee import dice_seed, play_pig_job, replay_record
 from ringmaster.ringmaster import Ringmaster, run_player_checks
 from ringmaster.rules import get_rules_class
 from ringmaster.rules.pig import PigRules

@@ -6,9 +6,9 @@ import os
 
 from sgfmill import sgf
 
-from ringmaster.game_jobs import GameJob, PlayerSpec
-from ringmaster.game_results import GameResult
-from ringmaster.records import EngineNames, PlayedGame, game_sgf, write_game_record
+from ringmaster.game.job import GameJob, PlayerSpec
+from ringmaster.game.records import EngineNames, PlayedGame, game_sgf, write_game_record
+from ringmaster.game.result import GameResult
 
 
 def make_job(tmp_path=None, **changes) -> GameJob:

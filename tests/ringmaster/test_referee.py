@@ -8,10 +8,10 @@ import os
 import pytest
 from sgfmill import sgf
 
-from ringmaster.game_results import result_from_score
+from ringmaster.game.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
+from ringmaster.game.result import result_from_score
 from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout, GtpTransportError
 from ringmaster.gtp.engine import GtpError
-from ringmaster.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
 from ringmaster.rules.go import GoRules
 from ringmaster.rules.othello import OthelloRules
 from tests.fakes.channels import EngineChannel, gtp_failure, programmed_engine, raiser

@@ -228,7 +228,7 @@ def test_max_games_then_resume_counts_every_game_once(write_ctl):
 
 def test_interrupted_run_replays_the_games_in_flight(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=4)
-    real_play = __import__("ringmaster.game_play", fromlist=["play_game_job"]).play_game_job
+    real_play = __import__("ringmaster.game.play", fromlist=["play_game_job"]).play_game_job
     calls = []
 
     def interrupt_third_game(job, factory):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from ringmaster.game_jobs import GameJob, PlayerSpec
+from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.tuning.simulate import head_to_head_probability, play_simulated
 
 

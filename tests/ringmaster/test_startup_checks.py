@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ringmaster.competitions.base import PlayerCheck
-from ringmaster.game_jobs import PlayerSpec
+from ringmaster.game.job import PlayerSpec
 from ringmaster.ringmaster import Ringmaster, run_player_checks, usable_cores
 from ringmaster.run import engines_started_together, run_competition
 from tests.fakes.channels import recording_factory

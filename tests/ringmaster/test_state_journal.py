@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ringmaster.state import journal as state_journal
 from ringmaster.errors import Interrupt, RunInterrupted, StateFileError, StorageError
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition
 from ringmaster.scheduling import GroupScheduler
+from ringmaster.state import journal as state_journal
 from ringmaster.state.encoding import EncodedList, EncodedOnce
 from ringmaster.state.journal import StateStore
 from ringmaster.state.state_file import dumps_state, read_state

@@ -10,8 +10,8 @@ import pytest
 from ringmaster.competitions.base import NO_GAME
 from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError
-from ringmaster.game_jobs import GameJobResult
-from ringmaster.game_results import GameResult
+from ringmaster.game.job import GameJobResult
+from ringmaster.game.result import GameResult
 from ringmaster.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.state.state_file import dumps_state
 from ringmaster.tournament_results import compute_stats

@@ -120,8 +120,8 @@ def test_implicit_pass_for_an_opponent_without_moves(model_path):
 @pytest.mark.integration
 def test_engine_through_the_ringmaster(model_path, tmp_path):
     """A real game: our engine and the random engine as subprocesses, refereed by the ringmaster."""
-    from ringmaster.game_jobs import GameJob, PlayerSpec
-    from ringmaster.game_play import play_game_job
+    from ringmaster.game.job import GameJob, PlayerSpec
+    from ringmaster.game.play import play_game_job
     az = PlayerSpec("az", (sys.executable, "-m", "players", "alphazero", "--model", str(model_path),
                            "--device", "cpu", "--playouts", "8"))
     rnd = PlayerSpec("rnd", (sys.executable, "-m", "players", "random-othello", "--seed", "4"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ringmaster import reaper
-from ringmaster.game_jobs import PlayerSpec
+from ringmaster.game.job import PlayerSpec
 from ringmaster.gtp.controller import GtpChannelError, GtpController
 
 

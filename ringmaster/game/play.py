@@ -9,10 +9,12 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
-from ringmaster import engine_pool
 from ringmaster.errors import JobFailed
-from ringmaster.game_jobs import GameJob, GameJobResult, PlayerSpec, engine_environment
-from ringmaster.game_results import GameResult
+from ringmaster.game import engine_pool
+from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec, engine_environment
+from ringmaster.game.records import EngineNames, PlayedGame, write_game_record
+from ringmaster.game.referee import EnginePlayer, GameRecord, Referee
+from ringmaster.game.result import GameResult
 from ringmaster.gtp.controller import (
     BadGtpResponse,
     Channel,
@@ -20,8 +22,6 @@ from ringmaster.gtp.controller import (
     GtpController,
     SubprocessChannel,
 )
-from ringmaster.records import EngineNames, PlayedGame, write_game_record
-from ringmaster.referee import EnginePlayer, GameRecord, Referee
 from ringmaster.rules import get_rules, get_rules_class
 from ringmaster.rules.base import Rules
 

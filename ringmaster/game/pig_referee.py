@@ -18,9 +18,9 @@ from contextlib import ExitStack
 from ringmaster import __version__
 from ringmaster.errors import JobFailed
 from ringmaster.files import write_atomically
-from ringmaster.game_jobs import GameJob, GameJobResult
-from ringmaster.game_play import ChannelFactory, GameEngines
-from ringmaster.game_results import GameResult
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.play import ChannelFactory, GameEngines
+from ringmaster.game.result import GameResult
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.rules.base import Colour, opponent_of
 from ringmaster.rules.pig import HOLD, ROLL, PigRules

@@ -10,8 +10,8 @@ from sgfmill import sgf
 
 from ringmaster import __version__
 from ringmaster.files import write_atomically
-from ringmaster.game_jobs import GameJob
-from ringmaster.game_results import GameResult
+from ringmaster.game.job import GameJob
+from ringmaster.game.result import GameResult
 from ringmaster.rules import get_rules_class
 
 

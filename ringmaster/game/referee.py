@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ringmaster.game_results import DISAGREED, format_float, result_from_score
+from ringmaster.game.result import DISAGREED, format_float, result_from_score
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController, SentCommands
 from ringmaster.rules.base import Colour, Rules, opponent_of
 

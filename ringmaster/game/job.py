@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ringmaster.game_results import GameResult
+from ringmaster.game.result import GameResult
 
 
 @dataclass(frozen=True)
