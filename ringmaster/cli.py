@@ -24,7 +24,7 @@ from ringmaster.errors import (
     StorageError,
 )
 from ringmaster.files import storage_error
-from ringmaster.game.play import ChannelFactory, subprocess_channel
+from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.ringmaster import Ringmaster
 from ringmaster.run import run_competition, sigterm_interrupts

@@ -24,14 +24,9 @@ from ringmaster.errors import (
 )
 from ringmaster.files import make_durable, one_line, remove_stale_temporaries, storage_error, write_atomically
 from ringmaster.game import engine_pool
+from ringmaster.game.engines import ChannelFactory, greet_player, launch_player, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.game.play import (
-    ChannelFactory,
-    greet_player,
-    launch_player,
-    play_game_job,
-    subprocess_channel,
-)
+from ringmaster.game.play import play_game_job
 from ringmaster.game.result import DISAGREED, DISAGREEMENT_CAUSE
 from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
@@ -687,12 +682,10 @@ def _finish_check(check: PlayerCheck, controller: GtpController | str | None) ->
         greet_player(controller, check.player, gtp_log=None)
     except (GtpChannelError, BadGtpResponse) as exc:
         return str(exc)
-    setup = getattr(get_rules_class(check.game), "setup_commands", None)
-    commands = setup(dict(check.options)) if setup is not None else [
-        ("boardsize", [str(check.board_size)]), ("clear_board", []),
-        ("komi", [str(float(check.komi))])]
+    commands = get_rules_class(check.game).setup_commands(check.board_size, check.komi,
+                                                           dict(check.options))
     try:
-        for command, args in commands:
+        for command, *args in commands:
             controller.do_command(command, *args)
         controller.close()
     except (GtpChannelError, BadGtpResponse) as exc:

@@ -20,7 +20,7 @@ class KeptEngine:
     Public attributes:
       spec        -- the PlayerSpec it was started from (reused only for an equal one)
       controller  -- its GtpController, usable
-      description -- what it said about itself when it started (game_play.EngineDescription)
+      description -- what it said about itself when it started (engines.EngineDescription)
       cpu_used    -- its CPU seconds so far, as last measured (None: unknown)
       games       -- games it has played
     """

@@ -44,7 +44,7 @@ class PlayerSpec:
 class GameJob:
     """One game to play: plain, picklable data, with no open files or processes.
 
-    The job loop hands it to a play function (game_play.play_game_job).
+    The job loop hands it to a play function (game.play.play_game_job).
 
     Public attributes:
       game_id, game_data -- the competition's id and its own data for this game

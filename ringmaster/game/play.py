@@ -2,207 +2,59 @@
 
 from __future__ import annotations
 
-import importlib
-import os
-import threading
-from collections.abc import Callable
 from contextlib import ExitStack
-from typing import TextIO
+from typing import Protocol
 
 from ringmaster.errors import JobFailed
-from ringmaster.game import engine_pool
-from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec, engine_environment
-from ringmaster.game.records import EngineNames, PlayedGame, write_game_record
-from ringmaster.game.referee import EnginePlayer, GameRecord, Referee
-from ringmaster.game.result import GameResult
-from ringmaster.gtp.controller import (
-    BadGtpResponse,
-    Channel,
-    GtpChannelError,
-    GtpController,
-    SubprocessChannel,
+from ringmaster.game.engines import ChannelFactory, EngineDescription, GameEngines, subprocess_channel
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.pig_referee import Dice, PigReferee, dice_seed
+from ringmaster.game.records import (
+    EngineNames,
+    PlayedGame,
+    write_game_record,
+    write_pig_record,
 )
+from ringmaster.game.referee import EnginePlayer, Referee
+from ringmaster.game.result import GameResult
+from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.rules import get_rules, get_rules_class
-from ringmaster.rules.base import Rules
-
-ChannelFactory = Callable[[PlayerSpec, dict[str, str], "str | Callable[[str], None]"], Channel]
-
-
-def subprocess_channel(spec: PlayerSpec, env: dict[str, str],
-                       stderr: str | Callable[[str], None]) -> Channel:
-    """Start the engine for a PlayerSpec (the default channel factory)."""
-    if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise GtpChannelError(f"bad working directory: {spec.cwd}")
-    return SubprocessChannel(list(spec.command), cwd=spec.cwd, env=env, stderr=stderr)
+from ringmaster.rules.base import Colour, Rules
+from ringmaster.rules.pig import PigRules
 
 
-class StderrSink:
-    """Appends engines' stderr lines to one file, each line labelled with game and player."""
+class RefereedGame(Protocol):
+    """What a referee reports of a finished game (GameRecord, PigGame)."""
 
-    def __init__(self, pathname: str) -> None:
-        self._file = open(pathname, "a", encoding="utf-8", errors="replace")
-        self._lock = threading.Lock()
-
-    def for_player(self, label: str) -> Callable[[str], None]:
-        def write(line: str) -> None:
-            with self._lock:
-                self._file.write(f"[{label}] {line}\n")
-                self._file.flush()
-        return write
-
-    def close(self) -> None:
-        self._file.close()
+    moves: list
+    winning_colour: Colour | None
+    sgf_result: str
+    detail: str | None
+    is_forfeit: bool
+    late_errors: list[str]
 
 
-class EngineDescription:
-    """What an engine says about itself: name:version and a longer description."""
+class GameReferee(Protocol):
+    """How one game of a kind is refereed and recorded, once its engines are set up."""
 
-    def __init__(self, controller: GtpController) -> None:
-        self.name = self._ask(controller, "name")
-        self.version = self._ask(controller, "version")
-        self.description = None
-        if controller.known_command("gomill-describe_engine"):
-            self.description = self._ask(controller, "gomill-describe_engine")
+    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+        """After the set-up commands: what comes before the first move (Go's handicap).
 
-    @staticmethod
-    def _ask(controller: GtpController, command: str) -> str | None:
-        try:
-            return controller.do_command(command).strip() or None
-        except BadGtpResponse:
-            return None
+        Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
+        """
 
-    @property
-    def short(self) -> str | None:
-        if self.name is None:
-            return None
-        version = self.version or ""
-        if version.startswith(self.name):
-            version = version[len(self.name):].strip()
-        if len(version) > 32:
-            version = version.split()[0] if version.split() else ""
-            if len(version) > 32:
-                version = ""
-        return f"{self.name}:{version}" if version else self.name
+    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+        """Play the game to its end (an engine's failure forfeits it)."""
 
-    @property
-    def long(self) -> str | None:
-        return self.description or self.short
+    def write_record(self, game: RefereedGame | None, result: GameResult | None,
+                     engines: dict[Colour, EngineNames], durable: bool,
+                     void_reason: str | None = None) -> str | None:
+        """Write the game's record (a void game's: game and result None); returns its pathname."""
 
 
-def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
-                  factory: ChannelFactory, stderr: str | Callable[[str], None]) -> GtpController:
-    """Start an engine's process and give it a controller; greet_player then talks to it.
-
-    Launching both engines of a game before greeting either lets the second
-    one's start-up run while the first answers. Raises GtpChannelError naming
-    the player.
-    """
-    name = f"player {spec.code}"
-    try:
-        channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
-    except GtpChannelError as exc:
-        raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
-    return GtpController(channel, name, default_timeout=spec.timeout,
-                         aliases=dict(spec.gtp_aliases), log_label=colour)
-
-
-def greet_player(controller: GtpController, spec: PlayerSpec,
-                 gtp_log: TextIO | None) -> EngineDescription:
-    """Check a launched engine speaks GTP version 2, ask what it is, run its start-up commands.
-
-    Raises GtpChannelError or BadGtpResponse, with messages naming the
-    player; the engine is then killed and its controller closed.
-    """
-    try:
-        try:
-            version = controller.do_command("protocol_version")
-        except BadGtpResponse:
-            version = None
-        except GtpChannelError as exc:
-            raise type(exc)(str(exc).replace("'protocol_version'",
-                                             "first command (protocol_version)")) from None
-        if version is not None:
-            try:
-                ok = float(version.strip()) == 2.0
-            except ValueError:
-                ok = False
-            if not ok:
-                raise GtpChannelError(f"player {spec.code} reports GTP protocol version "
-                                      f"{version.strip()[:20]}")
-        description = EngineDescription(controller)
-        controller.gtp_log = gtp_log
-        for command, arguments in spec.startup_gtp_commands:
-            controller.do_command(command, *arguments)
-    except BaseException:
-        controller.abandon()
-        raise
-    return description
-
-
-def start_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
-                 factory: ChannelFactory, stderr: str | Callable[[str], None],
-                 gtp_log: TextIO | None) -> tuple[GtpController, EngineDescription]:
-    """Start an engine, check it speaks GTP version 2, and run its start-up commands.
-
-    Raises GtpChannelError or BadGtpResponse, with messages naming the player.
-    """
-    controller = launch_player(spec, game_id=game_id, slot=slot, colour=colour,
-                               factory=factory, stderr=stderr)
-    return controller, greet_player(controller, spec, gtp_log)
-
-
-def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
-                        stderr: str | Callable[[str], None], gtp_log: TextIO | None) -> bool:
-    """Attach a kept engine to this game and send its start-up commands again.
-
-    Returns False (the engine closed: the caller starts a fresh one) if a
-    command fails. The game's boardsize, clear_board and komi follow as for
-    any engine.
-    """
-    controller = engine.controller
-    controller.log_label = colour
-    controller.gtp_log = gtp_log
-    set_stderr_sink = getattr(controller.channel, "set_stderr_sink", None)
-    if set_stderr_sink is not None:
-        set_stderr_sink(None if isinstance(stderr, str) else stderr)
-    try:
-        for command, arguments in engine.spec.startup_gtp_commands:
-            controller.do_command(command, *arguments)
-    except (GtpChannelError, BadGtpResponse):
-        controller.abandon()
-        return False
-    return True
-
-
-def _is_usable(controller: GtpController) -> bool:
-    """Whether an engine can be kept for another game: no channel fault, still running."""
-    if controller.channel_is_bad or controller.is_closed:
-        return False
-    is_running = getattr(controller.channel, "is_running", None)
-    return is_running is None or is_running()
-
-
-def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> float | None:
-    """This game's CPU time for a kept engine, from its running total; updates the total.
-
-    reported is what gomill-cpu_time said (a running total), or None; then
-    the process's own CPU time is read.
-    """
-    total = reported
-    if total is None:
-        read = getattr(engine.controller.channel, "process_cpu_time", None)
-        total = read() if read is not None else None
-    previous, engine.cpu_used = engine.cpu_used, total
-    if total is None or previous is None:
-        return None
-    return max(0.0, total - previous)
-
-
-def _set_up_board(controllers: dict[str, GtpController], job: GameJob) -> None:
-    """boardsize, clear_board and komi to both engines: one write each, both sent before
+def set_up_engines(controllers: dict[Colour, GtpController], commands: list[tuple[str, ...]]) -> None:
+    """The game's set-up commands to both engines: one write each, both sent before
     either is read. Raises the first failure response (BadGtpResponse)."""
-    commands = (("boardsize", str(job.board_size)), ("clear_board",),
-                ("komi", str(float(job.komi))))
     sent = {colour: controllers[colour].send_commands(*commands) for colour in ("b", "w")}
     for colour in ("b", "w"):
         for response in controllers[colour].receive_commands(sent[colour]):
@@ -241,188 +93,123 @@ def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
     return points
 
 
-def _cpu_time(controller: GtpController, late_errors: list[str]) -> float | None:
-    if controller.channel_is_bad:
-        return None
-    try:
-        if controller.known_command("gomill-cpu_time"):
-            return float(controller.do_command("gomill-cpu_time"))
-    except (BadGtpResponse, GtpChannelError, ValueError) as exc:
-        late_errors.append(f"error getting cpu time from {controller.name}: {exc}")
-    return None
+class BoardGameReferee:
+    """Go and Othello: the handicap, then the Referee on the game's Rules; an SGF record."""
+
+    def __init__(self, job: GameJob) -> None:
+        self.job = job
+        self.rules = get_rules(job.game, job.board_size)
+        self.handicap_points: list = []
+
+    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+        if self.job.handicap:
+            self.handicap_points = _place_handicap(controllers, self.rules, self.job)
+
+    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+        job, rules = self.job, self.rules
+        specs = {"b": job.player_b, "w": job.player_w}
+        players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
+                                   specs[c].is_reliable_scorer) for c in ("b", "w")}
+        referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
+                          use_internal_scorer=job.use_internal_scorer,
+                          handicap_stones=len(self.handicap_points),
+                          handicap_compensation=job.internal_scorer_handicap_compensation)
+        return referee.play("w" if self.handicap_points else rules.first_player())
+
+    def write_record(self, game: RefereedGame | None, result: GameResult | None,
+                     engines: dict[Colour, EngineNames], durable: bool,
+                     void_reason: str | None = None) -> str | None:
+        if game is None:
+            return write_game_record(self.job, PlayedGame(void_reason=void_reason))
+        return write_game_record(self.job, PlayedGame(
+            moves=game.moves, result=result, notes=game.notes,  # type: ignore[attr-defined]
+            late_errors=game.late_errors, engines=engines,
+            handicap_points=self.handicap_points), durable=durable)
+
+
+class PigGameReferee:
+    """Pig: the PigReferee throws dice seeded from the game's id; a JSON record."""
+
+    def __init__(self, job: GameJob) -> None:
+        self.job = job
+        self.seed = dice_seed(job)
+        self.rules = PigRules.from_options(dict(job.rules_options))
+
+    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+        pass
+
+    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+        codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
+        return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
+
+    def write_record(self, game: RefereedGame | None, result: GameResult | None,
+                     engines: dict[Colour, EngineNames], durable: bool,
+                     void_reason: str | None = None) -> str | None:
+        names = {c: engines[c].short or "" for c in engines}
+        return write_pig_record(self.job, self.seed, result, names, durable=durable, game=game,
+                                rules=self.rules if game is not None else None,
+                                void_reason=void_reason)
+
+
+REFEREES: dict[str, type[BoardGameReferee] | type[PigGameReferee]] = {
+    "go": BoardGameReferee,
+    "othello": BoardGameReferee,
+    "pig": PigGameReferee,
+}
+"""The referee of each game (rules.GAMES): how it is played and recorded."""
 
 
 def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) -> GameJobResult:
     """Play a game job, starting its engines through factory, and write its record.
 
     Raises JobFailed (a void game, whose record goes to the job's void
-    directory) if the game can't start. A game whose rules have their own
-    referee (Pig) is played by it.
+    directory) if the game can't start.
     """
-    own_referee = getattr(get_rules_class(job.game), "referee", None)
-    if own_referee is not None:
-        module_name, function = own_referee.split(":")
-        return getattr(importlib.import_module(module_name), function)(job, factory)
+    referee = REFEREES[job.game](job)
     try:
-        return _play(job, factory)
+        return _play(job, factory, referee)
     except JobFailed as exc:
-        write_game_record(job, PlayedGame(void_reason=str(exc)))
+        referee.write_record(None, None, {}, durable=True, void_reason=str(exc))
         raise
 
 
-class GameEngines:
-    """The two engines of one game: each taken from the worker's pool (reuse) or started, then kept or closed.
-
-    Made inside the game's ExitStack: it opens the job's GTP log and stderr sink
-    there, and kills whatever engine is still attached when the stack unwinds
-    (after an error). start() attaches or starts both engines (raising
-    GtpChannelError or BadGtpResponse); finish() reads each engine's CPU time for
-    this game, keeps a healthy engine whose player has reuse for the worker's next
-    game, and closes the others.
-    """
-
-    def __init__(self, job: GameJob, factory: ChannelFactory, stack: ExitStack) -> None:
-        self.job = job
-        self.factory = factory
-        self.gtp_log: TextIO | None = None
-        if job.gtp_log_pathname:
-            os.makedirs(os.path.dirname(job.gtp_log_pathname), exist_ok=True)
-            self.gtp_log = stack.enter_context(open(job.gtp_log_pathname, "w", encoding="utf-8"))
-        self.sink: StderrSink | None = None
-        if job.stderr_pathname:
-            self.sink = StderrSink(job.stderr_pathname)
-            stack.callback(self.sink.close)
-        self.specs = {"b": job.player_b, "w": job.player_w}
-        self.controllers: dict[str, GtpController] = {}
-        self.descriptions: dict[str, EngineDescription] = {}
-        self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
-        stack.callback(self.close_all)   # unwinds first: engines go before their log and sink
-
-    def start(self) -> None:
-        pool = engine_pool.current_pool()
-        for colour in ("b", "w"):
-            spec = self.specs[colour]
-            self.kept[colour] = pool.take(spec) if spec.reuse else None
-        pool.close_all()   # the last game's engines that this game doesn't use
-        for colour in ("b", "w"):
-            spec = self.specs[colour]
-            if spec.discard_stderr or self.sink is None:
-                stderr: str | Callable[[str], None] = "discard"
-            else:
-                stderr = self.sink.for_player(f"{self.job.game_id} {spec.code}")
-            engine = self.kept[colour]
-            if engine is not None:
-                self.controllers[colour] = engine.controller
-                self.descriptions[colour] = engine.description
-                if not _resume_kept_engine(engine, colour, stderr, self.gtp_log):
-                    del self.controllers[colour], self.descriptions[colour]
-                    self.kept[colour] = None
-            if colour not in self.controllers:
-                # Attached at once, so that close_all kills it if the other fails to start.
-                self.controllers[colour] = launch_player(
-                    spec, game_id=self.job.game_id, slot=self.job.slot, colour=colour,
-                    factory=self.factory, stderr=stderr)
-        for colour in ("b", "w"):
-            if colour not in self.descriptions:
-                self.descriptions[colour] = greet_player(
-                    self.controllers[colour], self.specs[colour], self.gtp_log)
-
-    def finish(self, healthy: bool, late_errors: list[str]) -> dict[str, float | None]:
-        """Each engine's CPU time in this game (None if unknown); keeps or closes the engines.
-
-        healthy: the game ended without a forfeit or a late error, so its
-        engines may be kept.
-        """
-        cpu_times = {c: _cpu_time(self.controllers[c], late_errors) for c in ("b", "w")}
-        closing = []
-        for colour in ("b", "w"):
-            controller = self.controllers[colour]
-            kept = self.kept[colour]
-            if self.specs[colour].reuse and healthy and _is_usable(controller):
-                engine = kept or engine_pool.KeptEngine(
-                    self.specs[colour], controller, self.descriptions[colour])
-                cpu_times[colour] = _cpu_since_kept(engine, cpu_times[colour])
-                engine.games += 1
-                del self.controllers[colour]   # not closed on leaving
-                engine_pool.current_pool().keep(engine)
-            else:
-                closing.append(colour)
-        for colour in closing:   # both quit at once, then each is waited for
-            self.controllers[colour].send_quit()
-        for colour in closing:
-            controller = self.controllers[colour]
-            kept = self.kept[colour]
-            try:
-                controller.close()
-            except GtpChannelError as exc:
-                late_errors.append(f"error closing {controller.name}: {exc}")
-            total = cpu_times[colour]
-            if total is None:
-                total = controller.cpu_time_from_close
-            if kept is not None and total is not None:
-                # A kept engine's figures are running totals: less what earlier games used.
-                total = None if kept.cpu_used is None else max(0.0, total - kept.cpu_used)
-            cpu_times[colour] = total
-        return cpu_times
-
-    def close_all(self) -> None:
-        for controller in self.controllers.values():
-            controller.abandon()
-
-
-def _play(job: GameJob, factory: ChannelFactory) -> GameJobResult:
+def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee) -> GameJobResult:
+    setup = get_rules_class(job.game).setup_commands(job.board_size, job.komi, job.rules_options)
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack)
-        controllers, specs = engines.controllers, engines.specs
-
-        rules = get_rules(job.game, job.board_size)
-        handicap_points: list = []
         try:
             engines.start()
-            _set_up_board(controllers, job)
-            if job.handicap:
-                handicap_points = _place_handicap(controllers, rules, job)
+            set_up_engines(engines.controllers, setup)
+            referee.prepare(engines.controllers)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None
-
-        players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
-                                   specs[c].is_reliable_scorer) for c in ("b", "w")}
-        referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
-                          use_internal_scorer=job.use_internal_scorer,
-                          handicap_stones=len(handicap_points),
-                          handicap_compensation=job.internal_scorer_handicap_compensation)
-        first = "w" if handicap_points else rules.first_player()
-        record = referee.play(first)
+        game = referee.play(engines.controllers)
         descriptions = engines.descriptions
-        cpu_times = engines.finish(not record.is_forfeit and not record.late_errors,
-                                   record.late_errors)
-
-    return _finish(job, record, descriptions, cpu_times, handicap_points)
+        cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
+    return _finish(job, game, referee, descriptions, cpu_times)
 
 
-def _finish(job: GameJob, record: GameRecord, descriptions: dict[str, EngineDescription],
-            cpu_times: dict[str, float | None], handicap_points: list) -> GameJobResult:
+def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
+            descriptions: dict[str, EngineDescription],
+            cpu_times: dict[str, float | None]) -> GameJobResult:
     specs = {"b": job.player_b, "w": job.player_w}
     codes = {c: specs[c].code for c in ("b", "w")}
     result = GameResult(
         game_id=job.game_id, player_b=codes["b"], player_w=codes["w"],
-        winning_colour=record.winning_colour, sgf_result=record.sgf_result,
-        detail=record.detail, is_forfeit=record.is_forfeit,
+        winning_colour=game.winning_colour, sgf_result=game.sgf_result,
+        detail=game.detail, is_forfeit=game.is_forfeit,
         cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")})
     warnings = []
-    if record.is_forfeit:
-        warnings.append(f"game {job.game_id}: {record.detail}")
-    warnings += [f"game {job.game_id}: late error: {e}" for e in record.late_errors]
+    if game.is_forfeit:
+        warnings.append(f"game {job.game_id}: {game.detail}")
+    warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
     # The fsyncs are left to the coordinator where it can do them: at -j N they
     # held this game's worker (and its next game) until the disk answered.
-    pathname = write_game_record(job, PlayedGame(
-        moves=record.moves, result=result, notes=record.notes, late_errors=record.late_errors,
-        engines={c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")},
-        handicap_points=handicap_points), durable=not job.coordinator_syncs_record)
+    engines = {c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")}
+    pathname = referee.write_record(game, result, engines, durable=not job.coordinator_syncs_record)
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
-        warnings=warnings, moves=len(record.moves),
+        warnings=warnings, moves=len(game.moves),
         unsynced_record=pathname if job.coordinator_syncs_record else None)
-

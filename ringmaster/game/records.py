@@ -1,8 +1,9 @@
-"""Game records: the whole SGF of a game, played or void, built with sgfmill, written atomically."""
+"""Game records, played or void, written atomically: SGF (built with sgfmill) and Pig's JSON with its dice."""
 
 from __future__ import annotations
 
 import datetime
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -11,8 +12,10 @@ from sgfmill import sgf
 from ringmaster import __version__
 from ringmaster.files import write_atomically
 from ringmaster.game.job import GameJob
+from ringmaster.game.pig_referee import Dice, PigGame
 from ringmaster.game.result import GameResult
 from ringmaster.rules import get_rules_class
+from ringmaster.rules.pig import HOLD, ROLL, PigRules
 
 
 @dataclass
@@ -131,23 +134,108 @@ def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> s
 
     Returns the pathname written, or None if the job doesn't record games.
     """
-    if game.result is not None:
-        if not job.sgf_dirname:
-            return None
-        pathname = os.path.join(job.sgf_dirname, job.game_id + ".sgf")
-    else:
-        if not job.void_sgf_dirname:
-            return None
-        pathname = _unused_pathname(job.void_sgf_dirname, job.game_id)
+    pathname = record_pathname(job, played=game.result is not None, extension=".sgf")
+    if pathname is None:
+        return None
     write_atomically(pathname, game_sgf(job, game), durable=durable)
     return pathname
 
 
-def _unused_pathname(directory: str, stem: str) -> str:
-    """directory/stem.sgf, or stem_2.sgf, stem_3.sgf... if a replayed void game has one already."""
-    pathname = os.path.join(directory, stem + ".sgf")
+def record_pathname(job: GameJob, played: bool, extension: str) -> str | None:
+    """Where a game's record goes: ID.EXT in the games directory, or for a void game
+    in the void directory, ID.EXT or ID_2.EXT, ID_3.EXT... if a replayed void game
+    has one already. None if the job doesn't record games."""
+    directory = job.sgf_dirname if played else job.void_sgf_dirname
+    if not directory:
+        return None
+    pathname = os.path.join(directory, job.game_id + extension)
     n = 1
-    while os.path.exists(pathname):
+    while not played and os.path.exists(pathname):
         n += 1
-        pathname = os.path.join(directory, f"{stem}_{n}.sgf")
+        pathname = os.path.join(directory, f"{job.game_id}_{n}{extension}")
     return pathname
+
+
+# Pig: a JSON record with the dice seed, from which replay_record plays the game again.
+
+RECORD_FORMAT = "ringmaster-pig-record"
+
+
+def pig_record(job: GameJob, seed: int, result: GameResult | None, engine_names: dict[str, str], *,
+               game: PigGame | None = None, rules: PigRules | None = None,
+               void_reason: str | None = None) -> dict:
+    """The JSON record of a game: who played, the settings, the dice seed, every move, the result."""
+    options = {**PigRules.default_options, **dict(job.rules_options)}
+    record = {
+        "format": RECORD_FORMAT, "version": 1, "application": f"ringmaster {__version__}",
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "event": job.sgf_event, "game_id": job.game_id,
+        "black": job.player_b.code, "white": job.player_w.code,
+        "engines": {"black": engine_names.get("b", ""), "white": engine_names.get("w", "")},
+        "pig_target": options["pig_target"], "pig_max_turns": options["pig_max_turns"],
+        "dice": "random.Random(dice_seed).randint(1, 6), one per roll, in order",
+        "dice_seed": seed,
+    }
+    if void_reason is not None:
+        record["void"] = void_reason
+        return record
+    assert result is not None and game is not None and rules is not None
+    record.update({
+        "result": result.sgf_result, "winner": game.winning_colour, "detail": game.detail,
+        "description": result.describe(),
+        "final_scores": {"black": rules.scores["b"], "white": rules.scores["w"]},
+        "turns": rules.turns, "late_errors": game.late_errors, "moves": game.moves,
+    })
+    return record
+
+
+def format_record(record: dict) -> str:
+    """The record as JSON, one move per line."""
+    moves = record.get("moves")
+    head = {k: v for k, v in record.items() if k != "moves"}
+    text = json.dumps(head, indent=1)
+    if moves is None:
+        return text + "\n"
+    lines = ",\n".join("  " + json.dumps(m) for m in moves)
+    return text[:-2] + ',\n "moves": [\n' + lines + "\n ]\n}\n"
+
+
+def write_pig_record(job: GameJob, seed: int, result: GameResult | None,
+                     engine_names: dict[str, str], durable: bool = True,
+                     **kwargs) -> str | None:
+    """Write the record to the games directory (a void game's to the void directory),
+    with its fsyncs unless durable is false (the coordinator's, then).
+
+    Returns the pathname, or None if the job records no games.
+    """
+    pathname = record_pathname(job, played=result is not None, extension=".json")
+    if pathname is None:
+        return None
+    record = pig_record(job, seed, result, engine_names, **kwargs)
+    write_atomically(pathname, format_record(record).encode("utf-8"), durable=durable)
+    return pathname
+
+
+def replay_record(record: dict) -> PigRules:
+    """Replay a record's moves with its dice seed; returns the final position.
+
+    Raises ValueError if a recorded die differs from the seed's, or a move is illegal.
+    """
+    if record.get("format") != RECORD_FORMAT:
+        raise ValueError("not a ringmaster Pig record")
+    rules = PigRules(target=record["pig_target"], max_turns=record["pig_max_turns"])
+    dice = Dice(record["dice_seed"])
+    for number, move in enumerate(record.get("moves", []), 1):
+        words = move.split()
+        colour, word = words[0], words[1]
+        if rules.check_move(colour, word) is not None or rules.is_over():
+            raise ValueError(f"move {number} ({move}) is illegal")
+        if word == ROLL:
+            face = dice.throw()
+            if words[2:] != [str(face)]:
+                raise ValueError(f"move {number} ({move}): the seed throws {face}")
+            rules.throw(face)
+        else:
+            rules.play(colour, HOLD)
+    return rules
+

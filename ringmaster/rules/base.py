@@ -55,6 +55,13 @@ class Rules(ABC):
         self.board_size = board_size
 
     @classmethod
+    def setup_commands(cls, board_size: int, komi: float,
+                       options: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """What each engine is sent before a game (and in its start-up check): each
+        command with its arguments. options are the game's own settings (default_options)."""
+        return [("boardsize", str(board_size)), ("clear_board",), ("komi", str(float(komi)))]
+
+    @classmethod
     def board_size_error(cls, board_size: int) -> str | None:
         """None if the game can be played on this board size, else why not."""
         return None

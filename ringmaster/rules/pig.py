@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 ROLL = "roll"
@@ -46,13 +49,10 @@ class PigRules(Rules):
         return cls(target=merged["pig_target"], max_turns=merged["pig_max_turns"])
 
     @classmethod
-    def setup_commands(cls, options: dict) -> list[tuple[str, list[str]]]:
-        """What each engine is sent before a game (and in the start-up check)."""
+    def setup_commands(cls, board_size: int, komi: float,
+                       options: Mapping[str, Any]) -> list[tuple[str, ...]]:
         merged = {**cls.default_options, **options}
-        return [("pig-target", [str(merged["pig_target"])]), ("clear_board", [])]
-
-    # The game's own referee, 'module:function' (ringmaster.game_play imports it when a game is played).
-    referee = "ringmaster.game.pig_referee:play_pig_job"
+        return [("pig-target", str(merged["pig_target"])), ("clear_board",)]
 
     def parse_move(self, vertex: str) -> str:
         """'roll' or 'hold' (any case). Raises ValueError for anything else."""

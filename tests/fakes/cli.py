@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from click.testing import CliRunner
 
 from ringmaster.cli import run_command_line
-from ringmaster.game.play import ChannelFactory, subprocess_channel
+from ringmaster.game.engines import ChannelFactory, subprocess_channel
 
 
 @dataclass

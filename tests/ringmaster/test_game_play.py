@@ -15,8 +15,9 @@ from sgfmill import sgf
 
 from ringmaster.display import DELIMITER, Presenter
 from ringmaster.errors import JobFailed
+from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
-from ringmaster.game.play import play_game_job, subprocess_channel
+from ringmaster.game.play import play_game_job
 from ringmaster.ringmaster import Ringmaster
 from tests.fakes.channels import fake_engine_channel, recording_factory
 from tests.fakes.cli import invoke

@@ -8,7 +8,9 @@ import pytest
 from players.engines.pig_hold import HoldAt, make_pig_engine
 from ringmaster.errors import ControlFileError
 from ringmaster.game.job import GameJob, PlayerSpec
-from ringmaster.game.pig_referee import dice_seed, play_pig_job, replay_record
+from ringmaster.game.pig_referee import dice_seed
+from ringmaster.game.play import REFEREES, PigGameReferee, play_game_job
+from ringmaster.game.records import replay_record
 from ringmaster.gtp.engine import GtpEngine
 from ringmaster.ringmaster import Ringmaster, run_player_checks
 from ringmaster.rules import get_rules_class
@@ -49,8 +51,8 @@ def job(tmp_path, b="b", w="w", **options):
 
 def test_the_rules_registry_names_pig_and_its_referee():
     assert get_rules_class("pig") is PigRules
-    assert PigRules.referee == f"{play_pig_job.__module__}:{play_pig_job.__name__}"
-    assert PigRules.setup_commands({"pig_target": 30}) == [("pig-target", ["30"]), ("clear_board", [])]
+    assert REFEREES["pig"] is PigGameReferee
+    assert PigRules.setup_commands(0, 0.0, {"pig_target": 30}) == [("pig-target", "30"), ("clear_board",)]
 
 
 def test_pig_rules_roll_hold_and_win():
@@ -69,7 +71,7 @@ def test_pig_rules_roll_hold_and_win():
 def test_a_game_between_two_engines_is_refereed_recorded_and_replays_exactly(tmp_path):
     channels = {}
     the_job = job(tmp_path, pig_target=30)
-    result = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)},
+    result = play_game_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)},
                                                channels))
     record = json.loads((tmp_path / "games" / "0_0.json").read_text())
     assert record["dice_seed"] == dice_seed(the_job) and record["pig_target"] == 30
@@ -87,7 +89,7 @@ def test_a_game_between_two_engines_is_refereed_recorded_and_replays_exactly(tmp
         [line for line in channels["w"].log if line.startswith("play")]
     assert "reg_genmove w" not in sent
     # The same game id throws the same dice.
-    again = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)}))
+    again = play_game_job(the_job, factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(10)}))
     assert again.game_result.sgf_result == result.game_result.sgf_result
 
 
@@ -97,7 +99,7 @@ def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
     synced = fsync_targets
     the_job = job(tmp_path, pig_target=30)
     the_job.coordinator_syncs_record = coordinator_syncs
-    result = play_pig_job(the_job, factory_for({"b": lambda: hold_engine(20),
+    result = play_game_job(the_job, factory_for({"b": lambda: hold_engine(20),
                                                 "w": lambda: hold_engine(10)}))
     record = str(tmp_path / "games" / "0_0.json")
     assert json.loads(open(record).read())["result"] == result.game_result.sgf_result
@@ -108,7 +110,7 @@ def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
 
 
 def test_a_tampered_record_does_not_replay(tmp_path):
-    play_pig_job(job(tmp_path), factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(20)}))
+    play_game_job(job(tmp_path), factory_for({"b": lambda: hold_engine(20), "w": lambda: hold_engine(20)}))
     record = json.loads((tmp_path / "games" / "0_0.json").read_text())
     first_roll = next(i for i, m in enumerate(record["moves"]) if " roll " in m)
     colour, _, face = record["moves"][first_roll].split()
@@ -120,14 +122,14 @@ def test_a_tampered_record_does_not_replay(tmp_path):
 @pytest.mark.parametrize("answer, reason", [("pass", "ill-formed move pass"),
                                             ("hold", "held with a turn total of 0")])
 def test_anything_but_a_legal_roll_or_hold_forfeits(tmp_path, answer, reason):
-    result = play_pig_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine(answer),
+    result = play_game_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine(answer),
                                                       "w": lambda: hold_engine(20)}))
     assert result.game_result.sgf_result == "W+F" and reason in result.game_result.detail
 
 
 def test_the_turn_limit_gives_no_result(tmp_path):
     # Two engines that always roll never bank a point: the game runs into the limit.
-    result = play_pig_job(job(tmp_path, pig_max_turns=6),
+    result = play_game_job(job(tmp_path, pig_max_turns=6),
                           factory_for({"b": lambda: stubborn_engine("roll"),
                                        "w": lambda: stubborn_engine("roll")}))
     assert result.game_result.sgf_result == "Void" and result.game_result.winning_colour is None
@@ -137,7 +139,7 @@ def test_the_turn_limit_gives_no_result(tmp_path):
 def test_an_engine_refusing_pig_target_voids_the_game_with_a_record(tmp_path):
     from ringmaster.errors import JobFailed
     with pytest.raises(JobFailed, match="pig-target"):
-        play_pig_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine("roll", refuse_target=True),
+        play_game_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine("roll", refuse_target=True),
                                                  "w": lambda: hold_engine(20)}))
     assert os.listdir(tmp_path / "void") == ["0_0.json"]
 
