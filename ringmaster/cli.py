@@ -137,7 +137,7 @@ def check(control_file: str, cluster: str | None) -> None:
     with reaping(helper_pids):
         failures = ringmaster.run_startup_checks(stderr="inherit", report=click.echo)
     if cluster is not None:
-        from ringmaster.cluster import connect
+        from ringmaster.dispatch.cluster import connect
         with connect(cluster) as client:
             failures += ringmaster.run_startup_checks_on_cluster(client, click.echo)
     for failure in failures:

@@ -87,6 +87,16 @@ class RunHalted(RingmasterError):
     exit_code = EXIT_HALTED
 
 
+class ClusterUnavailable(RingmasterError):
+    """Dask isn't installed, or the scheduler can't be reached at the start."""
+
+
+class ClusterLost(RingmasterError):
+    """The scheduler went away during the run; the state is saved and the run can be resumed."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
 class Interrupt(KeyboardInterrupt):
     """Raised by our handlers of SIGINT and SIGTERM (a control file's own KeyboardInterrupt isn't one)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 import io
@@ -16,6 +15,8 @@ from typing import Any
 from ringmaster import __version__
 from ringmaster.competitions.base import Competition, NoGameAvailable, PlayerCheck
 from ringmaster.control_file import ControlFile, load_control_file
+from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
+from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import (
     CompetitionError,
     LockError,
@@ -31,7 +32,6 @@ from ringmaster.game.result import DISAGREED, DISAGREEMENT_CAUSE
 from ringmaster.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
 from ringmaster.host_check import HostComparison, compare_hosts, host_report
-from ringmaster.job_manager import NO_JOB, NoJobAvailable, run_jobs
 from ringmaster.rules import get_rules_class
 from ringmaster.state.encoding import EncodedList
 from ringmaster.state.journal import StateStore
@@ -111,7 +111,7 @@ def now() -> str:
     return datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
 
 
-class Ringmaster:
+class Ringmaster(JobSource):
     """Runs a competition described by a control file.
 
     Public attributes:
@@ -270,7 +270,7 @@ class Ringmaster:
 
         Returns messages naming the worker, for each failure.
         """
-        from ringmaster.cluster import run_on_workers
+        from ringmaster.dispatch.cluster import run_on_workers
         checks = [] if self.competition.skip_player_checks else \
             list(self.competition.get_player_checks())
         if report is not None:
@@ -316,10 +316,6 @@ class Ringmaster:
         # Here the worker's record is on this machine's disk, and this process makes it
         # durable before it counts the game; a Dask worker syncs its own.
         job.coordinator_syncs_record = self.cluster is None
-        if self.cluster is not None:
-            # A Dask worker's threads outlive the run: engines aren't kept there.
-            job.player_b = dataclasses.replace(job.player_b, reuse=False)
-            job.player_w = dataclasses.replace(job.player_w, reuse=False)
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
         self._job_started[job.game_id] = time.monotonic()
@@ -455,7 +451,9 @@ class Ringmaster:
         self.clock.start_run()
         self._html_written_at = time.monotonic()   # as if written now: its first rewrite waits
         self.log(f"run started at {now()} with max_games {max_games}")
-        play = functools.partial(play_game_job, factory=self.channel_factory)
+        # A Dask worker's threads outlive the run: engines aren't kept there.
+        play = functools.partial(play_game_job, factory=self.channel_factory,
+                                 keep_engines=cluster is None)
         self.cluster = cluster
         if cluster is not None:
             self.log(f"using the Dask cluster at {cluster.scheduler.address}"
@@ -465,7 +463,7 @@ class Ringmaster:
         try:
             try:
                 if cluster is not None:
-                    from ringmaster.cluster import run_jobs_on_cluster
+                    from ringmaster.dispatch.cluster import run_jobs_on_cluster
                     run_jobs_on_cluster(self, play, parallel, cluster, note=self.warn)
                 else:
                     run_jobs(self, play, parallel)

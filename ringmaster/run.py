@@ -132,7 +132,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             check_players(ringmaster, say, quiet, engines_started_together(parallel))
             client = None
             if cluster is not None:
-                from ringmaster.cluster import connect
+                from ringmaster.dispatch.cluster import connect
                 client = stack.enter_context(connect(cluster))
                 check_cluster(ringmaster, client, say, quiet)
             ringmaster.prepare_history()

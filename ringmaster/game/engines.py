@@ -198,10 +198,12 @@ class GameEngines:
     (after an error). start() attaches or starts both engines (raising
     GtpChannelError or BadGtpResponse); finish() reads each engine's CPU time for
     this game, keeps a healthy engine whose player has reuse for the worker's next
-    game, and closes the others.
+    game, and closes the others. A worker whose threads outlive the run (Dask)
+    is made with keep_engines false: it keeps no engine, whatever the players say.
     """
 
-    def __init__(self, job: GameJob, factory: ChannelFactory, stack: ExitStack) -> None:
+    def __init__(self, job: GameJob, factory: ChannelFactory, stack: ExitStack,
+                 keep_engines: bool = True) -> None:
         self.job = job
         self.factory = factory
         self.gtp_log: TextIO | None = None
@@ -213,6 +215,7 @@ class GameEngines:
             self.sink = StderrSink(job.stderr_pathname)
             stack.callback(self.sink.close)
         self.specs = {"b": job.player_b, "w": job.player_w}
+        self.reuse = {c: keep_engines and spec.reuse for c, spec in self.specs.items()}
         self.controllers: dict[str, GtpController] = {}
         self.descriptions: dict[str, EngineDescription] = {}
         self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
@@ -222,7 +225,7 @@ class GameEngines:
         pool = engine_pool.current_pool()
         for colour in ("b", "w"):
             spec = self.specs[colour]
-            self.kept[colour] = pool.take(spec) if spec.reuse else None
+            self.kept[colour] = pool.take(spec) if self.reuse[colour] else None
         pool.close_all()   # the last game's engines that this game doesn't use
         for colour in ("b", "w"):
             spec = self.specs[colour]
@@ -258,7 +261,7 @@ class GameEngines:
         for colour in ("b", "w"):
             controller = self.controllers[colour]
             kept = self.kept[colour]
-            if self.specs[colour].reuse and healthy and _is_usable(controller):
+            if self.reuse[colour] and healthy and _is_usable(controller):
                 engine = kept or engine_pool.KeptEngine(
                     self.specs[colour], controller, self.descriptions[colour])
                 cpu_times[colour] = _cpu_since_kept(engine, cpu_times[colour])

@@ -159,24 +159,27 @@ REFEREES: dict[str, type[BoardGameReferee] | type[PigGameReferee]] = {
 """The referee of each game (rules.GAMES): how it is played and recorded."""
 
 
-def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel) -> GameJobResult:
+def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
+                  keep_engines: bool = True) -> GameJobResult:
     """Play a game job, starting its engines through factory, and write its record.
 
-    Raises JobFailed (a void game, whose record goes to the job's void
-    directory) if the game can't start.
+    keep_engines false: no engine is kept for the worker's next game, whatever
+    the players' reuse (see GameEngines). Raises JobFailed (a void game, whose
+    record goes to the job's void directory) if the game can't start.
     """
     referee = REFEREES[job.game](job)
     try:
-        return _play(job, factory, referee)
+        return _play(job, factory, referee, keep_engines)
     except JobFailed as exc:
         referee.write_record(None, None, {}, durable=True, void_reason=str(exc))
         raise
 
 
-def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee) -> GameJobResult:
+def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
+          keep_engines: bool) -> GameJobResult:
     setup = get_rules_class(job.game).setup_commands(job.board_size, job.komi, job.rules_options)
     with ExitStack() as stack:
-        engines = GameEngines(job, factory, stack)
+        engines = GameEngines(job, factory, stack, keep_engines)
         try:
             engines.start()
             set_up_engines(engines.controllers, setup)

@@ -63,9 +63,21 @@ def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
     result = invoke("run", ctl, "-q", "-j", "1", "--cluster", cluster.scheduler_address)
     assert result.exit_code == EXIT_OK, result.output
     log = open(ctl[:-4] + ".log").read()
-    # One game at a time: each game starts after the previous one's response.
+    # One game at a time: each game starts once the previous one has finished, just before
+    # that one's result is recorded (the freed worker isn't kept waiting: JobLoop's policy).
     events = [line for line in log.splitlines() if "starting game" in line or "response from" in line]
-    assert [("starting" in e) for e in events] == [True, False] * 3
+    assert [("starting" in e) for e in events] == [True, True, False, True, False, False]
+
+
+def test_a_worker_keeps_no_engines_between_games(write_ctl, cluster):
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--env-to-stderr"),
+                               q=fake_engine_command("--name", "q", "--env-to-stderr"),
+                               games=4) + "reuse_engines = True\n")
+    result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    check_consistent(ctl, 4)
+    # Each engine writes its environment (a game= line) once, when it starts.
+    assert open(ctl[:-4] + ".log").read().count("game=") == 2 * 4
 
 
 def test_tuner_through_the_cluster(write_ctl, cluster):
@@ -97,7 +109,7 @@ def test_check_runs_on_every_worker_and_names_a_worker_without_the_engine(write_
 def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
     ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=1))
-    from ringmaster import cluster as cluster_module
+    from ringmaster.dispatch import cluster as cluster_module
     original = cluster_module.CONNECT_TIMEOUT
     cluster_module.CONNECT_TIMEOUT = 2
     try:

@@ -11,7 +11,8 @@ import pytest
 
 from ringmaster import reaper
 from ringmaster.game import engine_pool
-from ringmaster.game.job import PlayerSpec
+from ringmaster.game.job import GameJob, PlayerSpec
+from ringmaster.game.play import play_game_job
 from ringmaster.gtp.controller import GtpController
 from tests.fakes.channels import ScriptedChannel, fake_engine_channel
 from tests.fakes.cli import invoke
@@ -55,6 +56,20 @@ def test_reuse_keeps_both_engines_across_games_inline(write_ctl):
     assert starts == {"p": 1, "q": 1}
     assert len(results) == 4 and not any(r["is_forfeit"] for r in results)
     assert len(engine_pool.current_pool()) == 0, "the run's end closes the kept engines"
+
+
+def test_a_worker_that_keeps_no_engines_starts_fresh_ones_whatever_the_players_say(tmp_path):
+    # What a Dask worker is told (its threads outlive the run): the player's reuse stands,
+    # and no engine is kept.
+    factory = CountingFactory()
+    players = [PlayerSpec(code, tuple(fake_engine_command()), reuse=True) for code in ("p", "q")]
+    for n in range(2):
+        job = GameJob(game_id=f"g{n}", player_b=players[0], player_w=players[1], board_size=5,
+                      komi=0.5, use_internal_scorer=True)
+        play_game_job(job, factory, keep_engines=False)
+        assert len(engine_pool.current_pool()) == 0
+    assert factory.starts == {"p": 2, "q": 2}
+    assert all(p.reuse for p in players)
 
 
 def test_without_reuse_every_game_starts_fresh_engines(write_ctl):

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from ringmaster.dispatch.job_loop import NO_JOB, JobLoop, JobSource
+from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import JobFailed
-from ringmaster.job_manager import NO_JOB, run_jobs
 
 
 @dataclass
@@ -19,7 +20,7 @@ class Job:
     slot: int | None = None
 
 
-class Source:
+class Source(JobSource):
     """Hands out jobs 0..n-1 and records what comes back."""
 
     def __init__(self, n: int) -> None:
@@ -100,7 +101,7 @@ class InterruptedSource(Source):
 def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
     # Two workers: one busy with a 600 s job, one idle. Each must exit by itself on
     # SIGTERM (exit code 1), not be SIGKILLed after the join times out (-9).
-    import ringmaster.job_manager as job_manager
+    import ringmaster.dispatch.local as job_manager
     real_terminate = job_manager._terminate
     exit_codes: list = []
 
@@ -133,3 +134,55 @@ def test_inline_ctrl_c_tells_the_source():
     with pytest.raises(KeyboardInterrupt):
         run_jobs(source, interrupted, None)
     assert source.told == ["interrupted"]
+
+
+class ScriptedLoop(JobLoop):
+    """A JobLoop whose jobs finish in the order a script gives, with every event noted."""
+
+    def __init__(self, source, parallel, finishing):
+        super().__init__(source, parallel)
+        self.finishing = list(finishing)   # per wait: the job numbers that finish
+        self.events: list[tuple[str, int, int | None]] = []
+
+    def submit(self, job):
+        assert len(self.in_flight) < self.parallel
+        self.events.append(("start", job.number, job.slot))
+        return job.number
+
+    def wait(self):
+        numbers = self.finishing.pop(0) if self.finishing else list(self.in_flight)
+        return [n for n in numbers if n in self.in_flight]
+
+    def deliver(self, handle, job):
+        self.events.append(("deliver", job.number, job.slot))
+        self.source.process_response(job.number)
+
+
+def test_the_loop_starts_the_freed_slots_next_jobs_before_delivering_results():
+    source = Source(5)
+    loop = ScriptedLoop(source, 2, finishing=[[1], [0, 2], [3], [4]])
+    loop.run()
+    assert loop.events == [
+        ("start", 0, 0), ("start", 1, 1),
+        ("start", 2, 1), ("deliver", 1, 1),
+        ("start", 3, 0), ("start", 4, 1), ("deliver", 0, 0), ("deliver", 2, 1),
+        ("deliver", 3, 0), ("deliver", 4, 1)]
+    assert sorted(source.responses) == [0, 1, 2, 3, 4]
+
+
+class LateSource(Source):
+    """Has no job until a result has come in (a tuner waiting for its batch)."""
+
+    def get_job(self):
+        if len(self.responses) < 1 and len(self.remaining) < 3:
+            return NO_JOB
+        return super().get_job()
+
+
+def test_the_loop_asks_a_source_that_had_no_job_again_once_a_result_is_in():
+    source = LateSource(4)
+    loop = ScriptedLoop(source, 4, finishing=[[0], [1], [2], [3]])
+    loop.run()
+    assert [e[:2] for e in loop.events if e[0] == "start"] == [
+        ("start", 0), ("start", 1), ("start", 2), ("start", 3)]
+    assert sorted(source.responses) == [0, 1, 2, 3]

@@ -231,11 +231,11 @@ def test_interrupted_run_replays_the_games_in_flight(write_ctl, monkeypatch):
     real_play = __import__("ringmaster.game.play", fromlist=["play_game_job"]).play_game_job
     calls = []
 
-    def interrupt_third_game(job, factory):
+    def interrupt_third_game(job, factory, **options):
         calls.append(job.game_id)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real_play(job, factory)
+        return real_play(job, factory, **options)
     monkeypatch.setattr("ringmaster.ringmaster.play_game_job", interrupt_third_game)
     with pytest.raises(RunInterrupted, match="games in progress will be replayed") as info:
         run_competition(ringmaster_for(ctl), quiet=True)
@@ -682,7 +682,7 @@ def test_sigterm_while_loading_or_checking_exits_3(write_ctl, tmp_path, moment):
 
 @pytest.mark.integration
 def test_ctrl_c_with_workers_says_stopping_at_once(write_ctl, tmp_path):
-    # (That the workers then exit by themselves: test_job_manager.py.)
+    # (That the workers then exit by themselves: tests of dispatch/local.py.)
     slow = ("--move-delay", "0.05", "--record", str(tmp_path / "record"))
     ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command("--move-delay",
                                                                                    "0.05"),

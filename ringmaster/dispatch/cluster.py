@@ -10,23 +10,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from ringmaster.errors import EXIT_INTERRUPTED, RingmasterError
+from ringmaster.dispatch.job_loop import Job, JobLoop, JobSource, PlayFunction, deliver, run_job
+from ringmaster.errors import ClusterLost, ClusterUnavailable
 from ringmaster.files import one_line
-from ringmaster.job_manager import JobSource, NoJobAvailable, PlayFunction, _run_job
 
 CONNECT_TIMEOUT = 10.0
 # How long the scheduler may stay out of reach during a run before the run stops.
 LOST_SCHEDULER_GRACE = 10.0
-
-
-class ClusterUnavailable(RingmasterError):
-    """Dask isn't installed, or the scheduler can't be reached at the start."""
-
-
-class ClusterLost(RingmasterError):
-    """The scheduler went away during the run; the state is saved and the run can be resumed."""
-
-    exit_code = EXIT_INTERRUPTED
 
 
 def connect(address: str, timeout: float | None = None) -> Any:
@@ -63,9 +53,8 @@ def worker_name() -> str:
     return f"{socket.gethostname()} {address}"
 
 
-def _cluster_task(play: PlayFunction, job: Any) -> tuple[bool, Any, str]:
-    ok, value = _run_job(play, job)
-    return ok, value, worker_name()
+def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str]:
+    return run_job(play, job), worker_name()
 
 
 def total_threads(client: Any) -> int:
@@ -85,44 +74,47 @@ def _named(function: Callable, *args: Any) -> tuple[str, Any]:
     return socket.gethostname(), function(*args)
 
 
-class ClusterJobs:
-    """The state of one run's job loop on a cluster: what is in flight, and on which worker."""
+class ClusterLoop(JobLoop):
+    """The job loop on a Dask cluster: what is in flight, and on which worker."""
 
     def __init__(self, client: Any, source: JobSource, play: PlayFunction, parallel: int,
-                 note: Callable[[str], None]) -> None:
+                 note: Callable[[str], None], poll_interval: float = 0.5) -> None:
+        super().__init__(source, parallel)
         self.client = client
-        self.source = source
         self.play = play
-        self.parallel = parallel
         self.note = note
-        self.in_flight: dict[Any, Any] = {}   # future -> job
+        self.poll_interval = poll_interval
         self.playing_on: dict[str, str] = {}  # future key -> worker address
         self.workers: set[str] = set(client.scheduler_info().get("workers", {}))
         self.unreachable_since: float | None = None
 
-    def submit(self, job: Any) -> None:
-        used = {j.slot for j in self.in_flight.values()}
-        job.slot = min(s for s in range(self.parallel) if s not in used)
+    def submit(self, job: Any) -> Any:
         # A unique key and pure=False: Dask would otherwise hand back the cached result
         # of an earlier task with the same arguments instead of playing the game.
         key = f"ringmaster-{getattr(job, 'game_id', 'job')}-{uuid.uuid4().hex}"
-        future = self.client.submit(_cluster_task, self.play, job, key=key, pure=False,
-                                    retries=0)
-        self.in_flight[future] = job
+        return self.client.submit(_cluster_task, self.play, job, key=key, pure=False, retries=0)
 
-    def deliver(self, future: Any) -> None:
-        job = self.in_flight.pop(future)
+    def wait(self) -> list[Any]:
+        from distributed import wait as dask_wait
+        try:
+            dask_wait(list(self.in_flight), timeout=self.poll_interval, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            pass
+        except Exception:  # FuturesCancelledError: the scheduler dropped our tasks
+            if any(f.status == "cancelled" for f in self.in_flight) or \
+                    self.client.status != "running":
+                raise ClusterLost(self._lost_message()) from None
+            raise
+        return [f for f in self.in_flight if f.done()]
+
+    def deliver(self, handle: Any, job: Job) -> None:
+        future = handle
         self.playing_on.pop(future.key, None)
         from distributed import KilledWorker
         if future.status == "finished":
-            ok, value, where = future.result()
-            note_host = getattr(self.source, "note_host", None)
-            if note_host is not None:
-                note_host(job, where)
-            if ok:
-                self.source.process_response(value)
-            else:
-                self.source.process_error_response(job, value)
+            outcome, where = future.result()
+            self.source.note_host(job, where)
+            deliver(self.source, job, outcome)
             return
         if future.status == "cancelled":
             raise ClusterLost(self._lost_message())
@@ -133,6 +125,9 @@ class ClusterJobs:
         else:
             message = f"worker failed: {type(exc).__name__}: {one_line(str(exc))[:300]}"
         self.source.process_error_response(job, message)
+
+    def between(self) -> None:
+        self.watch(time.monotonic())
 
     def watch(self, now: float) -> None:
         """Note workers lost with our games (Dask plays them again elsewhere); stop if the scheduler is gone.
@@ -179,7 +174,7 @@ class ClusterJobs:
 def run_jobs_on_cluster(source: JobSource, play: PlayFunction, parallel: int | None,
                         client: Any, poll_interval: float = 0.5,
                         note: Callable[[str], None] | None = None) -> None:
-    """Run jobs from source on a Dask cluster, up to parallel at once, like job_manager.run_jobs().
+    """Run jobs from source on a Dask cluster, up to parallel at once, like local.run_jobs().
 
     parallel None: as many as the cluster has task threads. Each job's
     result is delivered once, whichever worker played it; a job whose
@@ -194,46 +189,12 @@ def run_jobs_on_cluster(source: JobSource, play: PlayFunction, parallel: int | N
             print(message, file=sys.stderr)
     if parallel is None:
         parallel = total_threads(client)
-    jobs = ClusterJobs(client, source, play, parallel, note)
+    loop = ClusterLoop(client, source, play, parallel, note, poll_interval)
     try:
-        _loop(jobs, source, client, poll_interval)
+        with client.as_current():
+            loop.run()
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
-            interrupted = getattr(source, "interrupted", None)
-            if interrupted is not None:
-                interrupted()
-        jobs.cancel_all()
+            source.interrupted()
+        loop.cancel_all()
         raise
-
-
-def _loop(jobs: ClusterJobs, source: JobSource, client: Any, poll_interval: float) -> None:
-    from distributed import wait as dask_wait
-    parallel = jobs.parallel
-    with client.as_current():
-        exhausted = False
-        while True:
-            while not exhausted and len(jobs.in_flight) < parallel:
-                job = source.get_job()
-                if isinstance(job, NoJobAvailable):
-                    exhausted = True
-                    break
-                jobs.submit(job)
-            if not jobs.in_flight:
-                break
-            try:
-                dask_wait(list(jobs.in_flight), timeout=poll_interval,
-                          return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                pass
-            except Exception:  # FuturesCancelledError: the scheduler dropped our tasks
-                if any(f.status == "cancelled" for f in jobs.in_flight) or \
-                        client.status != "running":
-                    raise ClusterLost(jobs._lost_message()) from None
-                raise
-            done = [f for f in list(jobs.in_flight) if f.done()]
-            for future in done:
-                jobs.deliver(future)
-            if done:
-                exhausted = False
-            jobs.watch(time.monotonic())
-            source.poll(list(jobs.in_flight.values()))

@@ -1,0 +1,172 @@
+"""What every job loop shares: the source it serves, run_job, and when jobs start and results go back."""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
+
+from ringmaster import reaper
+from ringmaster.errors import JobFailed
+
+
+class NoJobAvailable:
+    """Returned by get_job() when there is nothing to start now."""
+
+
+NO_JOB = NoJobAvailable()
+
+
+class Job(Protocol):
+    """Plain data for one job; the loop only sets its slot."""
+
+    slot: int | None
+
+
+PlayFunction = Callable[[Any], Any]
+"""Runs one job and returns its response; raises JobFailed if the job can't be done.
+
+For worker processes it must be picklable (a module-level function, or a
+functools.partial of one)."""
+
+
+class JobSource(ABC):
+    """What a job loop needs from the ringmaster: jobs, and somewhere to send their results."""
+
+    @abstractmethod
+    def get_job(self) -> Job | NoJobAvailable:
+        """The next job to start, or NO_JOB if there is none now."""
+
+    @abstractmethod
+    def process_response(self, response: Any) -> None:
+        """A job's result."""
+
+    @abstractmethod
+    def process_error_response(self, job: Job, message: str) -> None:
+        """A job that failed (JobFailed, or its worker died)."""
+
+    def poll(self, running: list[Job]) -> None:
+        """Called at least once a second while jobs run: redraw, look for stop requests."""
+        return None
+
+    def interrupted(self) -> None:
+        """Called at once on Ctrl-C or SIGTERM, before the jobs running are stopped."""
+        return None
+
+    def note_host(self, job: Job, host: str) -> None:
+        """Which machine played a job (a cluster's loop calls it before delivering the result)."""
+        return None
+
+
+class WorkerTerminated(BaseException):
+    """Raised in a worker's job by SIGTERM from the coordinator: unwind the job, then exit."""
+
+
+_in_job = False
+
+
+def job_running() -> bool:
+    """Whether this process is inside run_job (a worker's SIGTERM unwinds the job then)."""
+    return _in_job
+
+
+def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
+    """Run one job: (True, its response) or (False, why it failed).
+
+    Then kill what its processes left behind, where this process is their
+    subreaper. A WorkerTerminated (a worker's SIGTERM) ends the process once
+    the job has unwound.
+    """
+    global _in_job
+    _in_job = True
+    try:
+        return True, play(job)
+    except JobFailed as exc:
+        return False, str(exc)
+    except WorkerTerminated:
+        _in_job = False
+        _kill_orphans()
+        os._exit(1)
+    finally:
+        _in_job = False
+        _kill_orphans()
+
+
+def _kill_orphans() -> None:
+    if reaper.is_subreaper():
+        reaper.kill_orphans(keep=reaper.helper_pids())
+
+
+def deliver(source: JobSource, job: Job, outcome: tuple[bool, Any]) -> None:
+    """Hand a job's outcome from run_job to the source."""
+    ok, value = outcome
+    if ok:
+        source.process_response(value)
+    else:
+        source.process_error_response(job, value)
+
+
+class JobLoop(ABC):
+    """A loop that keeps up to parallel jobs running on workers, with one policy for every backend.
+
+    The slots are filled from the source; when some jobs finish, the freed
+    workers are given their next jobs before the finished ones' results are
+    delivered, so that recording them (the state written, the report) doesn't
+    hold the workers up; the source is asked again once the results are in
+    (a result may make new jobs available). Each job gets a slot number
+    0..parallel-1 unique among the running jobs. Subclasses say how a job is
+    submitted, waited for and delivered.
+    """
+
+    def __init__(self, source: JobSource, parallel: int) -> None:
+        self.source = source
+        self.parallel = parallel
+        self.in_flight: dict[Hashable, Job] = {}   # handle (a future) -> its job
+
+    @abstractmethod
+    def submit(self, job: Job) -> Hashable:
+        """Start a job on a worker; returns its handle."""
+
+    @abstractmethod
+    def wait(self) -> list[Hashable]:
+        """Wait up to a poll interval; the handles of jobs that have finished."""
+
+    @abstractmethod
+    def deliver(self, handle: Hashable, job: Job) -> None:
+        """Hand a finished job's result (or failure) to the source."""
+
+    def between(self) -> None:
+        """After each wait and its deliveries (a cluster looks at its workers here)."""
+        return None
+
+    def fill(self) -> bool:
+        """Start jobs until parallel are running or the source has none; returns True if it had none."""
+        while len(self.in_flight) < self.parallel:
+            job = self.source.get_job()
+            if isinstance(job, NoJobAvailable):
+                return True
+            used = {j.slot for j in self.in_flight.values()}
+            job.slot = min(s for s in range(self.parallel) if s not in used)
+            self.in_flight[self.submit(job)] = job
+        return False
+
+    def run(self) -> None:
+        """Run jobs until the source has none left and none are running."""
+        exhausted = False
+        while True:
+            if not exhausted:
+                exhausted = self.fill()
+            if not self.in_flight:
+                break
+            finished = [(handle, self.in_flight.pop(handle)) for handle in self.wait()]
+            try:
+                if finished and not exhausted:
+                    self.fill()
+                exhausted = exhausted and not finished
+            finally:   # even on Ctrl-C a finished game is recorded, not replayed (unless
+                # a second interrupt cuts its recording short: then it is replayed)
+                for handle, job in finished:
+                    self.deliver(handle, job)
+            self.between()
+            self.source.poll(list(self.in_flight.values()))
