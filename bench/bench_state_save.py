@@ -44,7 +44,7 @@ MEASURE = r"""
 import json, os, sys, time
 from ringmaster.game.job import GameJobResult
 from ringmaster.game.result import GameResult
-from ringmaster.ringmaster import Ringmaster
+from ringmaster.run.ringmaster import Ringmaster
 
 directory, sizes, repeat = sys.argv[1], [int(n) for n in sys.argv[2].split(",")], int(sys.argv[3])
 ctl = os.path.join(directory, "bench.ctl")
@@ -57,7 +57,7 @@ ringmaster = Ringmaster(ctl)
 ringmaster.open_log()
 ringmaster.load_state()
 ringmaster.save_state = lambda: None   # recording the results: not timed, not saved
-ringmaster._write_html_if_due = lambda: None   # nor FILE.html
+ringmaster.reports.write_html_if_due = lambda: None   # nor FILE.html
 journaled = hasattr(ringmaster, "state_store")
 played = 0
 out = {}

@@ -18,7 +18,7 @@ import json
 import os
 from collections import defaultdict
 
-from ringmaster.stats import two_proportion_z_test, wilson_interval
+from ringmaster.stats.win_rates import two_proportion_z_test, wilson_interval
 
 
 def tally(directory: str, opponent: str) -> dict[str, dict[str, list[int]]]:

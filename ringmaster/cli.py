@@ -10,7 +10,6 @@ from typing import NoReturn
 import click
 
 from ringmaster import __version__
-from ringmaster.display import Presenter, QuietPresenter
 from ringmaster.errors import (
     EXIT_CHECKS_FAILED,
     EXIT_HALTED,
@@ -26,8 +25,10 @@ from ringmaster.errors import (
 from ringmaster.files import storage_error
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.reaper import helper_pids, reaping
-from ringmaster.ringmaster import Ringmaster
-from ringmaster.run import run_competition, sigterm_interrupts
+from ringmaster.run.display import Presenter, QuietPresenter
+from ringmaster.run.lifecycle import run_competition, sigterm_interrupts
+from ringmaster.run.ringmaster import Ringmaster
+from ringmaster.run.startup_checks import cluster_startup_failures, startup_failures
 
 __all__ = ["EXIT_CHECKS_FAILED", "EXIT_HALTED", "EXIT_INTERNAL_ERROR", "EXIT_INTERRUPTED",
            "EXIT_OK", "EXIT_USAGE", "EXIT_USER_ERROR", "cli", "main", "normalise_arguments",
@@ -135,11 +136,13 @@ def check(control_file: str, cluster: str | None) -> None:
     """Start every player and run its start-up checks, showing its stderr."""
     ringmaster = _load(control_file)
     with reaping(helper_pids):
-        failures = ringmaster.run_startup_checks(stderr="inherit", report=click.echo)
+        failures = startup_failures(ringmaster.competition, ringmaster.channel_factory,
+                                    stderr="inherit", report=click.echo)
     if cluster is not None:
         from ringmaster.dispatch.cluster import connect
         with connect(cluster) as client:
-            failures += ringmaster.run_startup_checks_on_cluster(client, click.echo)
+            failures += cluster_startup_failures(ringmaster.competition, client,
+                                                 ringmaster.paths.directory, click.echo)
     for failure in failures:
         click.echo(failure)
     if failures:

@@ -6,12 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ringmaster.game.result import GameResult, format_float
-from ringmaster.stats import (
-    elo_json,
-    format_elo,
-    likelihood_of_superiority,
-    wilson_interval,
-)
+from ringmaster.stats.win_rates import elo_json, format_elo, likelihood_of_superiority, wilson_interval
 
 
 def format_percent(n: float, baseline: float) -> str:

@@ -80,6 +80,14 @@ GAME_SETTINGS = [
 ]
 
 
+SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game")
+
+
+def saved_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings of SAVED_GAME_SETTINGS that a game's settings give."""
+    return {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+
+
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
     """The game's own settings that were given (Pig's pig_target and pig_max_turns)."""
     rules = get_rules_class(settings.get("game") or "go")
@@ -314,6 +322,14 @@ class Competition(ABC):
         making its number available to its scheduler again (retry()); the
         ringmaster records retry_game in the log only.
         """
+
+    def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
+        """{matchup id, or '' for a tuner: the settings its games are played under}.
+
+        Only board_size, komi, handicap and game (SAVED_GAME_SETTINGS): the state
+        keeps them, so that a later run refuses a control file that changed them.
+        """
+        return {}
 
     def is_complete(self) -> bool:
         """True when every game the competition wants has been played."""

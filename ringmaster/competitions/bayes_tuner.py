@@ -17,7 +17,7 @@ from ringmaster.settings import (
     interpret_positive_int,
     load_settings,
 )
-from ringmaster.stats import ELO_METHOD, elo_from_rate
+from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
 from ringmaster.tuning.continuous import ContinuousTuner
 
 TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points

@@ -15,7 +15,7 @@ from ringmaster.settings import (
     interpret_positive_int,
     load_settings,
 )
-from ringmaster.stats import ELO_METHOD, format_elo
+from ringmaster.stats.win_rates import ELO_METHOD, format_elo
 from ringmaster.tournament_results import render_table
 from ringmaster.tuning.cross_entropy import (
     Distribution,

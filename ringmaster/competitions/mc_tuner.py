@@ -18,7 +18,7 @@ from ringmaster.settings import (
     interpret_sequence_of,
     load_settings,
 )
-from ringmaster.stats import ELO_METHOD, elo_json, format_elo, wilson_interval
+from ringmaster.stats.win_rates import ELO_METHOD, elo_json, format_elo, wilson_interval
 from ringmaster.tournament_results import render_table
 from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (

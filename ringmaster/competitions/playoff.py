@@ -18,7 +18,7 @@ from ringmaster.settings import (
     interpret_str,
     load_settings,
 )
-from ringmaster.sprt import interpret_sprt
+from ringmaster.stats.sprt import interpret_sprt
 
 MATCHUP_SETTINGS = GAME_SETTINGS + [
     Setting("alternating", interpret_bool, default=False),

@@ -17,7 +17,7 @@ from ringmaster.settings import (
     interpret_positive_int,
     load_settings,
 )
-from ringmaster.stats import ELO_METHOD
+from ringmaster.stats.win_rates import ELO_METHOD
 from ringmaster.tuning.continuous import ContinuousTuner
 from ringmaster.tuning.scales import stochastic_value
 from ringmaster.tuning.spsa import (

@@ -11,15 +11,16 @@ from ringmaster.competitions.base import (
     NoGameAvailable,
     PlayerCheck,
     rules_options,
+    saved_game_settings,
 )
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
-from ringmaster.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.scheduling import GroupScheduler
-from ringmaster.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
 from ringmaster.state.encoding import EncodedList
-from ringmaster.stats import ELO_METHOD
+from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
+from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.stats.win_rates import ELO_METHOD
 from ringmaster.tournament_results import (
     compute_stats,
     elo_line,
@@ -90,6 +91,9 @@ class Tournament(Competition):
         self.sprt_states: dict[str, SprtState] = {}
         self.rating_anchor: str | None = None
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
+
+    def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
+        return {str(key): saved_game_settings(m.game_settings) for key, m in self.matchups.items()}
 
     @classmethod
     def known_settings(cls) -> set[str]:

@@ -11,8 +11,8 @@ import jinja2
 
 from ringmaster.reporting import continuous_tuners, svg
 from ringmaster.rules import get_rules_class
-from ringmaster.stats import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
-from ringmaster.timing import format_duration
+from ringmaster.stats.timing import format_duration
+from ringmaster.stats.win_rates import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):

@@ -6,7 +6,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ringmaster.competitions.base import GAME_SETTINGS, Competition, check_game_settings
+from ringmaster.competitions.base import (
+    GAME_SETTINGS,
+    Competition,
+    check_game_settings,
+    saved_game_settings,
+)
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.scheduling import SimpleScheduler
@@ -20,7 +25,7 @@ from ringmaster.settings import (
     interpret_optional,
     load_settings,
 )
-from ringmaster.stats import format_elo, wilson_interval
+from ringmaster.stats.win_rates import format_elo, wilson_interval
 from ringmaster.tuning.parameters import (
     convert_parameters,
     format_engine_parameters,
@@ -109,6 +114,9 @@ class Tuner(Competition):
         self.opponent = self.player(settings["opponent"], "'opponent'")
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0
+
+    def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
+        return {"": saved_game_settings(self.game_settings)}
 
     def check_make_candidate(self, engine_parameters: tuple) -> None:
         """Raise ControlFileError if make_candidate fails for these parameters."""

@@ -235,14 +235,14 @@ def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
     def interrupted(self, *args, **kwargs):
         self.games_started = 1
         raise KeyboardInterrupt
-    monkeypatch.setattr("ringmaster.ringmaster.Ringmaster.run", interrupted)
+    monkeypatch.setattr("ringmaster.run.ringmaster.Ringmaster.run", interrupted)
     result = invoke("run", ctl, "-q")
     assert result.exit_code == EXIT_INTERRUPTED
     assert result.stderr == "ringmaster: interrupted; games in progress will be replayed\n"
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
-    monkeypatch.setattr("ringmaster.ringmaster.Ringmaster.run", broken)
+    monkeypatch.setattr("ringmaster.run.ringmaster.Ringmaster.run", broken)
     result = invoke("run", ctl, "-q")
     assert result.exit_code == 4
     assert result.stderr.startswith("ringmaster: internal error\nTraceback")
@@ -259,34 +259,34 @@ def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl
 
 def spy_on_html(monkeypatch, base: str) -> list[int]:
     """The number of game rows in FILE.html each time it is written."""
-    from ringmaster.ringmaster import Ringmaster
+    from ringmaster.run.reports import RunReports
     written: list[int] = []
-    original = Ringmaster.write_html
+    original = RunReports.write_html
 
     def spy(self):
         original(self)
         written.append(open(base + ".html").read().count("<tr><td class=\"l\"><a href="))
-    monkeypatch.setattr(Ringmaster, "write_html", spy)
+    monkeypatch.setattr(RunReports, "write_html", spy)
     return written
 
 
 def test_html_is_rewritten_at_most_once_an_interval_and_always_at_the_end(write_ctl,
                                                                           monkeypatch):
-    import ringmaster.ringmaster
+    import ringmaster.run.reports
     ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
     written = spy_on_html(monkeypatch, ctl[:-4])
-    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 3600.0)
+    monkeypatch.setattr(ringmaster.run.reports, "HTML_INTERVAL", 3600.0)
     assert invoke("run", ctl).exit_code == 0
     # Nothing within the interval (which starts with the run), then the end of the run.
     assert written == [3]
 
 
 def test_an_interrupted_run_leaves_html_with_every_result(write_ctl, monkeypatch):
-    import ringmaster.ringmaster
-    from ringmaster.ringmaster import Ringmaster
+    import ringmaster.run.reports
+    from ringmaster.run.ringmaster import Ringmaster
     ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
     written = spy_on_html(monkeypatch, ctl[:-4])
-    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 3600.0)
+    monkeypatch.setattr(ringmaster.run.reports, "HTML_INTERVAL", 3600.0)
 
     def ctrl_c_after_two(self, running):
         if len(self.game_index) == 2:
@@ -299,10 +299,10 @@ def test_an_interrupted_run_leaves_html_with_every_result(write_ctl, monkeypatch
 
 def test_a_page_slow_to_render_is_rewritten_less_often(write_ctl, monkeypatch):
     import ringmaster.reporting.html
-    import ringmaster.ringmaster
+    import ringmaster.run.reports
     ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
     written = spy_on_html(monkeypatch, ctl[:-4])
-    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 1e-6)
+    monkeypatch.setattr(ringmaster.run.reports, "HTML_INTERVAL", 1e-6)
     render = ringmaster.reporting.html.render_html
 
     def slow(report):
@@ -315,11 +315,11 @@ def test_a_page_slow_to_render_is_rewritten_less_often(write_ctl, monkeypatch):
 
 
 def test_show_csv_html_after_every_result_and_report_rewrites_it(write_ctl, monkeypatch):
-    import ringmaster.ringmaster
+    import ringmaster.run.reports
     ctl = playoff(write_ctl, games=3, extra="scorer = 'internal'")
     base = ctl[:-4]
     written = spy_on_html(monkeypatch, base)
-    monkeypatch.setattr(ringmaster.ringmaster, "HTML_INTERVAL", 0.0)
+    monkeypatch.setattr(ringmaster.run.reports, "HTML_INTERVAL", 0.0)
     result = invoke("run", ctl)
     assert result.exit_code == 0, result.output
     # With no interval FILE.html is rewritten after each result (one more game row each

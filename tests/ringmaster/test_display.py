@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from ringmaster.display import Presenter
+from ringmaster.run.display import Presenter
 
 
 class Terminal(io.StringIO):

@@ -6,7 +6,7 @@ import csv
 import io
 
 from ringmaster.game.result import GameResult
-from ringmaster.game_index import CSV_COLUMNS, GameEntry, entry_for_result, games_csv
+from ringmaster.run.game_index import CSV_COLUMNS, GameEntry, entry_for_result, games_csv
 
 
 def test_entry_from_result_and_csv():

@@ -13,12 +13,12 @@ import os
 import pytest
 from sgfmill import sgf
 
-from ringmaster.display import DELIMITER, Presenter
 from ringmaster.errors import JobFailed
 from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
-from ringmaster.ringmaster import Ringmaster
+from ringmaster.run.display import DELIMITER, Presenter
+from ringmaster.run.ringmaster import Ringmaster
 from tests.fakes.channels import fake_engine_channel, recording_factory
 from tests.fakes.cli import invoke
 from tests.fakes.fake_commands import fake_engine_command

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ringmaster.host_check import chi2_sf, chi2_statistic, compare_hosts, host_report
+from ringmaster.stats.host_stats import chi2_sf, chi2_statistic, compare_hosts, host_report
 
 
 @pytest.mark.parametrize("x, dof, p", [(3.841459, 1, 0.05), (5.991465, 2, 0.05),

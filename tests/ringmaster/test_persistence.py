@@ -42,7 +42,7 @@ def test_bad_state_files_are_refused_with_one_line(tmp_path, content, message):
 
 
 def test_state_for_another_competition_type_is_refused(write_ctl):
-    from ringmaster.ringmaster import Ringmaster
+    from ringmaster.run.ringmaster import Ringmaster
     ctl = write_ctl("""
 competition_type = 'allplayall'
 players = {'a': Player('x'), 'b': Player('y')}
@@ -184,7 +184,7 @@ def test_write_atomically_syncs_only_durable_files(tmp_path, monkeypatch, durabl
 
 def test_encoded_records_are_written_exactly_as_json_would_write_them():
     from ringmaster.game.result import GameResult
-    from ringmaster.game_index import GameEntry
+    from ringmaster.run.game_index import GameEntry
     from ringmaster.state.state_file import dumps_state
     result = GameResult("0_1", "b b", "w\u00e9", "b", "B+3.5", cpu_times={"b b": 0.25, "w\u00e9": None})
     entry = GameEntry("0_1", "b b", "w\u00e9", "B+3.5", winner="b b", moves=9, note='say "hi"\n')
@@ -197,7 +197,7 @@ def test_encoded_records_are_written_exactly_as_json_would_write_them():
 
 
 def test_a_record_changed_after_encoding_is_encoded_again():
-    from ringmaster.game_index import GameEntry
+    from ringmaster.run.game_index import GameEntry
     entry = GameEntry("0_1", "a", "b", "B+R")
     first = entry.encoded()
     assert entry.encoded() is first   # encoded once
@@ -206,7 +206,7 @@ def test_a_record_changed_after_encoding_is_encoded_again():
 
 
 def test_engine_text_that_looks_like_a_marker_is_written_as_text():
-    from ringmaster.game_index import GameEntry
+    from ringmaster.run.game_index import GameEntry
     from ringmaster.state.state_file import dumps_state
     # Whatever an engine names itself, it is data: only this call's marker is replaced.
     sly = GameEntry("0_1", "\u00000123456789abcdef", "b", "B+R")
@@ -216,7 +216,7 @@ def test_engine_text_that_looks_like_a_marker_is_written_as_text():
 
 
 def test_an_encoded_list_follows_its_list_as_it_grows_and_starts_again_when_it_changes():
-    from ringmaster.game_index import GameEntry
+    from ringmaster.run.game_index import GameEntry
     from ringmaster.state.encoding import EncodedList
     from ringmaster.state.state_file import dumps_state
 

@@ -12,9 +12,10 @@ from ringmaster.game.pig_referee import dice_seed
 from ringmaster.game.play import REFEREES, PigGameReferee, play_game_job
 from ringmaster.game.records import replay_record
 from ringmaster.gtp.engine import GtpEngine
-from ringmaster.ringmaster import Ringmaster, run_player_checks
 from ringmaster.rules import get_rules_class
 from ringmaster.rules.pig import PigRules
+from ringmaster.run.ringmaster import Ringmaster
+from ringmaster.run.startup_checks import run_player_checks, startup_failures
 from tests.fakes.channels import EngineChannel
 
 
@@ -162,7 +163,7 @@ def make_ringmaster(tmp_path, extra=""):
 
 def test_a_pig_playoff_runs_reports_each_seat_and_checks_players(tmp_path):
     ringmaster = make_ringmaster(tmp_path, "pig_target = 20")
-    assert ringmaster.run_startup_checks() == []
+    assert startup_failures(ringmaster.competition, ringmaster.channel_factory) == []
     ringmaster.load_state()
     ringmaster.open_log()
     ringmaster.run()
@@ -179,7 +180,7 @@ def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):
     ctl.write_text(CONTROL.format(extra="").replace("Matchup('h20', 'h10'", "Matchup('deaf', 'h10'"))
     engines = {"deaf": lambda: stubborn_engine("roll", refuse_target=True), "h10": lambda: hold_engine(10)}
     ringmaster = Ringmaster(str(ctl), channel_factory=factory_for(engines))
-    failures = ringmaster.run_startup_checks()
+    failures = startup_failures(ringmaster.competition, ringmaster.channel_factory)
     assert len(failures) == 1 and "deaf" in failures[0] and "pig-target" in failures[0]
 
 

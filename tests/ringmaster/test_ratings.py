@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ringmaster.ratings import fit_ratings
+from ringmaster.stats.ratings import fit_ratings
 
 
 def games(a, b, wins, losses):

@@ -28,8 +28,8 @@ from ringmaster.errors import (
     StartupCheckFailed,
     StateFileError,
 )
-from ringmaster.ringmaster import Ringmaster
-from ringmaster.run import run_competition
+from ringmaster.run.lifecycle import run_competition
+from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
@@ -236,7 +236,7 @@ def test_interrupted_run_replays_the_games_in_flight(write_ctl, monkeypatch):
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real_play(job, factory, **options)
-    monkeypatch.setattr("ringmaster.ringmaster.play_game_job", interrupt_third_game)
+    monkeypatch.setattr("ringmaster.run.ringmaster.play_game_job", interrupt_third_game)
     with pytest.raises(RunInterrupted, match="games in progress will be replayed") as info:
         run_competition(ringmaster_for(ctl), quiet=True)
     assert info.value.exit_code == 3

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ringmaster.sprt import (
+from ringmaster.stats.sprt import (
     PENTANOMIAL_SCORES,
     TRINOMIAL_SCORES,
     SprtSpec,

@@ -6,8 +6,9 @@ import pytest
 
 from ringmaster.competitions.base import PlayerCheck
 from ringmaster.game.job import PlayerSpec
-from ringmaster.ringmaster import Ringmaster, run_player_checks, usable_cores
-from ringmaster.run import engines_started_together, run_competition
+from ringmaster.run.lifecycle import run_competition
+from ringmaster.run.ringmaster import Ringmaster
+from ringmaster.run.startup_checks import engines_started_together, run_player_checks, usable_cores
 from tests.fakes.channels import recording_factory
 from tests.fakes.fake_commands import fake_engine_command
 
@@ -101,14 +102,14 @@ def test_usable_cores_without_an_affinity_mask(monkeypatch):
 
 
 def test_no_more_engines_start_together_than_cores_or_the_runs_own_games_use(monkeypatch):
-    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 16)
+    monkeypatch.setattr("ringmaster.run.startup_checks.usable_cores", lambda: 16)
     assert [engines_started_together(parallel) for parallel in (None, 1, 3, 20)] == [2, 2, 6, 16]
-    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 1)
+    monkeypatch.setattr("ringmaster.run.startup_checks.usable_cores", lambda: 1)
     assert engines_started_together(4) == 1
 
 
 def test_a_run_starts_its_players_engines_together(write_ctl, monkeypatch):
-    monkeypatch.setattr("ringmaster.run.usable_cores", lambda: 2)
+    monkeypatch.setattr("ringmaster.run.startup_checks.usable_cores", lambda: 2)
     ctl = write_ctl(f"""
 competition_type = 'playoff'
 players = {{'p': Player({fake_engine_command()!r}), 'q': Player({fake_engine_command()!r})}}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ringmaster.stats import elo_interval, elo_json, format_elo, likelihood_of_superiority
+from ringmaster.stats.win_rates import elo_interval, elo_json, format_elo, likelihood_of_superiority
 
 
 def test_elo_point_is_the_observed_score_with_no_hidden_half_game():
@@ -33,7 +33,7 @@ def test_los_is_cutechess_formula():
 
 
 def test_two_proportion_z_test_matches_seed_001s_comparison():
-    from ringmaster.stats import two_proportion_z_test
+    from ringmaster.stats.win_rates import two_proportion_z_test
     # Seed 001: 52.5% against 49.5% over 1200 games each: z 1.47, p 0.1416.
     z, p = two_proportion_z_test(630, 1200, 594, 1200)
     assert z == pytest.approx(1.47, abs=0.005) and p == pytest.approx(0.1416, abs=0.001)

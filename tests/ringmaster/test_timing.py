@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ringmaster.timing import RunClock, format_duration, games_per_hour, progress, progress_line
+from ringmaster.stats.timing import RunClock, format_duration, games_per_hour, progress, progress_line
 
 
 class FakeClock:

@@ -16,10 +16,10 @@ import pytest
 from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.control_file import load_control_file
-from ringmaster.game_index import GameEntry, entry_for_result
 from ringmaster.reporting.html import describe_game, engine_limits, render_html
+from ringmaster.run.game_index import GameEntry, entry_for_result
 from ringmaster.settings import Player
-from ringmaster.timing import RunClock, progress
+from ringmaster.stats.timing import RunClock, progress
 from ringmaster.tuning.parameters import CeParameter, McParameter
 from ringmaster.tuning.scales import LINEAR, LOG
 from ringmaster.tuning.simulate import make_result, make_simulated_candidate, play_simulated

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ringmaster.stats import Z_95
+from ringmaster.stats.win_rates import Z_95
 
 if TYPE_CHECKING:   # numpy is imported where ratings are fitted: a two-player run never needs it
     import numpy as np

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ringmaster.stats import rate_from_elo
+from ringmaster.stats.win_rates import rate_from_elo
 
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)

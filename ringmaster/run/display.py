@@ -8,7 +8,7 @@ import time
 from collections import deque
 from typing import Any, TextIO
 
-from ringmaster.timing import progress_line
+from ringmaster.stats.timing import progress_line
 
 DELIMITER = "-" * 78
 
@@ -80,7 +80,7 @@ class Presenter:
                       "in this run\n")
         if r.void_game_count:
             out.write(f"{r.void_game_count} void games; see log file.\n")
-        out.write(progress_line(r.progress()) + "\n")
+        out.write(progress_line(r.reports.progress()) + "\n")
         out.write("\n")
         r.competition.write_screen_report(out)
         if self.results:
@@ -117,7 +117,7 @@ class QuietPresenter(Presenter):
         if final and self.ringmaster is not None:
             out = self.final_out or sys.stdout
             self.ringmaster.competition.write_screen_report(out)
-            out.write(progress_line(self.ringmaster.progress()) + "\n")
+            out.write(progress_line(self.ringmaster.reports.progress()) + "\n")
             out.flush()
 
     def draw(self) -> None:

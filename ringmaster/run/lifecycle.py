@@ -11,12 +11,16 @@ from typing import Any
 from ringmaster.errors import (
     Interrupt,
     RunInterrupted,
-    StartupCheckFailed,
     StateFileError,
     StorageError,
 )
 from ringmaster.reaper import helper_pids, reaping
-from ringmaster.ringmaster import Ringmaster, usable_cores
+from ringmaster.run.ringmaster import Ringmaster
+from ringmaster.run.startup_checks import (
+    engines_started_together,
+    require_cluster_passes,
+    require_players_pass,
+)
 from ringmaster.state.lock import CompetitionLock
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
@@ -51,44 +55,10 @@ def sigterm_interrupts() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous_int)
 
 
-def engines_started_together(parallel: int | None) -> int:
-    """How many engines the start-up checks launch at once: no more than the cores the
-    run may use, nor than its games in flight will run (two a game)."""
-    return max(1, min(usable_cores(), 2 * (parallel or 1)))
 
 
-def check_players(ringmaster: Ringmaster, say: Callable[[str], None], quiet: bool,
-                  at_once: int = 1) -> None:
-    """Run the start-up checks the control file asks for, telling say() about them.
-
-    at_once engines start together (see Ringmaster.run_startup_checks). Each
-    failure is said whatever quiet is. Raises StartupCheckFailed if a player
-    fails its check.
-    """
-    if ringmaster.competition.skip_player_checks:
-        if not quiet:
-            say(f"skipping {len(ringmaster.competition.get_player_checks())} player checks")
-        return
-    if not quiet:
-        say("running startup checks on all players")
-    failures = ringmaster.run_startup_checks(at_once=at_once)
-    for failure in failures:
-        say(failure)
-    if failures:
-        raise StartupCheckFailed(failures)
 
 
-def check_cluster(ringmaster: Ringmaster, client: Any, say: Callable[[str], None],
-                  quiet: bool) -> None:
-    """Run the start-up checks on every worker of the cluster.
-
-    Raises StartupCheckFailed, naming the workers, if any check fails.
-    """
-    failures = ringmaster.run_startup_checks_on_cluster(client, None if quiet else say)
-    for failure in failures:
-        say(failure)
-    if failures:
-        raise StartupCheckFailed(failures)
 
 
 def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
@@ -118,8 +88,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     lock = CompetitionLock(ringmaster.paths.log)
     lock.acquire()
     if presenter is not None:
-        ringmaster.presenter = presenter
-        presenter.attach(ringmaster)
+        ringmaster.attach_presenter(presenter)
     try:
         with sigterm_interrupts(), reaping(helper_pids), ExitStack() as stack:
             ringmaster.open_log()
@@ -129,16 +98,17 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
-            check_players(ringmaster, say, quiet, engines_started_together(parallel))
+            require_players_pass(ringmaster.competition, ringmaster.channel_factory, say, quiet,
+                                 engines_started_together(parallel))
             client = None
             if cluster is not None:
                 from ringmaster.dispatch.cluster import connect
                 client = stack.enter_context(connect(cluster))
-                check_cluster(ringmaster, client, say, quiet)
+                require_cluster_passes(ringmaster.competition, client, ringmaster.paths.directory,
+                                       say, quiet)
             ringmaster.prepare_history()
             ringmaster.clean_up_after_crash()
-            ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp,
-                           presenter=presenter, cluster=client)
+            ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp, cluster=client)
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started
                              else INTERRUPTED_BEFORE_PLAY_MESSAGE) from None

@@ -1,0 +1,127 @@
+"""A run's reports from its state: the text report, FILE.report, JSON, CSV, and FILE.html at a steady pace."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from typing import Any, Protocol
+
+from ringmaster import __version__
+from ringmaster.competitions.base import Competition
+from ringmaster.files import write_atomically
+from ringmaster.run.game_index import GameEntry, games_csv
+from ringmaster.run.paths import CompetitionPaths
+from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
+from ringmaster.stats.timing import RunClock, progress, progress_line
+
+HTML_INTERVAL = 1.0
+"""Least seconds between rewrites of FILE.html during a run (0: after every result)."""
+
+HTML_SHARE = 0.05
+"""The largest share of the run's time that rewriting FILE.html may take: a page that
+took 0.2 s to render waits 4 s for the next rewrite, so a long run's growing report
+never slows the games (a small one renders in about 50 ms, so once a second)."""
+
+
+class ReportedRun(Protocol):
+    """What the reports read of a run (the Ringmaster)."""
+
+    competition: Competition
+    paths: CompetitionPaths
+    clock: RunClock
+    void_game_count: int
+    game_index: list[GameEntry]
+
+
+class RunReports:
+    """The reports of one run, read from its state whenever they are asked for.
+
+    FILE.html is rewritten at most once every HTML_INTERVAL seconds while
+    results come in, and less often when rendering it is slow (HTML_SHARE).
+    """
+
+    def __init__(self, run: ReportedRun) -> None:
+        self.run = run
+        self.html_due = False              # a result has come in since FILE.html was written
+        self._html_written_at = float("-inf")
+        self._html_pause = HTML_INTERVAL   # seconds from one rewrite to the next
+
+    def text(self, full: bool) -> str:
+        """The text report: the competition's (full: what `show` prints), hosts, void games, progress."""
+        run = self.run
+        out = io.StringIO()
+        if full:
+            run.competition.write_full_report(out)
+        else:
+            run.competition.write_short_report(out)
+        hosts = host_report(self.host_comparison())
+        if hosts:
+            out.write("\n" + hosts)
+        if full and run.void_game_count:
+            out.write(f"\n{run.void_game_count} void games; see log file.\n")
+        out.write(f"\nprogress: {progress_line(self.progress())}\n")
+        return out.getvalue()
+
+    def progress(self) -> dict[str, Any]:
+        """Elapsed time, games per hour and ETA (see timing.progress)."""
+        competition = self.run.competition
+        return progress(competition.games_played(), competition.games_wanted(), self.run.clock)
+
+    def host_comparison(self) -> HostComparison:
+        """Results per host, compared (see host_stats)."""
+        return compare_hosts((g.host, g.black, g.white, g.winner) for g in self.run.game_index
+                             if not g.is_void)
+
+    def json(self) -> dict[str, Any]:
+        """Every result and statistic as JSON-able data (show --json, and FILE.html's source)."""
+        run = self.run
+        report = run.competition.get_json_report()
+        report["void_games"] = run.void_game_count
+        report["ringmaster_version"] = __version__
+        report["progress"] = self.progress()
+        report["games"] = [g.to_json() for g in run.game_index]
+        report["games_directory"] = os.path.basename(run.paths.games)
+        comparison = self.host_comparison()
+        if comparison.games:
+            report["hosts"] = comparison.to_json()
+        return report
+
+    def csv(self) -> str:
+        """One CSV row per game (show --csv)."""
+        return games_csv(self.run.game_index)
+
+    def write(self) -> None:
+        """Write FILE.report and FILE.html from the state, each atomically."""
+        write_atomically(self.run.paths.report, self.text(full=False).encode("utf-8"), durable=False)
+        self.write_html()
+
+    def write_html(self) -> None:
+        """Write FILE.html (atomically) from the state."""
+        from ringmaster.reporting.html import render_html  # jinja2: only once a result is in
+        started = time.monotonic()
+        write_atomically(self.run.paths.html, render_html(self.json()).encode("utf-8"), durable=False)
+        self.html_due = False
+        self._html_written_at = time.monotonic()
+        took = self._html_written_at - started
+        self._html_pause = max(HTML_INTERVAL, took / HTML_SHARE) if HTML_INTERVAL > 0 else 0.0
+
+    def run_started(self) -> None:
+        """The run's first rewrite of FILE.html waits a pause as if it had been written now."""
+        self._html_written_at = time.monotonic()
+
+    def result_in(self) -> None:
+        """A result came in: FILE.html is due (see write_html_if_due)."""
+        self.html_due = True
+        self.write_html_if_due()
+
+    def write_html_if_due(self) -> None:
+        """Rewrite FILE.html if a result came in and the pause since the last has passed.
+
+        The pause is HTML_INTERVAL, or longer when rendering is slow (HTML_SHARE);
+        the first rewrite of a run waits as long after its start. Called after each
+        result and while games run (at least once a second); the end of a run
+        always rewrites it.
+        """
+        if self.html_due and time.monotonic() - self._html_written_at >= self._html_pause:
+            self.write_html()
