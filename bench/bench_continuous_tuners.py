@@ -2,7 +2,7 @@
 
 Each run drives a real tuner (McTuner, CeTuner, SpsaTuner, BayesTuner: the same
 get_game / process_game_result the ringmaster calls) with simulated games
-(ringmaster/tuning/simulate.py): a CLOP problem gives each candidate's win rate
+(ringmaster/competitions/simulate.py): a CLOP problem gives each candidate's win rate
 against the opponent, and a head-to-head game between two candidates is decided
 by the difference of their strengths. Simple regret = the optimum's win rate
 minus the win rate of the point the tuner recommends.
@@ -43,9 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clop_problems import PROBLEMS, Problem  # noqa: E402
 
+from ringmaster.competitions.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 from ringmaster.settings import Player  # noqa: E402
 from ringmaster.tuning.scales import LINEAR  # noqa: E402
-from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 
 CHECKPOINTS = (1000, 2000, 5000, 20000)
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_tuners import LANDSCAPES, best_rate, mc_config, rate
 
 from ringmaster.competitions.mc_tuner import McTuner
-from ringmaster.tuning.simulate import play_simulated
+from ringmaster.competitions.simulate import play_simulated
 
 MODES = {"parallel 1": (1, True),
          "parallel 8, Gomill (in flight ignored)": (8, "ignore"),

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.competitions.simulate import make_simulated_candidate, run_simulation
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import CeParameter, McParameter
 from ringmaster.tuning.scales import LINEAR
-from ringmaster.tuning.simulate import make_simulated_candidate, run_simulation
 
 CHECKPOINTS = (250, 500, 1000, 1500, 2000, 2500, 3000, 5000, 10000)
 SHOWN = (500, 2000, 10000)

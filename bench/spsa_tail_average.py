@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_continuous_tuners import PROBLEMS, tuner_config  # noqa: E402
 
-from ringmaster.tuning.simulate import run_simulation  # noqa: E402
+from ringmaster.competitions.simulate import run_simulation  # noqa: E402
 
 TAILS = (0.25,)   # the fractions of the run whose thetas are averaged here
 

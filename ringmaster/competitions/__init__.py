@@ -1,18 +1,50 @@
-"""Registry: competition_type string -> Competition class (imported only when used)."""
+"""Every competition_type and what they share; the registry imports a type's module only when it is used."""
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 
 from ringmaster.competitions.base import Competition
 
-_TYPES = {
-    "playoff": ("ringmaster.competitions.playoff", "Playoff"),
-    "allplayall": ("ringmaster.competitions.allplayall", "AllPlayAll"),
-    "mc_tuner": ("ringmaster.competitions.mc_tuner", "McTuner"),
-    "ce_tuner": ("ringmaster.competitions.ce_tuner", "CeTuner"),
-    "spsa_tuner": ("ringmaster.competitions.spsa_tuner", "SpsaTuner"),
-    "bayes_tuner": ("ringmaster.competitions.bayes_tuner", "BayesTuner"),
+
+def _playoff() -> type[Competition]:
+    from ringmaster.competitions.playoff import Playoff
+    return Playoff
+
+
+def _allplayall() -> type[Competition]:
+    from ringmaster.competitions.allplayall import AllPlayAll
+    return AllPlayAll
+
+
+def _mc_tuner() -> type[Competition]:
+    from ringmaster.competitions.mc_tuner import McTuner
+    return McTuner
+
+
+def _ce_tuner() -> type[Competition]:
+    from ringmaster.competitions.ce_tuner import CeTuner
+    return CeTuner
+
+
+def _spsa_tuner() -> type[Competition]:
+    from ringmaster.competitions.spsa_tuner import SpsaTuner
+    return SpsaTuner
+
+
+def _bayes_tuner() -> type[Competition]:
+    from ringmaster.competitions.bayes_tuner import BayesTuner
+    return BayesTuner
+
+
+# A tuner's module brings numpy and its numerics: a playoff's run doesn't pay for them.
+_TYPES: dict[str, Callable[[], type[Competition]]] = {
+    "playoff": _playoff,
+    "allplayall": _allplayall,
+    "mc_tuner": _mc_tuner,
+    "ce_tuner": _ce_tuner,
+    "spsa_tuner": _spsa_tuner,
+    "bayes_tuner": _bayes_tuner,
 }
 
 COMPETITION_TYPES = tuple(_TYPES)
@@ -20,5 +52,4 @@ COMPETITION_TYPES = tuple(_TYPES)
 
 def get_competition_class(competition_type: str) -> type[Competition]:
     """Raises KeyError for an unknown type."""
-    module_name, class_name = _TYPES[competition_type]
-    return getattr(importlib.import_module(module_name), class_name)
+    return _TYPES[competition_type]()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.matchup_stats import compute_stats, render_table
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.result import format_float
@@ -16,7 +17,6 @@ from ringmaster.settings import (
     interpret_sequence,
     load_settings,
 )
-from ringmaster.tournament_results import compute_stats, render_table
 
 ALLPLAYALL_SETTINGS = [s for s in GAME_SETTINGS if s.name not in ("handicap", "handicap_style")]
 

@@ -64,9 +64,11 @@ def _interpret_handicap(value: Any) -> int:
     return value
 
 
+DEFAULT_GAME = "go"
+
 # Settings that describe the game itself; also allowed per matchup in playoffs.
 GAME_SETTINGS = [
-    Setting("game", interpret_enum(*GAMES), default="go"),
+    Setting("game", interpret_enum(*GAMES), default=DEFAULT_GAME),
     Setting("board_size", _interpret_board_size, default=None),
     Setting("komi", interpret_float, default=None),
     Setting("handicap", interpret_optional(_interpret_handicap), default=None),
@@ -75,9 +77,11 @@ GAME_SETTINGS = [
     Setting("scorer", interpret_enum("internal", "players"), default="players"),
     Setting("internal_scorer_handicap_compensation",
             interpret_enum("no", "full", "short"), default="full"),
-    Setting("pig_target", interpret_positive_int, default=None),
-    Setting("pig_max_turns", interpret_positive_int, default=None),
-]
+] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
+     for game in GAMES for s in get_rules_class(game).option_settings]
+
+# The game that owns each game's own setting ('pig_target': 'pig').
+OPTION_GAMES = {s.name: game for game in GAMES for s in get_rules_class(game).option_settings}
 
 
 SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game")
@@ -89,10 +93,19 @@ def saved_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
-    """The game's own settings that were given (Pig's pig_target and pig_max_turns)."""
+    """The game's own settings that were given (Rules.option_settings: Pig's pig_target...)."""
     rules = get_rules_class(settings.get("game") or "go")
     return {name: settings[name] for name in rules.default_options
             if settings.get(name) is not None}
+
+def describe_game_settings(settings: dict[str, Any]) -> list[str]:
+    """How a report names the settings games are played under: the game unless it is
+    the default, then what its rules say ('board size: 9', 'komi: 7.5'; Pig's target...)."""
+    game = settings.get("game") or DEFAULT_GAME
+    details = get_rules_class(game).setting_details(settings.get("board_size"), settings.get("komi"),
+                                                    rules_options(settings))
+    return details if game == DEFAULT_GAME else [f"game: {game}", *details]
+
 
 COMMON_SETTINGS = [
     Setting("description", interpret_str, default=None),
@@ -127,9 +140,9 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     """
     game = settings.get("game") or "go"
     rules = get_rules_class(game)
-    for name in ("pig_target", "pig_max_turns"):
+    for name, owner in OPTION_GAMES.items():
         if settings.get(name) is not None and name not in rules.default_options:
-            raise ControlFileError(f"{context}'{name}' is a setting of game 'pig', not {game!r}",
+            raise ControlFileError(f"{context}'{name}' is a setting of game {owner!r}, not {game!r}",
                                    setting=None if context else name)
     if not rules.uses_board:
         return

@@ -6,9 +6,10 @@ import random
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.continuous_tuner import ContinuousTuner
+from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,
     interpret_enum,
@@ -18,7 +19,6 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
-from ringmaster.tuning.continuous import ContinuousTuner
 
 TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
 MIN_GAMES_PER_POINT = 10
@@ -76,6 +76,7 @@ class BayesTuner(ContinuousTuner):
     """
 
     competition_type = "bayes_tuner"
+    event_name = "Bayesian"
     status_format_version = 1
 
     @classmethod
@@ -356,13 +357,6 @@ class BayesTuner(ContinuousTuner):
                            "win_rate": [r[0] for r in rows], "low": [r[1] for r in rows],
                            "high": [r[2] for r in rows]})
         return result
-
-    def write_static_description(self, out: TextIO) -> None:
-        out.write(f"Bayesian tuning event: {self.competition_code}\n")
-        if self.description:
-            out.write(self.description + "\n")
-        out.write(f"board size: {self.game_settings['board_size']}\n")
-        out.write(f"komi: {self.game_settings['komi']}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         played = self.results()

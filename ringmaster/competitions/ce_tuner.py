@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.matchup_stats import render_table
+from ringmaster.competitions.scheduling import GroupScheduler
+from ringmaster.competitions.tuner import Tuner, describe_record, selection_bias_warning
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import format_float
-from ringmaster.scheduling import GroupScheduler
 from ringmaster.settings import (
     Setting,
     interpret_float,
@@ -16,7 +18,6 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD, format_elo
-from ringmaster.tournament_results import render_table
 from ringmaster.tuning.cross_entropy import (
     Distribution,
     elite_count,
@@ -31,7 +32,6 @@ from ringmaster.tuning.parameters import (
     ce_parameter_spec,
     load_parameters,
 )
-from ringmaster.tuning.tuner_base import Tuner, describe_record, selection_bias_warning
 
 CE_SETTINGS = [
     Setting("number_of_generations", interpret_positive_int),
@@ -56,6 +56,7 @@ class CeTuner(Tuner):
     """
 
     competition_type = "ce_tuner"
+    event_name = "CEM"
     status_format_version = 1
     parameter_class = CeParameter
 
@@ -239,13 +240,6 @@ class CeTuner(Tuner):
 
     def _candidate_games(self, number: int) -> int:
         return len(self.scheduler.schedulers[str(number)].fixed)
-
-    def write_static_description(self, out: TextIO) -> None:
-        out.write(f"CEM tuning event: {self.competition_code}\n")
-        if self.description:
-            out.write(self.description + "\n")
-        out.write(f"board size: {self.game_settings['board_size']}\n")
-        out.write(f"komi: {self.game_settings['komi']}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         state = "tuning over" if self.tuning_over() else "running"

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.matchup_stats import render_table
+from ringmaster.competitions.scheduling import SimpleScheduler
+from ringmaster.competitions.tuner import Tuner, describe_record, plain_value, selection_bias_warning
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,
     interpret_float,
@@ -19,7 +21,6 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD, elo_json, format_elo, wilson_interval
-from ringmaster.tournament_results import render_table
 from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (
     MC_PARAMETER_SETTINGS,
@@ -29,7 +30,6 @@ from ringmaster.tuning.parameters import (
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
-from ringmaster.tuning.tuner_base import Tuner, describe_record, plain_value, selection_bias_warning
 
 
 def _interpret_probability(value: Any) -> float:
@@ -71,6 +71,7 @@ class McTuner(Tuner):
     """
 
     competition_type = "mc_tuner"
+    event_name = "MCTS"
     status_format_version = 1
     parameter_class = McParameter
 
@@ -378,13 +379,6 @@ class McTuner(Tuner):
         if self.confirm_games > 0:
             self.write_confirmation_report(out)
             out.write("\n")
-
-    def write_static_description(self, out: TextIO) -> None:
-        out.write(f"MCTS tuning event: {self.competition_code}\n")
-        if self.description:
-            out.write(self.description + "\n")
-        out.write(f"board size: {self.game_settings['board_size']}\n")
-        out.write(f"komi: {self.game_settings['komi']}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         self._write_main_report(out)

@@ -6,9 +6,10 @@ import dataclasses
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.continuous_tuner import ContinuousTuner
+from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.scheduling import SimpleScheduler
 from ringmaster.settings import (
     Setting,
     interpret_bool,
@@ -18,7 +19,6 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD
-from ringmaster.tuning.continuous import ContinuousTuner
 from ringmaster.tuning.scales import stochastic_value
 from ringmaster.tuning.spsa import (
     A_RATIO,
@@ -88,6 +88,7 @@ class SpsaTuner(ContinuousTuner):
     """
 
     competition_type = "spsa_tuner"
+    event_name = "SPSA"
     status_format_version = 1
 
     @classmethod
@@ -306,13 +307,6 @@ class SpsaTuner(ContinuousTuner):
 
     def _engine_text(self, point: list[float]) -> str:
         return self.format_optimiser_parameters(point)
-
-    def write_static_description(self, out: TextIO) -> None:
-        out.write(f"SPSA tuning event: {self.competition_code}\n")
-        if self.description:
-            out.write(self.description + "\n")
-        out.write(f"board size: {self.game_settings['board_size']}\n")
-        out.write(f"komi: {self.game_settings['komi']}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         s = self.schedule

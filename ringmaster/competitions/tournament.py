@@ -10,24 +10,25 @@ from ringmaster.competitions.base import (
     Competition,
     NoGameAvailable,
     PlayerCheck,
+    describe_game_settings,
     rules_options,
     saved_game_settings,
 )
-from ringmaster.errors import CompetitionError, ControlFileError
-from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.game.result import GameResult, unknown_reasons
-from ringmaster.scheduling import GroupScheduler
-from ringmaster.state.encoding import EncodedList
-from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
-from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
-from ringmaster.stats.win_rates import ELO_METHOD
-from ringmaster.tournament_results import (
+from ringmaster.competitions.matchup_stats import (
     compute_stats,
     elo_line,
     format_percent,
     matchup_table,
     render_table,
 )
+from ringmaster.competitions.scheduling import GroupScheduler
+from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.result import GameResult, unknown_reasons
+from ringmaster.state.encoding import EncodedList
+from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
+from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.stats.win_rates import ELO_METHOD
 
 SPRT_BIAS_NOTE = ("(the SPRT stopped this matchup: an estimate taken where a sequential test stops "
                   "is biased away from zero, so the Elo above overstates the difference)")
@@ -354,17 +355,9 @@ class Tournament(Competition):
             limit = f"{len(results)}/{m.number_of_games}" if m.number_of_games is not None \
                 else f"{len(results)}"
             settings = m.game_settings
-            details = [f"board size: {settings['board_size']}"]
+            details = describe_game_settings(settings)
             if settings.get("handicap"):
-                details.append(f"handicap: {settings['handicap']} ({settings['handicap_style']})")
-            details.append(f"komi: {settings['komi']}")
-            if settings.get("game", "go") == "pig":
-                options = {"pig_target": 50, "pig_max_turns": 200, **rules_options(settings)}
-                details = [f"target: {options['pig_target']}",
-                           f"turn limit: {options['pig_max_turns']} (no result when hit)",
-                           "black moves first"]
-            if settings.get("game", "go") != "go":
-                details.insert(0, f"game: {settings['game']}")
+                details.insert(-1, f"handicap: {settings['handicap']} ({settings['handicap_style']})")
             detail_line = "   ".join(details)
         else:
             p1, p2 = self.ghost_matchups[mid]

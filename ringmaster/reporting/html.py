@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import jinja2
 
-from ringmaster.reporting import continuous_tuners, svg
+from ringmaster.reporting import continuous_tuners, svg, tournaments, tuners
 from ringmaster.rules import get_rules_class
 from ringmaster.stats.timing import format_duration
-from ringmaster.stats.win_rates import elo_interval, format_elo, likelihood_of_superiority, wilson_interval
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):
@@ -68,6 +67,17 @@ _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration
 
 
+PAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "playoff": tournaments.playoff_context,
+    "allplayall": tournaments.allplayall_context,
+    "mc_tuner": tuners.mc_tuner_context,
+    "ce_tuner": tuners.ce_tuner_context,
+    "spsa_tuner": continuous_tuners.spsa_tuner_context,
+    "bayes_tuner": continuous_tuners.bayes_tuner_context,
+}
+"""Each competition type's own part of the page: its template context (plots, tables)."""
+
+
 def render_html(report: dict[str, Any]) -> str:
     """The HTML page for a competition's JSON report (Ringmaster.json_report()).
 
@@ -77,16 +87,7 @@ def render_html(report: dict[str, Any]) -> str:
     context: dict[str, Any] = {"r": report, "kind": kind, "plots": [],
                                "games": game_rows(report), "faults": faults(report),
                                "header": header_rows(report)}
-    if kind in ("playoff", "allplayall"):
-        context.update(tournament_context(report))
-    elif kind == "mc_tuner":
-        context.update(mc_tuner_context(report))
-    elif kind == "ce_tuner":
-        context.update(ce_tuner_context(report))
-    elif kind == "spsa_tuner":
-        context.update(continuous_tuners.spsa_tuner_context(report))
-    elif kind == "bayes_tuner":
-        context.update(continuous_tuners.bayes_tuner_context(report))
+    context.update(PAGES[kind](report))
     context["plots"] += common_plots(report)
     return _ENVIRONMENT.get_template("report.html.j2").render(**context)
 
@@ -243,226 +244,29 @@ def common_plots(report: dict[str, Any]) -> list[str]:
 # Playoffs and all-play-alls
 
 
-ELO_PLOT_LIMIT = 800.0
 
 
-def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
-    """Elo of `player` after each game with a result, with its 95% interval.
-
-    Infinite values (every game won, or lost, so far) are drawn at +-ELO_PLOT_LIMIT.
-    """
-    points, lows, highs = [], [], []
-    score = decided = 0.0
-    for r in results:
-        if r["sgf_result"] == "0":
-            score += 0.5
-        elif r["winning_colour"] is None:
-            continue
-        elif (r["player_b"] if r["winning_colour"] == "b" else r["player_w"]) == player:
-            score += 1
-        decided += 1
-        point, low, high = (max(-ELO_PLOT_LIMIT, min(ELO_PLOT_LIMIT, v))
-                            for v in elo_interval(score, decided))
-        points.append((decided, point))
-        lows.append(low)
-        highs.append(high)
-    return svg.Series("Elo", points, lows, highs)
 
 
-def tournament_context(report: dict[str, Any]) -> dict[str, Any]:
-    plots = []
-    matchups = []
-    for m in report["matchups"]:
-        s = m["stats"]
-        entry = {"m": m, "s": s, "los": likelihood_of_superiority(
-            s["wins_1"] - s["jigos"] / 2, s["wins_2"] - s["jigos"] / 2),
-            "elo_text": format_elo(s["wins_1"], s["decided"])}
-        matchups.append(entry)
-        if report["competition_type"] == "allplayall":
-            continue
-        series = elo_path(m["results"], s["player_1"])
-        if len(series.points) >= 2:
-            clipped = any(abs(v) >= ELO_PLOT_LIMIT for _, v in series.points)
-            prefix = f"{m['name'] or m['id']}: " if len(report["matchups"]) > 1 else ""
-            plots.append(svg.line_chart(
-                f"{prefix}Elo of {s['player_1']} over games (95% band"
-                + (f"; ±inf drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
-                [series], "games with a result", "Elo", hlines=[(0.0, "", "#555")]))
-        sprt = m.get("sprt")
-        if sprt and sprt["path"]:
-            plots.append(svg.line_chart(
-                f"{m['name'] or m['id']}: SPRT log-likelihood ratio",
-                [svg.Series("LLR", [(0, 0.0)] + [(g, llr) for g, llr in sprt["path"]])],
-                "games counted", "LLR",
-                hlines=[(sprt["upper_bound"], f"H1 (elo >= {sprt['elo1']:g})", "#2e9d4a"),
-                        (sprt["lower_bound"], f"H0 (elo <= {sprt['elo0']:g})", "#c0392b")]))
-    cross = None
-    if report["competition_type"] == "allplayall" or (report.get("ratings") is not None):
-        cross = cross_table(report)
-    return {"matchups": matchups, "plots": plots, "cross": cross}
 
 
-def cross_table(report: dict[str, Any]) -> dict[str, Any]:
-    """Player x player: score and games of the row player against the column one."""
-    players: list[str] = []
-    cells: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for m in report["matchups"]:
-        s = m["stats"]
-        a, b = s["player_1"], s["player_2"]
-        for p in (a, b):
-            if p not in players:
-                players.append(p)
-        cells[(a, b)][0] += s["wins_1"]
-        cells[(b, a)][0] += s["wins_2"]
-        cells[(a, b)][1] += s["decided"]
-        cells[(b, a)][1] += s["decided"]
-    rows = []
-    for a in players:
-        row = []
-        for b in players:
-            won, games = cells.get((a, b), [0.0, 0.0]) if a != b else (None, None)
-            row.append(None if won is None else {"won": won, "games": games,
-                                                 "rate": won / games if games else None})
-        rows.append((a, row))
-    return {"players": players, "rows": rows}
 
 
 # mc_tuner
 
 
-def mc_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
-    plots = []
-    codes = report["parameter_codes"]
-    splits = report["splits"]
-    candidates = [c for c in report["candidates"] if c["games"]]
-    best = report.get("best")
-    best_path = best["path"] if best else None
-    for i, code in enumerate(codes):
-        if splits[i] <= 1:
-            continue
-        groups: dict[tuple[int, float], list[Any]] = {}
-        for c in candidates:
-            key = (len(c["path"]), round(c["optimiser_parameters"][i], 9))
-            entry = groups.setdefault(key, [0, 0, _value_text(c["parameter_labels"][i], code),
-                                            False])
-            entry[0] += c["wins"]
-            entry[1] += c["games"]
-            if best_path is not None and c["path"] == best_path:
-                entry[3] = True
-        estimates, ticks = [], {}
-        for (depth, x), (won, games, label, highlight) in sorted(groups.items()):
-            low, high = wilson_interval(won, games)
-            estimates.append(svg.Estimate(x, won / games, low, high, games, highlight,
-                                          group=depth - 1))
-            if depth == 1:
-                ticks[x] = _short(label)
-        if not ticks:
-            ticks = {x: "" for (_, x) in groups}
-        legend = [f"depth {d}" for d in range(1, report["max_depth"] + 1)] \
-            if report["max_depth"] > 1 else []
-        title = f"Win rate by {code}" + (" (over the other parameters)" if len(codes) > 1 else "")
-        plots.append(svg.error_bar_chart(
-            title + "; red: recommended; bars: 95%; size: games", estimates,
-            sorted(ticks.items()), code, "win rate against the opponent",
-            hlines=[(0.5, "even", "#888")], legend=legend))
-    tuned = [i for i, split in enumerate(splits) if split > 1]
-    if len(tuned) == 2:
-        plots.append(heat_map_plot(report, tuned[0], tuned[1]))
-    plots.append(best_candidate_plot(report))
-    first_level = [c for c in report["candidates"] if len(c["path"]) == 1]
-    return {"plots": [p for p in plots if p], "tree": report["tree"] if report["max_depth"] > 1
-            else None, "best_path": best_path,
-            "untried": [c for c in first_level if not c["games"]], "first_level": first_level,
-            "best_elo": format_elo(best["wins"], best["games"]) if best else ""}
 
 
-def _value_text(label: str, code: str) -> str:
-    """'0.067' from 'c: 0.067' (a format that names its parameter)."""
-    for prefix in (f"{code}: ", f"{code}:", f"{code}="):
-        if label.startswith(prefix):
-            return label[len(prefix):].strip()
-    return label
 
 
-def _short(label: str) -> str:
-    return label if len(label) <= 9 else f"{float(label):.3g}" if _is_number(label) else label[:9]
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
-def heat_map_plot(report: dict[str, Any], i: int, j: int) -> str:
-    """Win rates of the first generation over two parameters."""
-    codes, splits = report["parameter_codes"], report["splits"]
-    first = [c for c in report["candidates"] if len(c["path"]) == 1]
-    xs = sorted({round(c["optimiser_parameters"][i], 9) for c in first})
-    ys = sorted({round(c["optimiser_parameters"][j], 9) for c in first})
-    grid: dict[tuple[float, float], list[int]] = defaultdict(lambda: [0, 0])
-    labels_x: dict[float, str] = {}
-    labels_y: dict[float, str] = {}
-    for c in first:
-        x, y = round(c["optimiser_parameters"][i], 9), round(c["optimiser_parameters"][j], 9)
-        grid[(x, y)][0] += c["wins"]
-        grid[(x, y)][1] += c["games"]
-        labels_x[x] = _short(_value_text(c["parameter_labels"][i], codes[i]))
-        labels_y[y] = _short(_value_text(c["parameter_labels"][j], codes[j]))
-    cells = [[((grid[(x, y)][0] / grid[(x, y)][1]) if grid[(x, y)][1] else None, grid[(x, y)][1])
-              for x in xs] for y in ys]
-    del splits
-    return svg.heat_map(f"Win rate over {codes[i]} and {codes[j]} (numbers: games; red is "
-                        "better)", cells, [labels_x[x] for x in xs], [labels_y[y] for y in ys],
-                        codes[i], codes[j])
 
 
-def best_candidate_plot(report: dict[str, Any]) -> str:
-    """The recommended candidate's win rate over its tuning games, with its 95% band."""
-    best = report.get("best")
-    if not best:
-        return ""
-    path = best["path"]
-    opponent = report["opponent"]
-    points, lows, highs = [], [], []
-    won = games = 0
-    for g in report.get("games") or []:
-        data = g.get("data")
-        if g["result"] == "void" or not isinstance(data, list) or len(data) != 2 \
-                or data[0] == "confirm" or list(data[1])[:len(path)] != path:
-            continue
-        games += 1
-        won += int(g.get("winner") not in (None, opponent))
-        low, high = wilson_interval(won, games)
-        points.append((games, won / games))
-        lows.append(low)
-        highs.append(high)
-    if len(points) < 2:
-        return ""
-    return svg.line_chart("Recommended candidate: win rate over its games (band: 95%)",
-                          [svg.Series("win rate", points, lows, highs)],
-                          "games of this candidate", "win rate", y_range=(0.0, 1.0),
-                          hlines=[(0.5, "even", "#888")])
 
 
 # ce_tuner
 
 
-def ce_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
-    plots = []
-    history = report.get("history") or []
-    for i, code in enumerate(report["parameter_codes"]):
-        generations = [h["generation"] for h in history]
-        means = [h["means"][i] for h in history]
-        spreads = [math.sqrt(max(h["variances"][i], 0.0)) for h in history]
-        if len(generations) < 1:
-            continue
-        plots.append(svg.line_chart(
-            f"{code}: mean by generation (band: +-1 standard deviation), optimiser units",
-            [svg.Series(code, list(zip(generations, means)),
-                        [m - s for m, s in zip(means, spreads)],
-                        [m + s for m, s in zip(means, spreads)])],
-            "generation", code))
-    return {"plots": plots}

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
-
 from ringmaster.rules.base import Rules
+from ringmaster.rules.go import GoRules
+from ringmaster.rules.othello import OthelloRules
+from ringmaster.rules.pig import PigRules
 
 # A new game is one module here, with a Rules subclass, and one line in this registry.
-_RULES = {
-    "go": ("ringmaster.rules.go", "GoRules"),
-    "othello": ("ringmaster.rules.othello", "OthelloRules"),
-    "pig": ("ringmaster.rules.pig", "PigRules"),
+_RULES: dict[str, type[Rules]] = {
+    "go": GoRules,
+    "othello": OthelloRules,
+    "pig": PigRules,
 }
 
 GAMES = tuple(_RULES)
@@ -22,10 +23,9 @@ def get_rules_class(game: str) -> type[Rules]:
     Raises ValueError for an unknown game.
     """
     try:
-        module_name, class_name = _RULES[game]
+        return _RULES[game]
     except KeyError:
         raise ValueError(f"unknown game {game!r}") from None
-    return getattr(importlib.import_module(module_name), class_name)
 
 
 def get_rules(game: str, board_size: int) -> Rules:

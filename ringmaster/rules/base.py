@@ -9,6 +9,8 @@ from typing import Any
 
 from sgfmill import common
 
+from ringmaster.settings import Setting
+
 Colour = str  # 'b' or 'w'
 Move = "tuple[int, int] | None"  # (row, col) with row 0 at the bottom, as sgfmill; None is a pass
 
@@ -35,8 +37,11 @@ class Rules(ABC):
       rules_summary     -- the rules the referee applies, in a few words (for reports)
       uses_board        -- False for a game without a board (Pig): board_size and
                            komi mean nothing to it
-      default_options   -- the game's own control-file settings and their defaults
-                           ({'pig_target': 50, ...}; none for Go and Othello)
+      option_settings   -- the game's own control-file settings (Setting), with
+                           their defaults (none for Go and Othello)
+      default_options   -- {name: default} of option_settings ({'pig_target': 50, ...})
+      usual_komi_is_fractional -- komi is fractional by convention (Go: no jigo), so
+                           a tuner refuses an integer komi (a draw counts as a loss)
       board_size        -- side of the (square) board
     """
 
@@ -46,7 +51,9 @@ class Rules(ABC):
     supports_handicap: bool = False
     rules_summary: str = ""
     uses_board: bool = True
+    option_settings: tuple[Setting, ...] = ()
     default_options: Mapping[str, Any] = MappingProxyType({})
+    usual_komi_is_fractional: bool = False
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)
@@ -60,6 +67,11 @@ class Rules(ABC):
         """What each engine is sent before a game (and in its start-up check): each
         command with its arguments. options are the game's own settings (default_options)."""
         return [("boardsize", str(board_size)), ("clear_board",), ("komi", str(float(komi)))]
+
+    @classmethod
+    def setting_details(cls, board_size: int, komi: float, options: Mapping[str, Any]) -> list[str]:
+        """How a report names the settings the game is played under ('board size: 9', ...)."""
+        return [f"board size: {board_size}", f"komi: {komi}"]
 
     @classmethod
     def board_size_error(cls, board_size: int) -> str | None:

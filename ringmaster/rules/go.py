@@ -19,6 +19,7 @@ class GoRules(Rules):
     sgf_game_number = 1
     players_may_score = True
     supports_handicap = True
+    usual_komi_is_fractional = True
     rules_summary = ("simple ko, no superko, self-capture allowed, two passes end the game, "
                      "area scoring")
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ringmaster.rules.base import Colour, Rules, opponent_of
+from ringmaster.settings import Setting, interpret_positive_int
 
 ROLL = "roll"
 HOLD = "hold"
@@ -31,7 +33,9 @@ class PigRules(Rules):
     supports_handicap = False
     rules_summary = "the referee throws the die; hold only with a turn total above 0"
     uses_board = False
-    default_options = {"pig_target": 50, "pig_max_turns": 200}
+    option_settings = (Setting("pig_target", interpret_positive_int, default=50),
+                       Setting("pig_max_turns", interpret_positive_int, default=200))
+    default_options = MappingProxyType({s.name: s.default for s in option_settings})
 
     def __init__(self, board_size: int | None = None, *, target: int = 50, max_turns: int = 200) -> None:
         self.board_size = board_size or 0
@@ -53,6 +57,12 @@ class PigRules(Rules):
                        options: Mapping[str, Any]) -> list[tuple[str, ...]]:
         merged = {**cls.default_options, **options}
         return [("pig-target", str(merged["pig_target"])), ("clear_board",)]
+
+    @classmethod
+    def setting_details(cls, board_size: int, komi: float, options: Mapping[str, Any]) -> list[str]:
+        merged = {**cls.default_options, **options}
+        return [f"target: {merged['pig_target']}",
+                f"turn limit: {merged['pig_max_turns']} (no result when hit)", "black moves first"]
 
     def parse_move(self, vertex: str) -> str:
         """'roll' or 'hold' (any case). Raises ValueError for anything else."""

@@ -1,1 +1,1 @@
-"""Parameter tuning machinery shared by the tuner competitions: scales, trees, statistics, simulation."""
+"""The tuners' numerics, importing no competition: scales, parameters, UCT tree, GP, SPSA, cross-entropy."""

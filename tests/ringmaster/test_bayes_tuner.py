@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
+from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import ContinuousParameter as Parameter
 from ringmaster.tuning.scales import LINEAR, LOG
-from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.fake_commands import fake_engine_command

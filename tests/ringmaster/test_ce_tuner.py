@@ -8,6 +8,7 @@ import pytest
 
 from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.ce_tuner import CeTuner
+from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.cross_entropy import (
@@ -17,11 +18,6 @@ from ringmaster.tuning.cross_entropy import (
     update_distribution,
 )
 from ringmaster.tuning.parameters import CeParameter as Parameter
-from ringmaster.tuning.simulate import (
-    make_result,
-    make_simulated_candidate,
-    run_simulation,
-)
 
 
 def clip_axisb(f):

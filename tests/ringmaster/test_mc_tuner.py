@@ -9,11 +9,11 @@ import pytest
 
 from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.competitions.simulate import make_result
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
-from ringmaster.tuning.simulate import make_result
 from ringmaster.tuning.tree import Tree, cube_coordinates, edges_touched, parameters_for_path
 
 
@@ -72,6 +72,16 @@ def report(tuner, kind="short"):
 def test_komi_must_be_fractional():
     with pytest.raises(ControlFileError, match="^'komi': must be fractional to prevent jigos$"):
         make_tuner(default_config(komi=6))
+
+
+def test_the_report_names_the_game_settings_each_game_has():
+    assert report(make_tuner()).startswith("MCTS tuning event: mctstest\nboard size: 13\nkomi: 7.5\n")
+    pig = make_tuner(default_config(game="pig", board_size=None, komi=6, pig_target=30))
+    head = report(pig).split("\n")[:5]
+    assert head == ["MCTS tuning event: mctstest", "game: pig", "target: 30",
+                    "turn limit: 200 (no result when hit)", "black moves first"]
+    othello = make_tuner(default_config(game="othello", board_size=6, komi=0))
+    assert report(othello).split("\n")[1:4] == ["game: othello", "board size: 6", "komi: 0.0"]
 
 
 def test_parameter_formatting():

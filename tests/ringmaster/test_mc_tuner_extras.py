@@ -6,14 +6,10 @@ import random
 
 from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import LINEAR
-from ringmaster.tuning.simulate import (
-    make_result,
-    make_simulated_candidate,
-    run_simulation,
-)
 
 
 def config(**changes):

@@ -1,11 +1,11 @@
-"""Tests for simulated games (ringmaster/tuning/simulate.py): head-to-head games between candidates."""
+"""Tests for simulated games (ringmaster/competitions/simulate.py): head-to-head games between candidates."""
 
 import random
 
 import pytest
 
+from ringmaster.competitions.simulate import head_to_head_probability, play_simulated
 from ringmaster.game.job import GameJob, PlayerSpec
-from ringmaster.tuning.simulate import head_to_head_probability, play_simulated
 
 
 def landscape(p):

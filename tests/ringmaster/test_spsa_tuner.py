@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.competitions.spsa_tuner import SpsaTuner
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import ContinuousParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
-from ringmaster.tuning.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.tuning.spsa import default_r_end
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel

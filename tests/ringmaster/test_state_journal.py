@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.errors import Interrupt, RunInterrupted, StateFileError, StorageError
 from ringmaster.run.lifecycle import run_competition
 from ringmaster.run.ringmaster import Ringmaster
-from ringmaster.scheduling import GroupScheduler
 from ringmaster.state import journal as state_journal
 from ringmaster.state.encoding import EncodedList, EncodedOnce
 from ringmaster.state.journal import StateStore

@@ -8,13 +8,13 @@ import json
 import pytest
 
 from ringmaster.competitions.base import NO_GAME
+from ringmaster.competitions.matchup_stats import compute_stats
+from ringmaster.competitions.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError
 from ringmaster.game.job import GameJobResult
 from ringmaster.game.result import GameResult
-from ringmaster.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.state.state_file import dumps_state
-from ringmaster.tournament_results import compute_stats
 
 PLAYOFF = """
 competition_type = 'playoff'

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 from ringmaster.competitions.bayes_tuner import BayesTuner
+from ringmaster.competitions.simulate import make_simulated_candidate
 from ringmaster.competitions.spsa_tuner import SpsaTuner
 from ringmaster.reporting.html import render_html
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import ContinuousParameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR
-from ringmaster.tuning.simulate import make_simulated_candidate
 from tests.ringmaster.reporting.test_html import check_page, drive, full_report
 
 

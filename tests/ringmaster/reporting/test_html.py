@@ -15,6 +15,7 @@ import pytest
 
 from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.competitions.mc_tuner import McTuner
+from ringmaster.competitions.simulate import make_result, make_simulated_candidate, play_simulated
 from ringmaster.control_file import load_control_file
 from ringmaster.reporting.html import describe_game, engine_limits, render_html
 from ringmaster.run.game_index import GameEntry, entry_for_result
@@ -22,7 +23,6 @@ from ringmaster.settings import Player
 from ringmaster.stats.timing import RunClock, progress
 from ringmaster.tuning.parameters import CeParameter, McParameter
 from ringmaster.tuning.scales import LINEAR, LOG
-from ringmaster.tuning.simulate import make_result, make_simulated_candidate, play_simulated
 
 PLAYOFF = """
 competition_type = 'playoff'
@@ -375,3 +375,9 @@ def test_a_cache_that_cant_be_used_is_passed_over(tmp_path, broken):
             (directory / name).write_bytes(b"not bytecode")
     environment = html._ENVIRONMENT.overlay(bytecode_cache=html.TemplateCache(str(directory)))
     assert environment.get_template("report.html.j2").name == "report.html.j2"
+
+
+def test_every_competition_type_has_its_page():
+    from ringmaster.competitions import COMPETITION_TYPES
+    from ringmaster.reporting import html
+    assert set(html.PAGES) == set(COMPETITION_TYPES)

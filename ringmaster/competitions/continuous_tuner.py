@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.tuner import Tuner
 from ringmaster.errors import ControlFileError
 from ringmaster.game.job import GameJob
 from ringmaster.tuning.parameters import (
@@ -14,7 +15,6 @@ from ringmaster.tuning.parameters import (
     load_parameters,
 )
 from ringmaster.tuning.scales import SCALE_GLOBALS
-from ringmaster.tuning.tuner_base import Tuner
 
 # mc_tuner settings a continuous tuner has no use for: refused with the reason, not ignored.
 UNSUPPORTED = {

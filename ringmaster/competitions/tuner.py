@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from ringmaster.competitions.base import (
     GAME_SETTINGS,
     Competition,
+    PlayerCheck,
     check_game_settings,
+    describe_game_settings,
     saved_game_settings,
 )
+from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
-from ringmaster.scheduling import SimpleScheduler
+from ringmaster.rules import get_rules_class
 from ringmaster.settings import (
     Player,
     Setting,
@@ -75,6 +78,8 @@ class Tuner(Competition):
     """Base for the tuners: one family of candidates against one fixed opponent."""
 
     parameter_class: type = object
+    event_name = ""
+    """How the reports name the kind of event: 'MCTS' tuning event..."""
 
     def __init__(self, competition_code: str, base_directory: str = ".") -> None:
         super().__init__(competition_code, base_directory)
@@ -106,7 +111,7 @@ class Tuner(Competition):
         self.game_settings = load_settings(GAME_SETTINGS, config)
         check_game_settings(self.game_settings)
         komi = self.game_settings["komi"]
-        if (require_fractional_komi and self.game_settings["game"] == "go"
+        if (require_fractional_komi and get_rules_class(self.game_settings["game"]).usual_komi_is_fractional
                 and komi == int(komi)):
             raise ControlFileError("'komi': must be fractional to prevent jigos", setting="komi")
         settings = load_settings(TUNER_SETTINGS, config)
@@ -183,8 +188,7 @@ class Tuner(Competition):
         """A jigo or a game with no result counts as a loss."""
         return response.game_result.losing_player == self.opponent.code
 
-    def get_player_checks(self):  # type: ignore[override]
-        from ringmaster.competitions.base import PlayerCheck
+    def get_player_checks(self) -> list[PlayerCheck]:
         candidate = self.make_candidate("candidate", self.sample_engine_parameters())
         return [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
                             self.game_settings["game"])
@@ -295,6 +299,13 @@ class Tuner(Competition):
         report["engine_descriptions"] = {}
         report["game_settings"] = {k: v for k, v in self.game_settings.items()}
         return report
+
+    def write_static_description(self, out: TextIO) -> None:
+        """The report's head: the event, its description, and the game's settings."""
+        out.write(f"{self.event_name} tuning event: {self.competition_code}\n")
+        if self.description:
+            out.write(self.description + "\n")
+        out.writelines(line + "\n" for line in describe_game_settings(self.game_settings))
 
     def write_opponent_line(self, out: Any) -> None:
         if self.opponent_description:

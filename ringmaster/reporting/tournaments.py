@@ -1,0 +1,106 @@
+"""Pages in FILE.html for playoffs and all-play-alls: each matchup's Elo and SPRT plots, the cross table."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ringmaster.reporting import svg
+from ringmaster.stats.win_rates import elo_interval, format_elo, likelihood_of_superiority
+
+ELO_PLOT_LIMIT = 800.0
+
+
+def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
+    """Elo of `player` after each game with a result, with its 95% interval.
+
+    Infinite values (every game won, or lost, so far) are drawn at +-ELO_PLOT_LIMIT.
+    """
+    points, lows, highs = [], [], []
+    score = decided = 0.0
+    for r in results:
+        if r["sgf_result"] == "0":
+            score += 0.5
+        elif r["winning_colour"] is None:
+            continue
+        elif (r["player_b"] if r["winning_colour"] == "b" else r["player_w"]) == player:
+            score += 1
+        decided += 1
+        point, low, high = (max(-ELO_PLOT_LIMIT, min(ELO_PLOT_LIMIT, v))
+                            for v in elo_interval(score, decided))
+        points.append((decided, point))
+        lows.append(low)
+        highs.append(high)
+    return svg.Series("Elo", points, lows, highs)
+
+
+def playoff_context(report: dict[str, Any]) -> dict[str, Any]:
+    """Each matchup's line, its Elo over games and its SPRT; the cross table with ratings."""
+    return _tournament_context(report, matchup_plots=True,
+                               cross=report.get("ratings") is not None)
+
+
+def allplayall_context(report: dict[str, Any]) -> dict[str, Any]:
+    """Each pairing's line and the cross table (no plot a pairing: there are many)."""
+    return _tournament_context(report, matchup_plots=False, cross=True)
+
+
+def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool) -> dict[str, Any]:
+    plots = []
+    matchups = []
+    for m in report["matchups"]:
+        s = m["stats"]
+        entry = {"m": m, "s": s, "los": likelihood_of_superiority(
+            s["wins_1"] - s["jigos"] / 2, s["wins_2"] - s["jigos"] / 2),
+            "elo_text": format_elo(s["wins_1"], s["decided"])}
+        matchups.append(entry)
+        if matchup_plots:
+            plots += _matchup_plots(report, m)
+    return {"matchups": matchups, "plots": plots, "cross": cross_table(report) if cross else None}
+
+
+def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
+    plots = []
+    s = m["stats"]
+    series = elo_path(m["results"], s["player_1"])
+    if len(series.points) >= 2:
+        clipped = any(abs(v) >= ELO_PLOT_LIMIT for _, v in series.points)
+        prefix = f"{m['name'] or m['id']}: " if len(report["matchups"]) > 1 else ""
+        plots.append(svg.line_chart(
+            f"{prefix}Elo of {s['player_1']} over games (95% band"
+            + (f"; ±inf drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
+            [series], "games with a result", "Elo", hlines=[(0.0, "", "#555")]))
+    sprt = m.get("sprt")
+    if sprt and sprt["path"]:
+        plots.append(svg.line_chart(
+            f"{m['name'] or m['id']}: SPRT log-likelihood ratio",
+            [svg.Series("LLR", [(0, 0.0)] + [(g, llr) for g, llr in sprt["path"]])],
+            "games counted", "LLR",
+            hlines=[(sprt["upper_bound"], f"H1 (elo >= {sprt['elo1']:g})", "#2e9d4a"),
+                    (sprt["lower_bound"], f"H0 (elo <= {sprt['elo0']:g})", "#c0392b")]))
+    return plots
+
+
+def cross_table(report: dict[str, Any]) -> dict[str, Any]:
+    """Player x player: score and games of the row player against the column one."""
+    players: list[str] = []
+    cells: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for m in report["matchups"]:
+        s = m["stats"]
+        a, b = s["player_1"], s["player_2"]
+        for p in (a, b):
+            if p not in players:
+                players.append(p)
+        cells[(a, b)][0] += s["wins_1"]
+        cells[(b, a)][0] += s["wins_2"]
+        cells[(a, b)][1] += s["decided"]
+        cells[(b, a)][1] += s["decided"]
+    rows = []
+    for a in players:
+        row = []
+        for b in players:
+            won, games = cells.get((a, b), [0.0, 0.0]) if a != b else (None, None)
+            row.append(None if won is None else {"won": won, "games": games,
+                                                 "rate": won / games if games else None})
+        rows.append((a, row))
+    return {"players": players, "rows": rows}
