@@ -25,7 +25,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from ringmaster.gtp.controller import GtpController, SubprocessChannel  # noqa: E402
+from ringmaster.gtp.channel import SubprocessChannel  # noqa: E402
+from ringmaster.gtp.controller import GtpController  # noqa: E402
 
 REPLAY_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay_engine.py")
 COLUMNS = "ABCDEFGHJ"

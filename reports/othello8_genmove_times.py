@@ -6,7 +6,8 @@ import argparse
 import sys
 import time
 
-from ringmaster.gtp.controller import GtpController, SubprocessChannel
+from ringmaster.gtp.channel import SubprocessChannel
+from ringmaster.gtp.controller import GtpController
 
 
 def main() -> None:

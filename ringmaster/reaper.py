@@ -8,12 +8,11 @@ import signal
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
+from ringmaster.gtp.launch import SHARED_SERVICE_VARIABLE
+
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
 
-# A descendant started with this in its environment is a shared service (our inference
-# server) that ends by itself when its last client has gone; the reaper leaves it alone.
-SHARED_SERVICE_VARIABLE = "RINGMASTER_SHARED_SERVICE"
 _SHARED_MARKER = f"{SHARED_SERVICE_VARIABLE}=1".encode()
 
 MAX_ROUNDS = 50

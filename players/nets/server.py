@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ringmaster.reaper import SHARED_SERVICE_VARIABLE
+from ringmaster.gtp.launch import SHARED_SERVICE_VARIABLE
 
 _AUTHKEY = b"players-nets-server"
 

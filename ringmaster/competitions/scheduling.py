@@ -21,9 +21,6 @@ class SimpleScheduler:
         self.outstanding: set[int] = set()
         self._pending: list[int] = []     # to issue again, lowest first
 
-    def _reissuable(self) -> list[int]:
-        return self._pending
-
     def issue(self, limit: int | None = None) -> int | None:
         """The next number (below limit, if given), or None if there is none."""
         if self._pending and (limit is None or self._pending[0] < limit):

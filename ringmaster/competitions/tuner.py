@@ -230,9 +230,9 @@ class Tuner(Competition):
         if self.confirm_parameters is None:
             return None
         s = self.confirm_scheduler
-        if not s._reissuable() and s.next_new >= self.confirm_games:
+        if not s.can_issue(self.confirm_games):
             return None
-        number = s.issue()
+        number = s.issue(self.confirm_games)
         engine_parameters = self.convert(self.confirm_parameters)
         candidate = self.make_candidate(CONFIRM_PLAYER_CODE, engine_parameters)
         return self.make_tuning_job(f"{CONFIRM_PREFIX}{number}", ["confirm", number],

@@ -10,7 +10,8 @@ from typing import Any
 
 from ringmaster import reaper
 from ringmaster.game.job import PlayerSpec
-from ringmaster.gtp.controller import GtpChannelError, GtpController
+from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.gtp.controller import GtpController
 
 
 @dataclass

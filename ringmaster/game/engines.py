@@ -10,13 +10,8 @@ from typing import TextIO
 
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
-from ringmaster.gtp.controller import (
-    BadGtpResponse,
-    Channel,
-    GtpChannelError,
-    GtpController,
-    SubprocessChannel,
-)
+from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
+from ringmaster.gtp.controller import BadGtpResponse, GtpController
 
 ChannelFactory = Callable[[PlayerSpec, dict[str, str], "str | Callable[[str], None]"], Channel]
 

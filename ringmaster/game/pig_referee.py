@@ -12,7 +12,8 @@ import hashlib
 import random
 
 from ringmaster.game.job import GameJob
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
+from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules.base import Colour, opponent_of
 from ringmaster.rules.pig import HOLD, ROLL, PigRules
 

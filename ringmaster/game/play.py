@@ -17,7 +17,8 @@ from ringmaster.game.records import (
 )
 from ringmaster.game.referee import EnginePlayer, Referee
 from ringmaster.game.result import GameResult
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
+from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules, get_rules_class
 from ringmaster.rules.base import Colour, Rules
 from ringmaster.rules.pig import PigRules

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from ringmaster.game.result import DISAGREED, format_float, result_from_score
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController, SentCommands
+from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.gtp.controller import BadGtpResponse, GtpController, SentCommands
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 FORCED_PASS_COMMENT = "forced pass (played by the referee)"

@@ -9,6 +9,11 @@ import signal
 import subprocess
 from collections.abc import Callable
 
+# The engine side's contract with the ringmaster: a process an engine starts with this
+# in its environment is a shared service (our inference server) that ends by itself
+# when its last client has gone; the ringmaster's reaper leaves it alone.
+SHARED_SERVICE_VARIABLE = "RINGMASTER_SHARED_SERVICE"
+
 # Files the kernel runs itself: an ELF binary, or a script naming its interpreter.
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"#!")
 
@@ -79,3 +84,27 @@ def launch_plan(command: list[str], cwd: str | None, env: dict[str, str] | None
         if program is not None:
             return [setpriv, "--pdeathsig", "KILL", "--", program, *command[1:]], None
     return command, set_parent_death_signal
+
+
+GAMES_DIRECTORIES = ("/usr/games", "/usr/local/games")
+
+
+def engine_start_error(command: list[str], exc: OSError,
+                       games_directories: tuple[str, ...] = GAMES_DIRECTORIES) -> str:
+    """A one-line message for an engine that couldn't be started, naming the program.
+
+    A bare name that isn't on PATH but is in a games directory (where Debian
+    puts GNU Go, not on root's PATH) gets a hint with its full path.
+    """
+    program = command[0] if command else ""
+    reason = exc.strerror or str(exc)
+    message = f"can't run {program!r}: {reason}"
+    if isinstance(exc, FileNotFoundError) and os.sep not in program:
+        for directory in games_directories:
+            if os.access(os.path.join(directory, program), os.X_OK):
+                message += (f" (it isn't on PATH, but {directory}/{program} exists: "
+                            f"give the full path)")
+                break
+        else:
+            message += " (give the full path, or check PATH)"
+    return message

@@ -9,7 +9,8 @@ from typing import Any
 from ringmaster.competitions.base import Competition, PlayerCheck
 from ringmaster.errors import StartupCheckFailed
 from ringmaster.game.engines import ChannelFactory, greet_player, launch_player, subprocess_channel
-from ringmaster.gtp.controller import BadGtpResponse, GtpChannelError, GtpController
+from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules_class
 
 

@@ -7,12 +7,7 @@ import sys
 from collections.abc import Callable
 
 from ringmaster.game.job import PlayerSpec
-from ringmaster.gtp.controller import (
-    GtpChannelClosed,
-    GtpChannelError,
-    GtpProtocolError,
-    GtpTimeout,
-)
+from ringmaster.gtp.channel import GtpChannelClosed, GtpChannelError, GtpProtocolError, GtpTimeout
 from ringmaster.gtp.engine import GtpEngine, GtpError
 from tests.fakes.fake_commands import FAKE_ENGINE
 from tests.fakes.fake_engine import make_engine, parse

@@ -11,18 +11,16 @@ import time
 
 import pytest
 
-from ringmaster.gtp.controller import (
-    BadGtpResponse,
+from ringmaster.gtp.channel import (
     GtpChannelClosed,
-    GtpController,
     GtpProtocolError,
     GtpTimeout,
     GtpTransportError,
     SubprocessChannel,
     clean_response_line,
-    engine_start_error,
 )
-from ringmaster.gtp.launch import setpriv_path
+from ringmaster.gtp.controller import BadGtpResponse, GtpController
+from ringmaster.gtp.launch import engine_start_error, setpriv_path
 from tests.fakes.channels import ScriptedChannel
 from tests.fakes.fake_commands import fake_engine_command
 
@@ -265,7 +263,7 @@ def test_timeout_kills_the_engine_and_its_children():
 @pytest.mark.integration
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "no pidfd"])
 def test_close_waits_for_the_exit_and_kills_an_engine_that_stays(monkeypatch, pidfd):
-    import ringmaster.gtp.controller as controller_module
+    import ringmaster.gtp.channel as controller_module
     if not pidfd:   # a system without pidfds: checks with pauses between them
         monkeypatch.setattr(controller_module, "_exit_poller", lambda pid: None)
     controller = GtpController(SubprocessChannel(fake_engine_command()), "player q",
@@ -345,7 +343,7 @@ def test_engine_cannot_outlive_a_killed_parent(tmp_path, launcher):
     parent = (
         "import sys, time\n"
         "from ringmaster.gtp import launch\n"
-        "from ringmaster.gtp.controller import SubprocessChannel\n"
+        "from ringmaster.gtp.channel import SubprocessChannel\n"
         + ("launch._setpriv = None\n" if launcher == "preexec_fn" else "")
         + f"assert (launch.launch_plan({engine!r}, None, None)[1] is None)"
         f" == {launcher == 'setpriv'}\n"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from ringmaster.gtp import launch
-from ringmaster.gtp.controller import GtpTransportError, SubprocessChannel
+from ringmaster.gtp.channel import GtpTransportError, SubprocessChannel
 
 
 def make_file(path, text: bytes, mode: int = 0o755) -> str:

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from ringmaster.gtp.launch import SHARED_SERVICE_VARIABLE
 from ringmaster.reaper import (
-    SHARED_SERVICE_VARIABLE,
     child_pids,
     has_children,
     kill_orphans,

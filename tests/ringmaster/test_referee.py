@@ -10,7 +10,8 @@ from sgfmill import sgf
 
 from ringmaster.game.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
 from ringmaster.game.result import result_from_score
-from ringmaster.gtp.controller import GtpChannelClosed, GtpController, GtpTimeout, GtpTransportError
+from ringmaster.gtp.channel import GtpChannelClosed, GtpTimeout, GtpTransportError
+from ringmaster.gtp.controller import GtpController
 from ringmaster.gtp.engine import GtpError
 from ringmaster.rules.go import GoRules
 from ringmaster.rules.othello import OthelloRules

@@ -1,0 +1,441 @@
+"""The transport under a GTP controller: an engine subprocess's pipes, read with timeouts, and its end."""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ringmaster.files import one_line
+from ringmaster.gtp.launch import engine_start_error, launch_plan
+
+# Engines are untrusted: these bound what one of them can make us hold in memory.
+MAX_RESPONSE_BYTES = 1_000_000
+
+
+MAX_STDERR_BYTES_PER_ENGINE = 2_000_000
+
+
+class GtpChannelError(Exception):
+    """The conversation with an engine broke down; the channel can't be used again."""
+
+
+class GtpTransportError(GtpChannelError):
+    """Reading from or writing to the engine failed."""
+
+
+class GtpProtocolError(GtpChannelError):
+    """The engine sent something that isn't a GTP response."""
+
+
+class GtpChannelClosed(GtpChannelError):
+    """The engine closed its end (it exited or crashed)."""
+
+
+class GtpTimeout(GtpChannelError):
+    """The engine didn't answer in time; it has been killed."""
+
+
+def clean_response_line(line: str) -> str:
+    """Drop control characters other than tab and newline, CRs included; tabs become spaces."""
+    if line.isprintable():
+        return line   # the usual line (checked in C): nothing to drop
+    return "".join(ch for ch in line if ch >= " " or ch in "\t\n").replace("\t", " ")
+
+
+class Channel(Protocol):
+    """What a controller needs from a transport (a subprocess, or a scripted fake in tests)."""
+
+    def send_command(self, command: str, arguments: tuple[str, ...]) -> None: ...
+
+    def get_response(self, timeout: float | None) -> tuple[bool, str]: ...
+
+    def close(self, timeout: float) -> float | None: ...
+
+    def kill(self) -> None: ...
+
+
+def _drop_line(line: str) -> None:
+    pass
+
+
+class SubprocessChannel:
+    """A GTP engine running as a subprocess, in its own process group.
+
+    It is started without a shell, in a new session, with the parent-death
+    signal set (gtp.launch: through setpriv where it can). Its stdout (and
+    stderr, when a sink takes it) is read with poll() on non-blocking pipes in
+    the calling thread, so every read can time out, no thread holds anything
+    that closing needs, and closing never waits for a descendant that keeps the
+    pipes open. stderr is drained whenever a response is awaited, and once more
+    when the channel closes. Closing or killing the channel kills the engine's
+    process group.
+    """
+
+    def __init__(self, command: list[str], *, cwd: str | None = None,
+                 env: dict[str, str] | None = None,
+                 stderr: str | Callable[[str], None] = "discard") -> None:
+        """stderr: 'discard', 'inherit', or a function called with each line."""
+        if stderr == "discard":
+            stderr_arg = subprocess.DEVNULL
+        elif stderr == "inherit":
+            stderr_arg = None
+        else:
+            stderr_arg = subprocess.PIPE
+        argv, preexec_fn = launch_plan(command, cwd, env)
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
+                start_new_session=True, preexec_fn=preexec_fn)
+        except OSError as exc:
+            raise GtpTransportError(engine_start_error(command, exc)) from None
+        self.pgid = self.process.pid
+        self.is_first_response = True
+        self.exit_status: int | None = None
+        self._stdin_fd = self.process.stdin.fileno()
+        self._stdout_fd: int | None = self.process.stdout.fileno()
+        os.set_blocking(self._stdout_fd, False)
+        self._stdout_buffer = b""
+        self._stdout_eof = False
+        self._stderr_fd: int | None = None
+        self._stderr_sink: Callable[[str], None] | None = None
+        self._stderr_buffer = b""
+        self._stderr_budget = MAX_STDERR_BYTES_PER_ENGINE
+        self._poller = select.poll()
+        self._poller.register(self._stdout_fd, select.POLLIN)
+        if callable(stderr):
+            self._stderr_fd = self.process.stderr.fileno()
+            os.set_blocking(self._stderr_fd, False)
+            self._stderr_sink = stderr
+            self._poller.register(self._stderr_fd, select.POLLIN)
+
+    def set_stderr_sink(self, sink: Callable[[str], None] | None) -> None:
+        """Send stderr lines to another function from now on (None: drop them).
+
+        For an engine kept between games; does nothing for an engine whose
+        stderr isn't piped.
+        """
+        if self._stderr_fd is not None:
+            if self._stderr_sink is not None:
+                self._drain_stderr(time.monotonic() + 0.05)
+            self._stderr_sink = sink if sink is not None else _drop_line
+
+    def process_cpu_time(self) -> float | None:
+        """CPU seconds (user + system) the engine process has used so far (Linux), or None."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rfind(b")") + 2:].split()
+            ticks = int(fields[11]) + int(fields[12])
+            return ticks / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def is_running(self) -> bool:
+        """Whether the engine process hasn't exited."""
+        return self.exit_status is None and self.process.poll() is None
+
+    # stderr
+
+    def _read_stderr(self) -> bool:
+        """Pass on what stderr has now; returns False at end of file (or on an error)."""
+        try:
+            data = os.read(self._stderr_fd, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            data = b""
+        if not data:
+            self._stop_stderr()
+            return False
+        if self._stderr_budget > 0:
+            self._stderr_buffer += data
+            *lines, self._stderr_buffer = self._stderr_buffer.split(b"\n")
+            if len(self._stderr_buffer) > 65536:
+                lines.append(self._stderr_buffer)
+                self._stderr_buffer = b""
+            for raw in lines:
+                self._emit_stderr(raw)
+        return True
+
+    def _emit_stderr(self, raw: bytes) -> None:
+        if self._stderr_budget <= 0:
+            return
+        self._stderr_budget -= len(raw) + 1
+        self._stderr_sink(one_line(raw.decode("utf-8", "replace").rstrip("\r")))
+        if self._stderr_budget <= 0:
+            self._stderr_sink("[further stderr output discarded]")
+
+    def _stop_stderr(self) -> None:
+        if self._stderr_fd is None:
+            return
+        if self._stderr_buffer:
+            self._emit_stderr(self._stderr_buffer)
+            self._stderr_buffer = b""
+        try:
+            self._poller.unregister(self._stderr_fd)
+        except (KeyError, ValueError):
+            pass
+        self._stderr_fd = None
+
+    def _drain_stderr(self, deadline: float) -> None:
+        """Read stderr until it has nothing more to give now, or the deadline passes."""
+        while self._stderr_fd is not None and time.monotonic() < deadline:
+            if not self._stderr_ready(0) or not self._read_stderr():
+                break
+
+    def _stderr_ready(self, seconds: float) -> bool:
+        poller = select.poll()   # not select(): it fails on descriptors past 1023
+        poller.register(self._stderr_fd, select.POLLIN)
+        return bool(poller.poll(math.ceil(seconds * 1000)))
+
+    # stdout
+
+    def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
+        self.send_commands([(command, arguments)])
+
+    def send_commands(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
+        """Send commands in one write (their responses are read in turn)."""
+        data = "".join(" ".join((command,) + tuple(arguments)) + "\n"
+                       for command, arguments in commands).encode("utf-8")
+        try:
+            while data:   # one write a command (the pipe is blocking): no buffer to flush
+                data = data[os.write(self._stdin_fd, data):]
+        except BrokenPipeError:
+            raise GtpChannelClosed("engine has closed the command channel") from None
+        except (OSError, ValueError) as exc:
+            raise GtpTransportError(f"error sending command: {exc}") from None
+
+    def _take_line(self) -> bytes | None:
+        """A complete line from the buffer (or an over-long piece, or the rest at EOF)."""
+        buffer = self._stdout_buffer
+        end = buffer.find(b"\n", 0, MAX_RESPONSE_BYTES + 1)
+        if end >= 0:
+            self._stdout_buffer = buffer[end + 1:]
+            return buffer[:end + 1]
+        if len(buffer) > MAX_RESPONSE_BYTES or (self._stdout_eof and buffer):
+            self._stdout_buffer = b""
+            return buffer[:MAX_RESPONSE_BYTES + 1]
+        return None
+
+    def _next_line(self, deadline: float | None) -> bytes:
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if self._stdout_eof:
+                raise GtpChannelClosed("engine has closed the response channel")
+            self._wait_for_output(deadline)
+
+    def _wait_for_output(self, deadline: float | None) -> None:
+        """Wait until stdout or stderr has something (or is closed) and read it.
+
+        Raises GtpTimeout if the deadline passes first.
+        """
+        if deadline is None:
+            wait_ms = -1
+        else:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise GtpTimeout("timed out waiting for a response")
+            wait_ms = max(1, math.ceil(remaining * 1000))
+        try:
+            events = self._poller.poll(wait_ms)
+        except InterruptedError:  # pragma: no cover (PEP 475 retries)
+            return
+        for fd, _ in events:
+            if fd == self._stdout_fd:
+                self._read_stdout()
+            elif fd == self._stderr_fd:
+                self._read_stderr()
+
+    def _read_stdout(self) -> None:
+        try:
+            data = os.read(self._stdout_fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self._stdout_buffer += data
+        else:
+            self._stdout_eof = True
+            try:
+                self._poller.unregister(self._stdout_fd)
+            except (KeyError, ValueError):
+                pass
+
+    def get_response(self, timeout: float | None) -> tuple[bool, str]:
+        """Read one response; returns (is_failure, text).
+
+        Raises GtpTimeout if no complete response arrives within timeout
+        seconds (the engine is then killed), GtpChannelClosed on end of file,
+        GtpProtocolError on something that isn't a response.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            return self._read_response(deadline)
+        except GtpTimeout:
+            self.kill()
+            raise
+
+    def _read_response(self, deadline: float | None) -> tuple[bool, str]:
+        # The usual response ('=' or '?', one printable line, a blank line) is taken
+        # whole from the buffer; anything else goes to _read_response_lines, which
+        # reads the usual response to the same result, only slower.
+        while not self.is_first_response:
+            usual = self._take_usual_response()
+            if usual is not None:
+                return usual
+            if self._stdout_eof or self._stdout_buffer:
+                break   # something else (or a part of a response), or the channel closed
+            self._wait_for_output(deadline)   # nothing yet
+        return self._read_response_lines(deadline)
+
+    def _take_usual_response(self) -> tuple[bool, str] | None:
+        """(is_failure, text) of the usual response if the buffer starts with one whole, else None."""
+        buffer = self._stdout_buffer
+        end = buffer.find(b"\n", 0, MAX_RESPONSE_BYTES - 1)   # both lines within the limit
+        if end < 1 or buffer[end + 1:end + 2] != b"\n" or buffer[0] not in b"=?":
+            return None
+        line = buffer[:end].decode("utf-8", "replace")
+        if not line.isprintable():   # a CR, a tab or a control character: the general reader
+            return None
+        self._stdout_buffer = buffer[end + 2:]
+        return line[0] == "?", line[1:].lstrip("0123456789").strip()
+
+    def _read_response_lines(self, deadline: float | None) -> tuple[bool, str]:
+        lines: list[str] = []
+        size = 0
+        while True:
+            raw = self._next_line(deadline)
+            if self.is_first_response and not lines:
+                first = raw[:1]
+                if first == b"\x01":
+                    raise GtpProtocolError("engine appears to be speaking GMP, not GTP!")
+                if first not in (b" ", b"\t", b"\r", b"\n", b"#", b"=", b"?"):
+                    raise GtpProtocolError(
+                        f"engine isn't speaking GTP: first byte is {first!r}")
+            size += len(raw)
+            if size > MAX_RESPONSE_BYTES or not raw.endswith(b"\n"):
+                raise GtpProtocolError("response too long")
+            line = clean_response_line(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if not lines:
+                if not line.strip():
+                    continue
+                lines.append(line)
+                if line[0] not in "=?":
+                    raise GtpProtocolError(
+                        f"no success/failure indication from engine: first line is `{line[:80]}`")
+                continue
+            if not line.strip():
+                break
+            lines.append(line)
+        self.is_first_response = False
+        first = lines[0]
+        is_failure = first[0] == "?"
+        first = first[1:].lstrip("0123456789")
+        text = "\n".join([first.lstrip()] + lines[1:]).rstrip()
+        return is_failure, text
+
+    def kill(self) -> None:
+        """Kill the engine's whole process group at once."""
+        try:
+            os.killpg(self.pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def close(self, timeout: float = 5.0) -> float | None:
+        """Wait for the engine to exit (killing it after timeout), then kill its group.
+
+        Never waits for anything but the engine itself: a descendant that
+        keeps its pipes open doesn't hold this up. Returns the CPU time (user
+        + system) the engine process used, if known.
+        """
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        deadline = time.monotonic() + timeout
+        rusage = None
+        pause = 0.0005
+        exited = _exit_poller(self.process.pid)
+        try:
+            while True:
+                try:
+                    pid, status, rusage = os.wait4(self.process.pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid:
+                    self.process.returncode = os.waitstatus_to_exitcode(status)
+                    self.exit_status = self.process.returncode
+                    break
+                if time.monotonic() >= deadline:
+                    self.kill()
+                    deadline = time.monotonic() + 5.0
+                if exited is not None:
+                    self._wait_for_exit(exited, deadline)
+                else:
+                    self._pause(pause)
+                    pause = min(pause * 2, 0.02)
+        finally:
+            if exited is not None:
+                os.close(exited[1])
+        self.kill()  # anything the engine left behind in its group
+        self._drain_stderr(time.monotonic() + 0.5)
+        self._stop_stderr()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if rusage is None:
+            return None
+        return rusage.ru_utime + rusage.ru_stime
+
+    def _wait_for_exit(self, exited: tuple[select.poll, int], deadline: float) -> None:
+        """Wait until the engine exits (its pidfd is readable) or the deadline passes,
+        passing on stderr meanwhile (an engine blocked writing it can then exit)."""
+        poller, _ = exited
+        if self._stderr_fd is not None:
+            poller.register(self._stderr_fd, select.POLLIN)
+        try:
+            wait_ms = max(1, math.ceil((deadline - time.monotonic()) * 1000))
+            for fd, _event in poller.poll(wait_ms):
+                if fd == self._stderr_fd:
+                    self._read_stderr()
+        finally:
+            if self._stderr_fd is not None:
+                try:
+                    poller.unregister(self._stderr_fd)
+                except (KeyError, ValueError):
+                    pass
+
+    def _pause(self, seconds: float) -> None:
+        """Sleep, passing on stderr meanwhile (an engine blocked writing it can then exit)."""
+        if self._stderr_fd is None:
+            time.sleep(seconds)
+        elif self._stderr_ready(seconds):
+            self._read_stderr()
+
+
+def _exit_poller(pid: int) -> tuple[select.poll, int] | None:
+    """A poll object watching a pidfd of pid (readable once it has exited), and the pidfd.
+
+    None where the system has no pidfds (before Linux 5.3): closing then
+    checks for the exit with a pause between checks.
+    """
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return poller, pidfd
