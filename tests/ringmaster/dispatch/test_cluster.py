@@ -15,7 +15,7 @@ import pytest
 from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
 from tests.fakes.cli import CliResult
 from tests.fakes.fake_commands import fake_engine_command
-from tests.ringmaster.test_run import CTL, MC_TUNER, check_consistent, write
+from tests.ringmaster.run.test_lifecycle import CTL, MC_TUNER, check_consistent, write
 
 pytestmark = pytest.mark.integration
 

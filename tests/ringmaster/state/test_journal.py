@@ -18,7 +18,7 @@ from ringmaster.state.encoding import EncodedList, EncodedOnce
 from ringmaster.state.journal import StateStore
 from ringmaster.state.state_file import dumps_state, read_state
 from tests.fakes.channels import fake_engine_channel
-from tests.ringmaster.test_run import playoff
+from tests.ringmaster.run.test_lifecycle import playoff
 
 
 class Record(EncodedOnce):

@@ -228,7 +228,7 @@ def test_whole_run_resumes_and_reports(write_ctl):
 
 def test_the_real_events_control_file_builds_without_warnings():
     from ringmaster.control_file import load_control_file
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     control_file = load_control_file(str(root / "reports/tune_mcts_bayes_7x7/tune_mcts_bayes_7x7.ctl"))
     assert control_file.warnings == []
     tuner = control_file.make_competition()
@@ -239,7 +239,7 @@ def test_the_real_events_control_file_builds_without_warnings():
 @pytest.mark.parametrize("kind", ["spsa_tuner", "bayes_tuner"])
 def test_an_mc_tuner_control_file_switches_by_its_competition_type(kind, write_ctl):
     from ringmaster.control_file import load_control_file
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     text = (root / "control_files/tune_mcts_c_7x7.ctl").read_text()
     text = text.replace("competition_type = 'mc_tuner'", f"competition_type = '{kind}'")
     text = text.replace("stop_when_confident = 0.95", "")
