@@ -2,19 +2,63 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
+from collections.abc import Callable
+from types import ModuleType
 
-# name -> (module, one-line description). Each module has main(argv) -> int | None.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "random": ("players.engines.random_go", "GTP engine playing uniformly random legal moves"),
-    "mcts": ("players.engines.go_uct.engine", "GTP engine: UCT search with random rollouts"),
-    "alphazero": ("players.engines.alphazero", "GTP engine: PUCT search with a policy/value network"),
-    "train": ("players.alphazero.pipeline", "self-play training pipeline for the network engine"),
-    "random-othello": ("players.engines.random_othello", "GTP engine playing random legal Othello moves"),
-    "othello-mcts": ("players.engines.othello_mcts", "GTP Othello engine: UCT with random rollouts"),
-    "pig-hold": ("players.engines.pig_hold", "GTP Pig engine: hold at N (Hold20: --hold-at 20)"),
-    "pig-mcts": ("players.engines.pig_mcts", "GTP Pig engine: MCTS in a chance mode, rollouts or a network"),
+# Each command's module is imported only when it is run (torch and numba are heavy).
+
+
+def _random() -> ModuleType:
+    from players.engines import random_go
+    return random_go
+
+
+def _mcts() -> ModuleType:
+    from players.engines.go_uct import engine
+    return engine
+
+
+def _alphazero() -> ModuleType:
+    from players.engines import alphazero
+    return alphazero
+
+
+def _train() -> ModuleType:
+    from players.alphazero import pipeline
+    return pipeline
+
+
+def _random_othello() -> ModuleType:
+    from players.engines import random_othello
+    return random_othello
+
+
+def _othello_mcts() -> ModuleType:
+    from players.engines import othello_mcts
+    return othello_mcts
+
+
+def _pig_hold() -> ModuleType:
+    from players.engines import pig_hold
+    return pig_hold
+
+
+def _pig_mcts() -> ModuleType:
+    from players.engines import pig_mcts
+    return pig_mcts
+
+
+# name -> (its module, one-line description). Each module has main(argv) -> int | None.
+COMMANDS: dict[str, tuple[Callable[[], ModuleType], str]] = {
+    "random": (_random, "GTP engine playing uniformly random legal moves"),
+    "mcts": (_mcts, "GTP engine: UCT search with random rollouts"),
+    "alphazero": (_alphazero, "GTP engine: PUCT search with a policy/value network"),
+    "train": (_train, "self-play training pipeline for the network engine"),
+    "random-othello": (_random_othello, "GTP engine playing random legal Othello moves"),
+    "othello-mcts": (_othello_mcts, "GTP Othello engine: UCT with random rollouts"),
+    "pig-hold": (_pig_hold, "GTP Pig engine: hold at N (Hold20: --hold-at 20)"),
+    "pig-mcts": (_pig_mcts, "GTP Pig engine: MCTS in a chance mode, rollouts or a network"),
 }
 
 
@@ -42,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"players: unknown name {name!r}\n{usage()}", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(COMMANDS[name][0])
+        module = COMMANDS[name][0]()
     except ModuleNotFoundError as exc:
         if exc.name not in OPTIONAL_PACKAGES:
             raise

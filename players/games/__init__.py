@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
-import importlib
 import re
+from collections.abc import Callable
 
 from players.games.base import Game
 
-# name -> 'module:factory', imported when the game is first made, so that a
-# light game doesn't pay for a heavy one's imports (Go's compiles with numba).
-GAMES: dict[str, str] = {
-    "go": "players.games.go:GoGame",
-    "go-sensible": "players.games.go_sensible:GoSensible",
-    "go-light": "players.games.go_light:LightGo",
-    "othello": "players.games.othello:Othello",
-    "pig": "players.games.pig:Pig",
+# Each game's module is imported when the game is first made, so that a light
+# game doesn't pay for a heavy one's imports (Go's compiles with numba).
+
+
+def _go() -> Callable[..., Game]:
+    from players.games.go import GoGame
+    return GoGame
+
+
+def _go_sensible() -> Callable[..., Game]:
+    from players.games.go_sensible import GoSensible
+    return GoSensible
+
+
+def _go_light() -> Callable[..., Game]:
+    from players.games.go_light import LightGo
+    return LightGo
+
+
+def _othello() -> Callable[..., Game]:
+    from players.games.othello import Othello
+    return Othello
+
+
+def _pig() -> Callable[..., Game]:
+    from players.games.pig import Pig
+    return Pig
+
+
+# name -> the game's factory (its class), found when the game is first made.
+GAMES: dict[str, Callable[[], Callable[..., Game]]] = {
+    "go": _go,
+    "go-sensible": _go_sensible,
+    "go-light": _go_light,
+    "othello": _othello,
+    "pig": _pig,
 }
 
 # What a sized name such as 'othello6' or 'go9' (the pipeline's, the checkpoints'
@@ -41,9 +69,8 @@ def make_game(name: str, **kwargs) -> Game:
     return _factory(SIZED[match.group(1)])(int(match.group(2)), **kwargs)
 
 
-def _factory(name: str):
-    module_name, attribute = GAMES[name].split(":")
-    return getattr(importlib.import_module(module_name), attribute)
+def _factory(name: str) -> Callable[..., Game]:
+    return GAMES[name]()
 
 
 __all__ = ["GAMES", "SIZED", "Game", "make_game"]
