@@ -188,7 +188,7 @@ def run_command_line(argv: list[str],
                      channel_factory: ChannelFactory = subprocess_channel) -> int:
     """Run one command line; the one place errors become messages and exit codes.
 
-    Returns the exit code (README, 'Exit codes'): each RingmasterError
+    Returns the exit code (docs/running.md, 'Exit codes'): each RingmasterError
     carries its own, shown as one line; anything else is an internal error,
     shown with its traceback. channel_factory starts the engines (tests run
     them in-process).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# The command line's exit codes (README, 'Exit codes'); each error class carries its own.
+# The command line's exit codes (docs/running.md, 'Exit codes'); each error class carries its own.
 EXIT_OK = 0
 EXIT_USER_ERROR = 1        # a bad control file, state file or command
 EXIT_USAGE = 2             # the command line itself is wrong (click's own code)
