@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 from typing import NoReturn
@@ -21,6 +22,7 @@ from ringmaster.errors import (
     RingmasterError,
     StartupCheckFailed,
     StorageError,
+    UsageError,
 )
 from ringmaster.files import storage_error
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
@@ -74,9 +76,28 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
 def run(control_file: str, parallel: int | None, max_games: int | None, quiet: bool,
         log_gtp: bool, cluster: str | None) -> None:
     """Play the competition's games (continuing where the last run stopped)."""
-    run_competition(_load(control_file, echo_warnings=False), max_games=max_games, parallel=parallel,
+    ringmaster = _load(control_file, echo_warnings=False)
+    refuse_output_into_own_files(ringmaster)
+    run_competition(ringmaster, max_games=max_games, parallel=parallel,
                     log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
                     say=click.echo, quiet=quiet, cluster=cluster)
+
+
+def refuse_output_into_own_files(ringmaster: Ringmaster) -> None:
+    """Raise UsageError if standard output or error is one of the competition's own files.
+
+    `ringmaster run x.ctl > x.log` would write the display into the log that the
+    run writes (and locks) itself.
+    """
+    for name, stream in (("output", sys.stdout), ("error", sys.stderr)):
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
+            continue
+        own = ringmaster.paths.own_file_written_by(fd)
+        if own is not None:
+            raise UsageError(f"standard {name} is {os.path.basename(own)}, which the run writes "
+                             f"itself: send it to another file")
 
 
 @cli.command()

@@ -226,6 +226,22 @@ def test_console_script_in_gomill_order(write_ctl):
     assert proc.returncode == 2
 
 
+@pytest.mark.integration
+@pytest.mark.parametrize("suffix, stream", [(".log", "output"), (".report", "error")])
+def test_run_with_its_output_sent_into_its_own_file_is_refused_in_one_line(write_ctl, suffix, stream):
+    ctl = playoff(write_ctl, games=1)
+    own = ctl[:-4] + suffix
+    with open(own, "w") as f:   # as the shell does for `ringmaster run comp.ctl > comp.log`
+        redirect = {"stdout": f} if stream == "output" else {"stderr": f, "stdout": subprocess.PIPE}
+        proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl], timeout=60,
+                              text=True, **({"stderr": subprocess.PIPE} | redirect))
+    message = proc.stderr if stream == "output" else open(own).read()
+    assert proc.returncode == EXIT_USAGE
+    assert message == (f"ringmaster: standard {stream} is comp{suffix}, which the run writes itself: "
+                       "send it to another file\n")
+    assert not os.path.exists(ctl[:-4] + ".status")
+
+
 def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=1)
     assert invoke("frobnicate", ctl).exit_code == EXIT_USAGE
