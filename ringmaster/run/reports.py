@@ -111,7 +111,9 @@ class RunReports:
         self._html_written_at = time.monotonic()
 
     def result_in(self) -> None:
-        """A result came in: FILE.html is due (see write_html_if_due)."""
+        """A result came in: the run's rate may start (RunClock.note_result); FILE.html is due
+        (see write_html_if_due)."""
+        self.run.clock.note_result()
         self.html_due = True
         self.write_html_if_due()
 
