@@ -22,7 +22,7 @@ from ringmaster.competitions.matchup_stats import (
     render_table,
 )
 from ringmaster.competitions.scheduling import GroupScheduler
-from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
 from ringmaster.state.encoding import EncodedList
@@ -92,6 +92,24 @@ class Tournament(Competition):
         self.sprt_states: dict[str, SprtState] = {}
         self.rating_anchor: str | None = None
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
+        self.chosen_matchups: set[str] | None = None        # run --matchup: only these get games
+
+    def choose_matchups(self, chosen: list[str]) -> None:
+        """In this run, start games of these matchups only (each an id or a name).
+
+        Raises UsageError naming an unknown one, with the matchups there are.
+        """
+        by_name = {m.name: mid for mid, m in self.matchups.items()}
+        ids = set()
+        for word in chosen:
+            mid = word if word in self.matchups else by_name.get(word)
+            if mid is None:
+                known = ", ".join(self.matchups) or "none"
+                raise UsageError(f"--matchup {word}: no such matchup in {self.competition_code} "
+                                 f"(its matchup ids: {known})")
+            ids.add(mid)
+        self.chosen_matchups = ids
+        self._set_scheduler_groups()
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         return {str(key): saved_game_settings(m.game_settings) for key, m in self.matchups.items()}
@@ -140,9 +158,10 @@ class Tournament(Competition):
         self._set_scheduler_groups()
 
     def _set_scheduler_groups(self) -> None:
-        """Matchups an SPRT has decided get no more games."""
+        """Matchups an SPRT has decided get no more games, nor those --matchup left out."""
         self.scheduler.set_groups([(m.id, m.number_of_games) for m in self.matchups.values()
-                                   if not self.sprt_decided(m.id)])
+                                   if not self.sprt_decided(m.id) and (
+                                       self.chosen_matchups is None or m.id in self.chosen_matchups)])
 
     def get_status(self) -> dict[str, Any]:
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}

@@ -8,11 +8,13 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from ringmaster.competitions.tournament import Tournament
 from ringmaster.errors import (
     Interrupt,
     RunInterrupted,
     StateFileError,
     StorageError,
+    UsageError,
 )
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.run.ringmaster import Ringmaster
@@ -61,10 +63,21 @@ def sigterm_interrupts() -> Iterator[None]:
 
 
 
+def choose_matchups(ringmaster: Ringmaster, matchups: list[str]) -> None:
+    """run --matchup: only these matchups get games in this run. Raises UsageError."""
+    competition = ringmaster.competition
+    if not isinstance(competition, Tournament):
+        raise UsageError(f"--matchup: {ringmaster.paths.code} is an event of type "
+                         f"{competition.competition_type}, which has no matchups (playoff and "
+                         "allplayall have)")
+    competition.choose_matchups(matchups)
+
+
 def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                     parallel: int | None = None, log_gtp: bool = False,
                     presenter: Any = None, say: Callable[[str], None] = print,
-                    quiet: bool = False, cluster: str | None = None) -> None:
+                    quiet: bool = False, cluster: str | None = None,
+                    matchups: list[str] | None = None) -> None:
     """Run a competition from its lock to its report: what 'ringmaster run' does.
 
     Takes the lock, opens the log (where the control file's warnings go, and
@@ -72,7 +85,8 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     competition is said to be so, and nothing more is done), runs the
     start-up checks, makes the history agree with the state, cleans up after a
     crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
-    Ctrl-C. say() receives the lines for the user about the checks.
+    Ctrl-C. say() receives the lines for the user about the checks. matchups
+    (ids or names), if given: only these matchups get games (choose_matchups).
 
     cluster: the address of a Dask scheduler that plays the games (the
     players are checked on every worker too). Raises ClusterUnavailable if
@@ -95,6 +109,8 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             for warning in ringmaster.warnings:
                 ringmaster.warn(warning)
             ringmaster.load_state()
+            if matchups:
+                choose_matchups(ringmaster, matchups)
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return

@@ -111,6 +111,55 @@ def test_max_games_and_resume_continue_where_stopped(write_ctl):
     assert log.count("starting game 0_0") == 1
 
 
+def test_matchup_plays_only_the_matchups_chosen_and_help_says_how_g_picks(write_ctl):
+    ctl = write_ctl(PLAYOFF.replace(
+        "matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={games})]",
+        "matchups = [Matchup('p1', 'p2', id='slow', number_of_games=4),\n"
+        "            Matchup('p2', 'p1', id='quick', number_of_games=4),\n"
+        "            Matchup('p1', 'p1', id='mirror', name='self-play', number_of_games=4)]").format(
+        p1=fake_engine_command(), p2=fake_engine_command("--name", "other"), extra="scorer = 'internal'"))
+    # Without --matchup, -g 3 takes one game from each matchup in turn.
+    assert invoke("run", ctl, "-q", "-g", "3").exit_code == 0
+    assert sorted(os.listdir(ctl[:-4] + ".games")) == ["mirror_0.sgf", "quick_0.sgf", "slow_0.sgf"]
+    result = invoke("run", ctl, "-q", "-g", "4", "--matchup", "quick", "--matchup", "self-play")
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(ctl[:-4] + ".games")) == [
+        "mirror_0.sgf", "mirror_1.sgf", "mirror_2.sgf", "quick_0.sgf", "quick_1.sgf", "quick_2.sgf",
+        "slow_0.sgf"]
+    # Gomill's order too; the chosen matchup plays to its end, and the run stops.
+    assert invoke(ctl, "--matchup", "quick", "-q").exit_code == 0
+    assert len([f for f in os.listdir(ctl[:-4] + ".games") if f.startswith("quick")]) == 4
+    assert len(os.listdir(ctl[:-4] + ".games")) == 8
+    result = invoke("run", ctl, "--matchup", "fast")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == ("ringmaster: --matchup fast: no such matchup in comp "
+                             "(its matchup ids: slow, quick, mirror)\n")
+    help_text = " ".join(invoke("run", "--help").output.split())
+    assert "takes them from every matchup in turn (the one with the fewest games first)" in help_text
+    assert "--matchup ID Play only this matchup" in help_text
+
+
+def test_matchup_is_refused_for_a_tuner(write_ctl):
+    ctl = write_ctl("""
+competition_type = 'mc_tuner'
+players = {'opp': Player('x')}
+board_size = 5
+komi = 0.5
+opponent = 'opp'
+candidate_colour = 'b'
+parameters = [Parameter('p', scale=LINEAR(0, 1), split=2)]
+def make_candidate(p):
+    return Player('x')
+exploration_coefficient = 0.45
+initial_visits = 10
+initial_wins = 5
+""")
+    result = invoke("run", ctl, "--matchup", "0")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == ("ringmaster: --matchup: comp is an event of type mc_tuner, which has no "
+                             "matchups (playoff and allplayall have)\n")
+
+
 def test_stop_command_halts_a_run_before_its_next_game(write_ctl):
     ctl = playoff(write_ctl, games=4)
     assert invoke("stop", ctl).exit_code == 0
