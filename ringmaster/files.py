@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 
 from ringmaster.errors import StorageError
 
@@ -21,6 +22,11 @@ def one_line(text: str) -> str:
         ch = match.group()
         return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
     return _CONTROL_CHARACTERS.sub(escape, text)
+
+
+def log_line(text: str) -> str:
+    """A line of FILE.log: the local time to the second, then the text on one line."""
+    return f"{time.strftime('%Y-%m-%d %H:%M:%S')} {one_line(text)}"
 
 
 def storage_error(exc: OSError, pathname: str, action: str = "write") -> StorageError:

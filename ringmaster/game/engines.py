@@ -8,6 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
+from ringmaster.files import log_line
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
 from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
@@ -34,7 +35,7 @@ class StderrSink:
     def for_player(self, label: str) -> Callable[[str], None]:
         def write(line: str) -> None:
             with self._lock:
-                self._file.write(f"[{label}] {line}\n")
+                self._file.write(log_line(f"[{label}] {line}") + "\n")
                 self._file.flush()
         return write
 

@@ -19,7 +19,7 @@ from ringmaster.errors import (
     RunHalted,
     StateFileError,
 )
-from ringmaster.files import make_durable, one_line, remove_stale_temporaries, storage_error
+from ringmaster.files import log_line, make_durable, one_line, remove_stale_temporaries, storage_error
 from ringmaster.game import engine_pool
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
@@ -157,10 +157,11 @@ class Ringmaster(JobSource):
     # Logging
 
     def log(self, message: str) -> None:
-        """Append one line to the log (control characters escaped). Raises StorageError."""
+        """Append one line to the log, with the time to the second (control characters escaped).
+        Raises StorageError."""
         if self._log_file is not None:
             try:
-                self._log_file.write(one_line(message) + "\n")
+                self._log_file.write(log_line(message) + "\n")
                 self._log_file.flush()
             except OSError as exc:
                 raise storage_error(exc, self.paths.log) from None

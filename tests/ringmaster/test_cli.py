@@ -471,13 +471,17 @@ def test_a_komi_change_between_runs_is_refused(write_ctl):
     assert invoke("run", ctl).exit_code == 0
 
 
-def test_log_timestamps_have_seconds(write_ctl):
-    import re
-    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+def test_every_log_line_has_a_timestamp_to_the_second(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'",
+                  p2=fake_engine_command("--name", "other", "--env-to-stderr"))
     assert invoke("run", ctl, "-q").exit_code == 0
-    log = open(ctl[:-4] + ".log").read()
-    assert re.search(r"run started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d with", log)
-    assert re.search(r"run finished at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log)
+    lines = open(ctl[:-4] + ".log").read().splitlines()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d "
+    assert [line for line in lines if not re.match(stamp, line)] == []
+    assert any(re.match(stamp + r"starting game 0_0: ", line) for line in lines)   # an event
+    assert any(re.match(stamp + r"\[0_0 p2\] game=0_0", line) for line in lines)   # engine stderr
+    assert re.match(stamp + r"run started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d with", lines[0])
+    assert lines[-1].endswith(" run ended")
 
 
 def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):

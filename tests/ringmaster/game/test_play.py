@@ -102,7 +102,7 @@ def test_stderr_flood_goes_to_the_log_labelled_and_bounded(write_ctl):
     log_size = os.path.getsize(ctl[:-4] + ".log")
     assert log_size < 2 * 2_100_000 + 100_000   # at most ~2 MB per engine per game
     with open(ctl[:-4] + ".log") as f:
-        labelled = [line for line in f if line.startswith("[0_0 bad] xxx")]
+        labelled = [line for line in f if line[20:].startswith("[0_0 bad] xxx")]   # after the time
     assert labelled and "starting game 0_1" in open(ctl[:-4] + ".log").read()
 
 
