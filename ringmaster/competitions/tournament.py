@@ -337,7 +337,7 @@ class Tournament(Competition):
         return len(self.rating_players()) > 2
 
     def ratings(self) -> RatingTable | None:
-        """The joint Bradley-Terry ratings of every player, or None (see fit_ratings)."""
+        """The joint Bradley-Terry ratings of every linked group of players, or None (see fit_ratings)."""
         if not self.wants_ratings():
             return None
         games = []
@@ -356,13 +356,27 @@ class Tournament(Competition):
         if not self.wants_ratings():
             return
         table = self.ratings()
-        out.write("Ratings (Bradley-Terry, joint over every game)\n")
+        out.write("Ratings (Bradley-Terry, joint over the games within each group of players "
+                  "linked by wins and losses)\n")
         if table is None:
-            out.write("  none: the players with results aren't all linked by games played "
-                      "(each group of players can only be rated within itself)\n")
+            out.write("  none: fewer than two players have results\n")
             return
-        out.write("\n".join(render_table(rating_lines(table), right_align_from=2)) + "\n")
-        out.write(f"Ratings are relative to {table.reference}. {RATING_METHOD}\n")
+        if not table.groups:
+            out.write("  none: no two players are linked both ways (each won, or lost, every game "
+                      "against each opponent)\n")
+        for number, group in enumerate(table.groups, start=1):
+            if len(table.groups) > 1:
+                out.write(f"group {number} (rated against each other only), relative to "
+                          f"{group.reference}:\n")
+            out.write("\n".join(render_table(rating_lines(group), right_align_from=2)) + "\n")
+        if table.unrated:
+            out.write("Not rated, nor ranked against the others (no game won and lost links them):\n")
+            out.writelines(f"  {u.player}: {u.note()}\n" for u in table.unrated)
+        if len(table.groups) == 1:
+            out.write(f"Ratings are relative to {table.reference}. ")
+        elif table.groups:
+            out.write("Ratings compare players within a group only. ")
+        out.write(f"{RATING_METHOD}\n")
 
     # Reports
 
@@ -472,9 +486,5 @@ class Tournament(Competition):
         report["elo_method"] = ELO_METHOD
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()
-        report["ratings"] = None if table is None else {
-            **table.to_json(),
-            "superiority": {a.player: {b.player: table.superiority(a.player, b.player)
-                                       for b in table.ratings if b.player != a.player}
-                            for a in table.ratings}}
+        report["ratings"] = None if table is None else table.to_json()
         return report
