@@ -25,6 +25,7 @@ from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
+from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
@@ -433,9 +434,11 @@ class Tournament(Competition):
     def write_player_descriptions(self, out: TextIO) -> None:
         codes = sorted({c.split("#")[0] for m in self.matchups.values()
                         for c in (m.player_1, m.player_2)})
+        options = distinguishing_options({code: self.players[code].command for code in codes})
         for code in codes:
             desc = self.engine_descriptions.get(code) or self.engine_descriptions.get(f"{code}#2")
-            out.write(f"player {code}: {desc or '[no description available]'}\n")
+            told = f" ({options[code]})" if options[code] else ""   # two GNU Go's: their --level
+            out.write(f"player {code}: {desc or '[no description available]'}{told}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         self.write_matchup_reports(out, include_ghosts=False)

@@ -409,7 +409,8 @@ def test_forfeit_lines_and_player_descriptions_each_start_a_line(write_ctl):
     # Issue 14 saw "GTP GRhino:0.16.1game 0_0: ..." in a playoff with forfeits.
     ctl = playoff(write_ctl, games=3, p2=fake_engine_command("--reject-play", "--name", "GTP GRhino"))
     outputs = [invoke("run", ctl).output, invoke("show", ctl).output, open(ctl[:-4] + ".report").read()]
-    assert "game 0_0: forfeit by p1" in outputs[0] and "player p2: GTP GRhino:1.0\n" in outputs[1]
+    assert "game 0_0: forfeit by p1" in outputs[0]
+    assert "player p2: GTP GRhino:1.0 (--reject-play --name 'GTP GRhino')\n" in outputs[1]
     for text in outputs:
         assert text.endswith("\n")
         assert not re.search(r"\Sgame \d|\Splayer p\d:", text), text

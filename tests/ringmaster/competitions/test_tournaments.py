@@ -301,6 +301,25 @@ def test_a_star_playoff_rates_no_player_against_one_it_never_met_nor_scored_agai
     assert "Not rated, nor ranked against the others: <b>c</b> lost every game against a" in page
 
 
+def test_two_players_of_one_engine_are_named_with_the_options_that_tell_them_apart(write_ctl):
+    comp = competition(write_ctl, """
+competition_type = 'playoff'
+players = {'l1': Player('gnugo --mode gtp --level 1'), 'l10': Player('gnugo --mode gtp --level 10')}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('l1', 'l10', number_of_games=1)]
+""")
+    job = comp.get_game()
+    result = GameResult(job.game_id, "l1", "l10", "b", "B+5")
+    comp.process_game_result(GameJobResult(job.game_id, job.game_data, result,
+                                           {"l1": "GNU Go:3.8", "l10": "GNU Go:3.8"},
+                                           {"l1": "GNU Go:3.8", "l10": "GNU Go:3.8"}))
+    out = io.StringIO()
+    comp.write_short_report(out)
+    assert out.getvalue().endswith("player l1: GNU Go:3.8 (--level 1)\n"
+                                   "player l10: GNU Go:3.8 (--level 10)\n")
+
+
 def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):
     comp = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c']")
     respond(comp, comp.get_game())
