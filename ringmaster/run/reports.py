@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from ringmaster import __version__
 from ringmaster.competitions.base import Competition
 from ringmaster.files import write_atomically
-from ringmaster.run.game_index import GameEntry, games_csv
+from ringmaster.run.game_index import GameEntry, by_game_id, games_csv
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
 from ringmaster.stats.timing import RunClock, progress, progress_line
@@ -80,7 +80,7 @@ class RunReports:
         report["void_games"] = run.void_game_count
         report["ringmaster_version"] = __version__
         report["progress"] = self.progress()
-        report["games"] = [g.to_json() for g in run.game_index]
+        report["games"] = [g.to_json() for g in by_game_id(run.game_index)]
         report["games_directory"] = os.path.basename(run.paths.games)
         comparison = self.host_comparison()
         if comparison.games:
