@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from markupsafe import escape
+
 from ringmaster.competitions.bayes_tuner import BayesTuner
 from ringmaster.competitions.simulate import make_simulated_candidate
 from ringmaster.competitions.spsa_tuner import SpsaTuner
@@ -36,7 +38,10 @@ def test_spsa_page_plots_each_parameters_trajectory():
     report = full_report(spsa, drive(spsa, hill, 200))
     page = render_html(report)
     check_page(page)
-    assert f"Use {report['recommended']['parameters']}" in page
+    verdict = report["verdict"]
+    assert f'<div class="big">{verdict["headline"]}</div>' in page
+    assert str(escape(verdict["evidence"])) in page
+    assert "Confirmation (fresh games against the start, x: 5.00; k: 0.2)" in page
     assert "x over the run" in page and "k over the run" in page
     assert page.count(">answer</text>") == 2   # the answer drawn across each trajectory
     assert "SPSA's answer is the mean of its points after each of the last 100 games" in page
@@ -46,11 +51,11 @@ def test_spsa_page_plots_each_parameters_trajectory():
 
 
 def test_a_running_tuners_page_says_current_and_running_not_use():
-    for cls, word in ((SpsaTuner, "Current point:"), (BayesTuner, "Current recommendation:")):
+    for cls in (SpsaTuner, BayesTuner):
         running = tuner(cls, number_of_games=200)
         page = render_html(full_report(running, drive(running, hill, 60)))
         check_page(page)
-        assert word in page and "Use " not in page
+        assert '<div class="big">No clear winner yet</div>' in page and "Use " not in page
         assert "Why the event stopped: <b>running</b>" in page
 
 
@@ -66,7 +71,9 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     report = full_report(bayes, drive(bayes, hill, 200))
     page = render_html(report)
     check_page(page)
-    assert f"Use {report['recommended']['parameters']}" in page
+    verdict = report["verdict"]
+    assert f'<div class="big">{verdict["headline"]}</div>' in page
+    assert str(escape(verdict["evidence"])) in page
     assert "x: modelled win rate, 95% band" in page and "k: modelled win rate, 95% band" in page
     assert "log10 k" not in page and "x (others at the answer)" in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page

@@ -398,7 +398,7 @@ def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
     report = Path(base + ".report").read_text()
     assert report.startswith("MCTS tuning event: comp\ntiny tuning event\n")
     assert "3/3 tuning games played" in report
-    assert "Recommended parameters: " in report
+    assert "Verdict: " in report and "Leader: " in report
     assert "confirmation games (2/2)" in report
     assert "opponent (opp): opp:1.0" in report
     shown = invoke("show", ctl)
@@ -422,8 +422,9 @@ def test_ce_tuner_event_runs(write_ctl):
     result = invoke("run", ctl, "-q")
     assert result.exit_code == 0, result.output
     base = ctl[:-4]
-    assert sorted(os.listdir(base + ".games")) == ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf",
-                                                   "g1#1r0.sgf"]
+    # Four tuning games, then the default 20 confirmation games of the mean against the start.
+    assert sorted(os.listdir(base + ".games")) == sorted(
+        ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf", "g1#1r0.sgf"] + [f"c{n}.sgf" for n in range(20)])
     report = Path(base + ".report").read_text()
     assert report.startswith("CEM tuning event: comp\n")
     assert "final distribution (its mean is the recommended candidate):" in report
