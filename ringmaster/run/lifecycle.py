@@ -95,6 +95,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             for warning in ringmaster.warnings:
                 ringmaster.warn(warning)
             ringmaster.load_state()
+            # Before anything else, complete or not: a run killed while saving its last
+            # game leaves the history short and temporaries behind.
+            ringmaster.prepare_history()
+            ringmaster.clean_up_after_crash()
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
@@ -106,8 +110,6 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                 client = stack.enter_context(connect(cluster))
                 require_cluster_passes(ringmaster.competition, client, ringmaster.paths.directory,
                                        say, quiet)
-            ringmaster.prepare_history()
-            ringmaster.clean_up_after_crash()
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp, cluster=client)
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started

@@ -28,7 +28,7 @@ from ringmaster.errors import (
     StartupCheckFailed,
     StateFileError,
 )
-from ringmaster.run.lifecycle import run_competition
+from ringmaster.run.lifecycle import COMPLETE_MESSAGE, run_competition
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
@@ -256,6 +256,22 @@ def test_history_is_reconciled_and_crash_debris_removed_at_start(write_ctl):
     Path(base + ".cmd").write_text("stop\n")
     run_competition(ringmaster_for(ctl), quiet=True)
     check_consistent(ctl, 2)
+
+
+def test_a_complete_competition_still_repairs_its_history_and_removes_debris(write_ctl):
+    # As a run killed while saving its last game leaves them: the state counts every game,
+    # the history lacks the last line, a temporary is left.
+    ctl = playoff(write_ctl, games=2)
+    run_competition(ringmaster_for(ctl), quiet=True)
+    base = ctl[:-4]
+    history = Path(base + ".hist").read_text()
+    Path(base + ".hist").write_text("".join(history.splitlines(keepends=True)[:-1]))
+    Path(base + ".games/.0_1.sgf.x.ringmaster-tmp").write_text("half")
+    said = []
+    run_competition(ringmaster_for(ctl), quiet=True, say=said.append)
+    assert said == [COMPLETE_MESSAGE]
+    assert Path(base + ".hist").read_text() == history
+    assert sorted(os.listdir(base + ".games")) == ["0_0.sgf", "0_1.sgf"]
 
 
 def test_void_games_halt_the_run_and_are_recorded(write_ctl):
