@@ -21,14 +21,17 @@ from ringmaster.settings import (
     interpret_identifier,
     interpret_map,
     interpret_optional,
-    interpret_positive_float,
     interpret_positive_int,
     interpret_shlex_sequence,
     interpret_str,
+    interpret_timeout,
     load_settings,
 )
 
 DEFAULT_TIMEOUT = 300.0
+
+INHERITED = object()
+"""A Player's setting left unset: the top-level setting's value applies."""
 
 
 class NoGameAvailable:
@@ -112,7 +115,7 @@ COMMON_SETTINGS = [
     Setting("record_games", interpret_bool, default=True),
     Setting("stderr_to_log", interpret_bool, default=True),
     Setting("skip_player_checks", interpret_bool, default=False),
-    Setting("timeout", interpret_positive_float, default=DEFAULT_TIMEOUT),
+    Setting("timeout", interpret_timeout, default=DEFAULT_TIMEOUT, explicit_none=True),
     Setting("reuse_engines", interpret_bool, default=False),
     Setting("players", interpret_map),
 ]
@@ -127,7 +130,7 @@ PLAYER_SETTINGS = [
     Setting("startup_gtp_commands", interpret_any, default=[]),
     Setting("discard_stderr", interpret_bool, default=False),
     Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
-    Setting("timeout", interpret_optional(interpret_positive_float), default=None),
+    Setting("timeout", interpret_timeout, default=INHERITED, explicit_none=True),
     Setting("reuse", interpret_optional(interpret_bool), default=None),
 ]
 
@@ -265,7 +268,7 @@ class Competition(ABC):
             allow_claim=settings["allow_claim"],
             discard_stderr=settings["discard_stderr"],
             sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
-            timeout=self.default_timeout if timeout is None else timeout,
+            timeout=self.default_timeout if timeout is INHERITED else timeout,
             reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"])
 
     def player(self, code: str, context: str) -> PlayerSpec:
