@@ -91,7 +91,7 @@ def show(control_file: str, as_json: bool, as_csv: bool) -> None:
     if as_csv:
         click.echo(ringmaster.games_csv(), nl=False)
     elif as_json:
-        click.echo(json.dumps(ringmaster.json_report(), indent=2))
+        click.echo(json.dumps(ringmaster.json_report(), indent=2, allow_nan=False))
     else:
         click.echo(ringmaster.report_text(), nl=False)
 

@@ -174,12 +174,26 @@ def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> f
     return max(0.0, total - previous)
 
 
+MAX_CPU_SECONDS = 1e9
+"""The most CPU time an engine's gomill-cpu_time may claim (31 years); more is an error."""
+
+
+def parse_cpu_time(text: str) -> float:
+    """A gomill-cpu_time answer as seconds. Raises ValueError unless it is a finite
+    number from 0 to MAX_CPU_SECONDS (an engine is untrusted: no nan, inf or negative
+    time may reach the state, the reports or their plots)."""
+    value = float(text)
+    if not 0.0 <= value <= MAX_CPU_SECONDS:   # also false for nan
+        raise ValueError(f"not a time in seconds: {text.strip()[:40]!r}")
+    return value
+
+
 def _cpu_time(controller: GtpController, late_errors: list[str]) -> float | None:
     if controller.channel_is_bad:
         return None
     try:
         if controller.known_command("gomill-cpu_time"):
-            return float(controller.do_command("gomill-cpu_time"))
+            return parse_cpu_time(controller.do_command("gomill-cpu_time"))
     except (BadGtpResponse, GtpChannelError, ValueError) as exc:
         late_errors.append(f"error getting cpu time from {controller.name}: {exc}")
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import time
 from typing import Any, Protocol
@@ -22,6 +23,18 @@ HTML_SHARE = 0.05
 """The largest share of the run's time that rewriting FILE.html may take: a page that
 took 0.2 s to render waits 4 s for the next rewrite, so a long run's growing report
 never slows the games (a small one renders in about 50 ms, so once a second)."""
+
+
+def finite(value: Any) -> Any:
+    """value with None for every float that isn't finite: standard JSON (no NaN, no Infinity)
+    for show --json and the page's plots, whatever a statistic gave."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    return value
 
 
 class ReportedRun(Protocol):
@@ -85,7 +98,7 @@ class RunReports:
         comparison = self.host_comparison()
         if comparison.games:
             report["hosts"] = comparison.to_json()
-        return report
+        return finite(report)
 
     def csv(self) -> str:
         """One CSV row per game (show --csv)."""

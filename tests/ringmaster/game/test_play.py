@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 
 import pytest
@@ -210,6 +211,18 @@ def test_play_game_job_plays_scores_and_records(tmp_path):
     assert (root.get("PB"), root.get("PW"), root.get("GN")) == ("fake:1.0 (pb)", "white:1.0 (pw)", "ev g1")
     assert "pb cpu time: 0.50s" in root.get("C")
     assert not (tmp_path / "void").exists()
+
+
+@pytest.mark.parametrize("answer", ["nan", "inf", " -inf", " -1", "1e308", "1e10", "oops"])
+def test_a_cpu_time_that_is_not_a_time_is_a_late_error_and_no_figure(tmp_path, answer):
+    response = play_game_job(make_job(tmp_path, b_options=("--cpu-time", answer)), fake_engine_channel)
+    # The engine's claim is refused; what the channel measured at close stands, if anything.
+    cpu = response.game_result.cpu_times["pb"]
+    assert cpu is None or (math.isfinite(cpu) and 0 <= cpu < 1e6)
+    assert not response.game_result.is_forfeit
+    assert [w for w in response.warnings if "error getting cpu time from player pb" in w]
+    # What reaches the state and show --json is standard JSON.
+    json.dumps(response.game_result.to_json(), allow_nan=False)
 
 
 def test_both_engines_are_launched_before_either_is_greeted(tmp_path):
