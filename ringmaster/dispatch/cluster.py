@@ -11,12 +11,27 @@ from collections.abc import Callable
 from typing import Any
 
 from ringmaster.dispatch.job_loop import Job, JobLoop, JobSource, PlayFunction, deliver, run_job
-from ringmaster.errors import ClusterLost, ClusterUnavailable
+from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
 
 CONNECT_TIMEOUT = 10.0
 # How long the scheduler may stay out of reach during a run before the run stops.
 LOST_SCHEDULER_GRACE = 10.0
+
+
+def check_address(address: str) -> None:
+    """Raises ClusterUnavailable (one line) if Dask isn't installed or address isn't a
+    scheduler's address (tcp://HOST:PORT, or HOST:PORT)."""
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise ClusterUnavailable(
+            "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
+    try:
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise ClusterUnavailable(f"--cluster {address!r} is not a scheduler's address: "
+                                 f"{one_line(str(exc))[:200]} (give tcp://HOST:PORT)") from None
 
 
 def connect(address: str, timeout: float | None = None) -> Any:
@@ -30,6 +45,7 @@ def connect(address: str, timeout: float | None = None) -> Any:
     except ImportError:
         raise ClusterUnavailable(
             "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
+    check_address(address)   # before a Client exists: one half made waits 20 s to close
     # Dask logs every reconnection attempt with a traceback; our own messages say what happened.
     for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -119,6 +135,8 @@ class ClusterLoop(JobLoop):
         if future.status == "cancelled":
             raise ClusterLost(self._lost_message())
         exc = future.exception()
+        if isinstance(exc, RingmasterError):   # the run's error (a full disk), not the game's
+            raise exc
         if isinstance(exc, KilledWorker):
             message = (f"lost with its worker several times (Dask's KilledWorker: "
                        f"{one_line(str(exc))[:200]})")

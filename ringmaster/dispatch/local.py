@@ -21,6 +21,7 @@ from ringmaster.dispatch.job_loop import (
     job_running,
     run_job,
 )
+from ringmaster.errors import RingmasterError
 from ringmaster.gtp.launch import set_parent_death_signal
 
 
@@ -90,6 +91,8 @@ class ProcessPoolLoop(JobLoop):
     def deliver(self, handle: Future, job: Job) -> None:  # type: ignore[override]
         try:
             outcome = handle.result()
+        except RingmasterError:   # the run's error (a full disk), not the game's
+            raise
         except Exception as exc:  # the worker died, or the job raised something unexpected
             self.source.process_error_response(job, f"worker failed: {type(exc).__name__}: {exc}")
             return

@@ -85,6 +85,9 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     state is as it was). Every process the engines leave behind is killed
     (this process is their subreaper meanwhile; see reaper.py).
     """
+    if cluster is not None:
+        from ringmaster.dispatch.cluster import check_address
+        check_address(cluster)
     lock = CompetitionLock(ringmaster.paths.log)
     lock.acquire()
     if presenter is not None:

@@ -19,7 +19,13 @@ from ringmaster.errors import (
     RunHalted,
     StateFileError,
 )
-from ringmaster.files import make_durable, one_line, remove_stale_temporaries, storage_error
+from ringmaster.files import (
+    make_durable,
+    one_line,
+    remove_stale_temporaries,
+    storage_error,
+    temp_prefix,
+)
 from ringmaster.game import engine_pool
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
@@ -392,7 +398,8 @@ class Ringmaster(JobSource):
             pass
         except OSError as exc:
             raise storage_error(exc, self.paths.command, "remove") from None
-        remove_stale_temporaries(self.paths.directory, f".{self.paths.code}.")
+        for path in self.paths.files():   # this competition's only: not those of 't.x' beside 't'
+            remove_stale_temporaries(self.paths.directory, temp_prefix(path))
         remove_stale_temporaries(self.paths.games)
         remove_stale_temporaries(self.paths.void)
 

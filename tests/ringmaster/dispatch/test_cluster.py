@@ -122,6 +122,18 @@ def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
     assert not os.path.exists(ctl[:-4] + ".games")
 
 
+@pytest.mark.parametrize("address", ["not-an-address", "tcp://host-without-port"])
+def test_an_address_that_is_not_one_is_a_one_line_error_before_anything_starts(write_ctl, address):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=1))
+    result = invoke("run", ctl, "--cluster", address)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == (f"ringmaster: --cluster {address!r} is not a scheduler's address: "
+                             f"missing port number in address '{address.split('//')[-1]}' "
+                             "(give tcp://HOST:PORT)\n")
+    assert not os.path.exists(ctl[:-4] + ".log")
+
+
 def test_a_worker_killed_mid_game_then_every_game_counted_once(write_ctl, cluster, distributed):
     games = 8
     ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),

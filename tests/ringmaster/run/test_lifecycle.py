@@ -274,6 +274,20 @@ def test_a_complete_competition_still_repairs_its_history_and_removes_debris(wri
     assert sorted(os.listdir(base + ".games")) == ["0_0.sgf", "0_1.sgf"]
 
 
+def test_a_run_removes_only_its_own_competitions_temporaries(write_ctl):
+    # 't' and 't.x' side by side: starting t must not touch what t.x's run is writing.
+    ctl = playoff(write_ctl, games=1)
+    other = Path(ctl).with_name("comp.x.ctl")
+    other.write_text(Path(ctl).read_text())
+    directory = Path(ctl).parent
+    theirs = directory / ".comp.x.status.abc123.ringmaster-tmp"
+    ours = directory / ".comp.status.def456.ringmaster-tmp"
+    theirs.write_text("being written")
+    ours.write_text("left by a killed run")
+    run_competition(ringmaster_for(ctl), quiet=True)
+    assert theirs.exists() and not ours.exists()
+
+
 def test_void_games_halt_the_run_and_are_recorded(write_ctl):
     ctl = playoff(write_ctl, games=4, q=("--exit-at-start",),
                   extra="skip_player_checks = True\n")
@@ -508,6 +522,33 @@ def test_a_full_disk_is_a_one_line_error_and_the_resumed_run_completes(write_ctl
     assert Path(ctl[:-4] + ".status").read_bytes() == status_before
     monkeypatch.undo()                   # space freed
     assert invoke("run", ctl).exit_code == 0
+    check_consistent(ctl, 4)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parallel", [[], ["-j", "2"]])
+def test_a_record_that_cannot_be_written_is_the_runs_error_not_a_void_game(write_ctl, monkeypatch,
+                                                                           parallel):
+    # The disk fills while a worker writes a record (the workers are forked from here).
+    import errno
+
+    import ringmaster.files as files
+    ctl = playoff(write_ctl, games=4)
+    real_replace = os.replace
+
+    def replace(source, target):
+        if str(target).endswith(".sgf"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_replace(source, target)
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = invoke("run", ctl, "-q", *parallel)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1, result.output
+    assert result.output.startswith("ringmaster: can't write ") and "No space left" in result.output
+    assert not os.path.exists(ctl[:-4] + ".void")
+    assert "void" not in Path(ctl[:-4] + ".log").read_text()
+    monkeypatch.undo()
+    assert invoke("run", ctl, "-q").exit_code == 0
     check_consistent(ctl, 4)
 
 
