@@ -12,15 +12,30 @@ from ringmaster.errors import StorageError
 # refused if they can't be file names, and every record's name ends in a known extension.
 TEMP_SUFFIX = ".ringmaster-tmp"
 
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# C0 but tab, DEL, and C1 (U+0080-U+009F: U+009B is a terminal's CSI, like ESC [).
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL_BUT_NEWLINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(match: re.Match) -> str:
+    ch = match.group()
+    return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
 
 
 def one_line(text: str) -> str:
     """text as one line for a log or history file: control characters become escapes (\\n, \\x1b)."""
-    def escape(match: re.Match) -> str:
-        ch = match.group()
-        return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
-    return _CONTROL_CHARACTERS.sub(escape, text)
+    return _CONTROL_CHARACTERS.sub(_escape, text)
+
+
+def printable(text: str) -> str:
+    """text (from an engine) safe for a terminal, keeping its lines: every control character
+    but newline and tab becomes an escape (\\x1b, \\x9b)."""
+    return _CONTROL_BUT_NEWLINES.sub(_escape, text)
+
+
+def clipped(text: str, limit: int = 500) -> str:
+    """text cut to limit characters, saying how long it was (an engine's text kept in the state)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def storage_error(exc: OSError, pathname: str, action: str = "write") -> StorageError:

@@ -91,8 +91,11 @@ SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game")
 
 
 def saved_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings of SAVED_GAME_SETTINGS that a game's settings give."""
-    return {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+    """What a later run must not change: the settings of SAVED_GAME_SETTINGS that a game's
+    settings give, and the game's own settings (Pig's pig_target...) with their defaults."""
+    saved = {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+    options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
+    return {**saved, **options, **rules_options(settings)}
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:

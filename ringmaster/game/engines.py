@@ -8,6 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
+from ringmaster.files import clipped, printable
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
 from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
@@ -54,8 +55,10 @@ class EngineDescription:
 
     @staticmethod
     def _ask(controller: GtpController, command: str) -> str | None:
+        """The engine's answer, or None; its control characters escaped (it reaches the
+        terminal through show and the SGF through a viewer)."""
         try:
-            return controller.do_command(command).strip() or None
+            return printable(clipped(controller.do_command(command).strip(), 2000)) or None
         except BadGtpResponse:
             return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ringmaster.files import clipped
 from ringmaster.gtp.channel import Channel, GtpChannelError, GtpTimeout, GtpTransportError
 
 _USE_DEFAULT = object()
@@ -165,8 +166,8 @@ class GtpController:
             self._log("<<", ("? " if is_failure else "= ") + text)
         if is_failure:
             full = " ".join((command,) + arguments)
-            return BadGtpResponse(
-                f"failure response from '{full}' to {self.name}: {text}",
+            return BadGtpResponse(   # the message is kept (a forfeit's reason): not 1 MB of it
+                f"failure response from '{full}' to {self.name}: {clipped(text)}",
                 command, arguments, text)
         return text
 

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from players.engines.pig_hold import HoldAt, make_pig_engine
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.pig_referee import dice_seed
 from ringmaster.game.play import REFEREES, PigGameReferee, play_game_job
@@ -173,6 +173,21 @@ def test_a_pig_playoff_runs_reports_each_seat_and_checks_players(tmp_path):
     assert len(os.listdir(tmp_path / "pig.games")) == 4
     checks = {c.player.code: c for c in ringmaster.competition.get_player_checks()}
     assert run_player_checks([checks["h20"]], ringmaster.channel_factory) == [None]
+
+
+@pytest.mark.parametrize("first, then", [("pig_target = 20", "pig_target = 30"),
+                                         ("pig_target = 20", ""),
+                                         ("", "pig_max_turns = 150")])
+def test_a_pig_setting_changed_between_runs_is_refused_as_komi_is(tmp_path, first, then):
+    ringmaster = make_ringmaster(tmp_path, first)
+    ringmaster.load_state()
+    ringmaster.open_log()
+    ringmaster.run(max_games=1)
+    ringmaster.close_log()
+    ringmaster.close_state()
+    again = make_ringmaster(tmp_path, then)
+    with pytest.raises(CompetitionError, match="in the control file but was .* for the games in pig.status"):
+        again.load_state()
 
 
 def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):

@@ -225,6 +225,13 @@ def test_a_cpu_time_that_is_not_a_time_is_a_late_error_and_no_figure(tmp_path, a
     json.dumps(response.game_result.to_json(), allow_nan=False)
 
 
+def test_an_engines_name_reaches_the_reports_without_its_control_characters(tmp_path):
+    job = make_job(tmp_path, b_options=("--name", "evil\x9b2J\x1b[31m"))
+    response = play_game_job(job, fake_engine_channel)
+    assert response.engine_names["pb"] == "evil\\x9b2J\\x1b[31m:1.0"
+    assert not any(0x80 <= ord(c) <= 0x9f or ord(c) < 0x20 for c in response.engine_names["pb"])
+
+
 def test_both_engines_are_launched_before_either_is_greeted(tmp_path):
     # The second engine starts up while the first answers its first commands.
     events: list = []

@@ -401,3 +401,12 @@ def test_closing_never_waits_for_a_descendant_that_holds_the_pipes(tmp_path,
     thread.join(120)   # a guard only: closing used to wait the child's 600 s
     assert child_alive_after_close == [True]   # close returned while the child still held them
     os.kill(child, signal.SIGKILL)
+
+
+def test_a_huge_failure_response_is_clipped_in_the_message_kept():
+    text = "x" * 1_000_000
+    controller = GtpController(ScriptedChannel([("boardsize 9", (True, text))]), "player p")
+    with pytest.raises(BadGtpResponse) as info:
+        controller.do_command("boardsize", "9")
+    assert len(str(info.value)) < 700 and str(info.value).endswith("... (1000000 characters)")
+    assert info.value.gtp_message == text
