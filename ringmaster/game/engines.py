@@ -134,9 +134,8 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
                         stderr: str | Callable[[str], None], gtp_log: TextIO | None) -> bool:
     """Attach a kept engine to this game and send its start-up commands again.
 
-    Returns False (the engine closed: the caller starts a fresh one) if a
-    command fails. The game's boardsize, clear_board and komi follow as for
-    any engine.
+    Returns False (the caller replaces it with a fresh one) if a command fails.
+    The game's set-up commands follow as for any engine.
     """
     controller = engine.controller
     controller.log_label = colour
@@ -148,17 +147,40 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
         for command, arguments in engine.spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
     except (GtpChannelError, BadGtpResponse):
-        controller.abandon()
         return False
     return True
 
 
 def _is_usable(controller: GtpController) -> bool:
-    """Whether an engine can be kept for another game: no channel fault, still running."""
+    """Whether an engine can be kept for (or used in) another game: no channel fault, still
+    running, and nothing it said left unread (its answers would be one behind)."""
     if controller.channel_is_bad or controller.is_closed:
         return False
-    is_running = getattr(controller.channel, "is_running", None)
-    return is_running is None or is_running()
+    is_idle = getattr(controller.channel, "is_idle", None)
+    return is_idle is None or is_idle()
+
+
+def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]]
+                   ) -> dict[str, GtpChannelError | BadGtpResponse]:
+    """The game's set-up commands to each engine: one write each, all sent before any is
+    read. Returns the first failure of each engine that failed ({} if none did)."""
+    failures: dict[str, GtpChannelError | BadGtpResponse] = {}
+    sent = {}
+    for colour, controller in controllers.items():
+        try:
+            sent[colour] = controller.send_commands(*commands)
+        except GtpChannelError as exc:
+            failures[colour] = exc
+    for colour, commands_sent in sent.items():
+        try:
+            responses = controllers[colour].receive_commands(commands_sent)
+        except GtpChannelError as exc:
+            failures[colour] = exc
+            continue
+        refused = [r for r in responses if isinstance(r, BadGtpResponse)]
+        if refused:
+            failures[colour] = refused[0]
+    return failures
 
 
 def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> float | None:
@@ -233,34 +255,63 @@ class GameEngines:
         self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
         stack.callback(self.close_all)   # unwinds first: engines go before their log and sink
 
-    def start(self) -> None:
+    def start(self, setup: list[tuple[str, ...]]) -> None:
+        """Attach or start both engines and send each the game's set-up commands.
+
+        A kept engine is used only if it is still running and has said nothing
+        since its last answer; if it fails its start-up commands or the set-up,
+        it is replaced by a fresh engine (a kept engine's fault never voids a
+        game). Raises GtpChannelError or BadGtpResponse if a fresh engine fails.
+        """
         pool = engine_pool.current_pool()
         for colour in ("b", "w"):
             spec = self.specs[colour]
             self.kept[colour] = pool.take(spec) if self.reuse[colour] else None
         pool.close_all()   # the last game's engines that this game doesn't use
         for colour in ("b", "w"):
-            spec = self.specs[colour]
-            if spec.discard_stderr or self.sink is None:
-                stderr: str | Callable[[str], None] = "discard"
-            else:
-                stderr = self.sink.for_player(f"{self.job.game_id} {spec.code}")
             engine = self.kept[colour]
             if engine is not None:
                 self.controllers[colour] = engine.controller
                 self.descriptions[colour] = engine.description
-                if not _resume_kept_engine(engine, colour, stderr, self.gtp_log):
-                    del self.controllers[colour], self.descriptions[colour]
-                    self.kept[colour] = None
-            if colour not in self.controllers:
-                # Attached at once, so that close_all kills it if the other fails to start.
-                self.controllers[colour] = launch_player(
-                    spec, game_id=self.job.game_id, slot=self.job.slot, colour=colour,
-                    factory=self.factory, stderr=stderr)
-        for colour in ("b", "w"):
-            if colour not in self.descriptions:
-                self.descriptions[colour] = greet_player(
-                    self.controllers[colour], self.specs[colour], self.gtp_log)
+                if not (_is_usable(engine.controller)
+                        and _resume_kept_engine(engine, colour, self._stderr(colour), self.gtp_log)):
+                    self._drop_kept(colour)
+        self._start_missing()
+        failures = set_up_engines(self.controllers, setup)
+        for colour in failures:
+            if self.kept[colour] is None:
+                raise failures[colour]
+        for colour in failures:
+            self._drop_kept(colour)
+        if failures:
+            self._start_missing()
+            fresh = {colour: self.controllers[colour] for colour in failures}
+            for failure in set_up_engines(fresh, setup).values():
+                raise failure
+
+    def _stderr(self, colour: str) -> str | Callable[[str], None]:
+        spec = self.specs[colour]
+        if spec.discard_stderr or self.sink is None:
+            return "discard"
+        return self.sink.for_player(f"{self.job.game_id} {spec.code}")
+
+    def _drop_kept(self, colour: str) -> None:
+        """Give up on a kept engine: killed, and no longer this game's."""
+        self.controllers.pop(colour).abandon()
+        del self.descriptions[colour]
+        self.kept[colour] = None
+
+    def _start_missing(self) -> None:
+        """Launch both missing engines, then greet them (the second starts while the first answers)."""
+        missing = [colour for colour in ("b", "w") if colour not in self.controllers]
+        for colour in missing:
+            # Attached at once, so that close_all kills it if the other fails to start.
+            self.controllers[colour] = launch_player(
+                self.specs[colour], game_id=self.job.game_id, slot=self.job.slot, colour=colour,
+                factory=self.factory, stderr=self._stderr(colour))
+        for colour in missing:
+            self.descriptions[colour] = greet_player(
+                self.controllers[colour], self.specs[colour], self.gtp_log)
 
     def finish(self, healthy: bool, late_errors: list[str]) -> dict[str, float | None]:
         """Each engine's CPU time in this game (None if unknown); keeps or closes the engines.

@@ -53,16 +53,6 @@ class GameReferee(Protocol):
         """Write the game's record (a void game's: game and result None); returns its pathname."""
 
 
-def set_up_engines(controllers: dict[Colour, GtpController], commands: list[tuple[str, ...]]) -> None:
-    """The game's set-up commands to both engines: one write each, both sent before
-    either is read. Raises the first failure response (BadGtpResponse)."""
-    sent = {colour: controllers[colour].send_commands(*commands) for colour in ("b", "w")}
-    for colour in ("b", "w"):
-        for response in controllers[colour].receive_commands(sent[colour]):
-            if isinstance(response, BadGtpResponse):
-                raise response
-
-
 def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
                     job: GameJob) -> list[tuple[int, int]]:
     """Place handicap stones on both engines and our board. Raises JobFailed if refused."""
@@ -182,8 +172,7 @@ def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
         try:
-            engines.start()
-            set_up_engines(engines.controllers, setup)
+            engines.start(setup)
             referee.prepare(engines.controllers)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None

@@ -166,6 +166,9 @@ class InProcessMisbehaviour:
     def escape_child(self, pid_file: str) -> None:
         raise AssertionError("--escape-child needs a real process: use SubprocessChannel")
 
+    def answer_and_exit(self, is_failure: bool, text: str) -> None:
+        raise AssertionError("--exit-after needs a real process: use SubprocessChannel")
+
     def stderr(self, text: str) -> None:
         if callable(self._stderr):
             self._stderr(text)

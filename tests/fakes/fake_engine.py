@@ -27,6 +27,9 @@ errors a subprocess's would. Options:
   --record FILE            append each command received to FILE
   --env-to-stderr          write RINGMASTER_GAME_ID and RINGMASTER_SLOT to stderr
   --move-delay SECONDS     think this long before answering each genmove
+  --exit-after LINE        answer the command line LINE, then exit (an engine that dies
+                           between games: 'known_command gomill-cpu_time' ends a game)
+  --extra-after LINE       answer LINE, then write a second, unasked-for response
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import time
 
 from sgfmill import boards, common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+from ringmaster.gtp.engine import GtpEngine, GtpError, format_response, run_gtp_session
 
 
 def parse(argv):
@@ -62,6 +65,8 @@ def parse(argv):
     p.add_argument("--record", default=None)
     p.add_argument("--env-to-stderr", action="store_true")
     p.add_argument("--move-delay", type=float, default=0.0)
+    p.add_argument("--exit-after", default=None)
+    p.add_argument("--extra-after", default=None)
     return p.parse_args(argv)
 
 
@@ -135,6 +140,11 @@ class ProcessMisbehaviour:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
+    def answer_and_exit(self, is_failure: bool, text: str) -> None:
+        sys.stdout.write(format_response(None, is_failure, text))
+        sys.stdout.flush()
+        os._exit(0)
+
     def escape_child(self, pid_file: str) -> None:
         # Like a server started by an engine: a new session, the engine's pipes inherited.
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", pid_file],
@@ -171,7 +181,14 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             misbehave.hang()
         if command in options.fail_command:
             return True, f"{command} refused", False
-        return original_run(command, args)
+        is_failure, text, end = original_run(command, args)
+        line = " ".join([command] + args)
+        if line == options.exit_after:
+            misbehave.answer_and_exit(is_failure, text)
+        if line == options.extra_after:
+            # A line holding a space ends a response: the second follows as its own.
+            text = f"{text}\n\n= unasked"
+        return is_failure, text, end
     engine.run_command = run_command
 
     def boardsize(args):
