@@ -107,7 +107,7 @@ class ClusterLoop(JobLoop):
     def submit(self, job: Any) -> Any:
         # A unique key and pure=False: Dask would otherwise hand back the cached result
         # of an earlier task with the same arguments instead of playing the game.
-        key = f"ringmaster-{getattr(job, 'game_id', 'job')}-{uuid.uuid4().hex}"
+        key = f"ringmaster-{job.game_id}-{uuid.uuid4().hex}"
         return self.client.submit(_cluster_task, self.play, job, key=key, pure=False, retries=0)
 
     def wait(self) -> list[Any]:
@@ -169,7 +169,7 @@ class ClusterLoop(JobLoop):
         ours = {f.key: job for f, job in self.in_flight.items()}
         for worker in self.workers - workers:
             lost = [ours[k] for k, w in self.playing_on.items() if w == worker and k in ours]
-            games = " ".join(getattr(j, "game_id", "?") for j in lost) or "none of ours"
+            games = " ".join(j.game_id for j in lost) or "none of ours"
             self.note(f"lost Dask worker {worker} (games in progress there: {games}); "
                       "Dask plays them again on another worker, under the same ids")
         self.workers = workers

@@ -348,7 +348,7 @@ class Ringmaster(JobSource):
                     from ringmaster.dispatch.cluster import run_jobs_on_cluster
                     run_jobs_on_cluster(self, play, parallel, cluster, note=self.warn)
                 else:
-                    run_jobs(self, play, parallel)
+                    run_jobs(self, play, parallel, note=self.warn)
             finally:
                 engine_pool.release_engines()   # engines kept by games played in this process
         except KeyboardInterrupt:

@@ -94,6 +94,33 @@ def test_kill_9_of_the_whole_group_at_random_moments(write_ctl, parallel):
 
 
 @pytest.mark.integration
+def test_a_worker_killed_mid_run_is_replaced_and_its_game_played_again(write_ctl):
+    # As the OOM killer would: one worker process of -j 2, in the middle of the games.
+    from ringmaster.reaper import child_pids
+    slow = ("--move-delay", "0.02")
+    games = 10
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+                               games=games))
+    proc = start_run(ctl, "-j", "2")
+    log = Path(ctl[:-4] + ".log")
+    deadline = time.monotonic() + 120
+    while not (log.exists() and log.read_text().count("response from game") >= 2):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    workers = [pid for pid in child_pids(proc.pid)
+               if open(f"/proc/{pid}/cmdline", "rb").read() == open(f"/proc/{proc.pid}/cmdline", "rb").read()]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    assert b"Traceback" not in stderr
+    check_consistent(ctl, games)
+    state = json.load(open(ctl[:-4] + ".status"))
+    assert state["void_game_count"] == 0
+    assert "a worker process died" in log.read_text()
+
+
+@pytest.mark.integration
 def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
     # Engines that think 20 ms a move, so that games are still in progress at the interrupt.
     slow = ("--move-delay", "0.02")
