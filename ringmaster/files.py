@@ -125,3 +125,27 @@ def make_durable(pathname: str) -> None:
                 os.close(fd)
     except OSError as exc:
         raise storage_error(exc, pathname, "sync") from None
+
+
+def commit_file(attempt: str, pathname: str, synced: bool) -> None:
+    """Rename attempt to pathname (replacing any file there), durably: the file fsynced
+    unless synced says its writer did, and the directory fsynced. Raises StorageError."""
+    try:
+        os.replace(attempt, pathname)
+    except OSError as exc:
+        raise storage_error(exc, pathname) from None
+    if synced:
+        _fsync(os.path.dirname(pathname) or ".", pathname)
+    else:
+        make_durable(pathname)
+
+
+def _fsync(path: str, named: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise storage_error(exc, named, "sync") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import threading
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
@@ -204,3 +205,87 @@ def kill_orphans(keep: Collection[int] = ()) -> list[int]:
             _reap(pid, block=True)
         killed += targets
     return killed
+
+
+class JobProcesses:
+    """The engines one job has started (each its process group's leader), so that another
+    thread can stop the job by killing them: a game a Dask worker plays on after its
+    run has cancelled it."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+        self.stopped = False
+        self._lock = threading.Lock()
+
+    def add(self, pid: int) -> None:
+        with self._lock:
+            self.pids.add(pid)
+            stopped = self.stopped
+        if stopped:   # started after the stop: it goes at once
+            _kill_group(pid)
+
+    def stop(self) -> None:
+        """Kill every engine of the job, and any it starts from now on."""
+        with self._lock:
+            self.stopped = True
+            pids = list(self.pids)
+        for pid in pids:
+            _kill_group(pid)
+
+
+def _kill_group(pid: int) -> None:
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+_job = threading.local()
+_running_jobs: set[JobProcesses] = set()
+_jobs_lock = threading.Lock()   # held while an engine is started or the orphans are swept
+
+
+@contextmanager
+def job_processes() -> Iterator[JobProcesses]:
+    """While inside, the engines this thread starts (note_engine) belong to one job."""
+    job = JobProcesses()
+    previous = getattr(_job, "current", None)
+    _job.current = job
+    with _jobs_lock:
+        _running_jobs.add(job)
+    try:
+        yield job
+    finally:
+        _job.current = previous
+        with _jobs_lock:
+            _running_jobs.discard(job)
+
+
+@contextmanager
+def starting_engine() -> Iterator[None]:
+    """Around starting an engine and noting it: no sweep of orphans meanwhile (on a
+    Dask worker, another job's sweep would take the new engine for one)."""
+    with _jobs_lock:
+        yield
+
+
+def note_engine(pid: int) -> None:
+    """An engine this thread's job started (inside starting_engine)."""
+    job = getattr(_job, "current", None)
+    if job is not None:
+        job.add(pid)
+
+
+def running_jobs_engines() -> set[int]:
+    """The engines of every job running in this process."""
+    return {pid for job in list(_running_jobs) for pid in job.pids}
+
+
+def sweep_orphans() -> list[int]:
+    """Kill this subreaper's orphans, sparing the engines of jobs still running here and
+    this process's helpers (a Dask worker: several games at once, in threads)."""
+    if not is_subreaper():
+        return []
+    with _jobs_lock:
+        return kill_orphans(keep=running_jobs_engines() | helper_pids())

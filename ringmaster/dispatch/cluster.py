@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import socket
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from ringmaster import reaper
 from ringmaster.dispatch.job_loop import Job, JobLoop, JobSource, PlayFunction, deliver, run_job
 from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
@@ -69,8 +71,39 @@ def worker_name() -> str:
     return f"{socket.gethostname()} {address}"
 
 
+# How often a game on a Dask worker looks whether its run still wants it.
+WATCH_INTERVAL = 0.5
+
+
 def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str]:
-    return run_job(play, job), worker_name()
+    """A job on a Dask worker: stopped (its engines killed) once the run no longer wants
+    it (cancelled, or the ringmaster gone), and what its engines left behind killed after."""
+    from distributed import get_worker
+    worker = get_worker()
+    key = worker.get_current_task()
+    reaper.become_subreaper()   # the worker process: its engines' orphans come to it
+    finished = threading.Event()
+    try:
+        with reaper.job_processes() as processes:
+            watcher = threading.Thread(target=_watch, args=(worker, key, processes, finished),
+                                       daemon=True)
+            watcher.start()
+            try:
+                return run_job(play, job), worker_name()
+            finally:
+                finished.set()
+    finally:
+        reaper.sweep_orphans()
+
+
+def _watch(worker: Any, key: Any, processes: reaper.JobProcesses, finished: threading.Event) -> None:
+    """Stop the job's engines once its task isn't executing any more: the scheduler cancels
+    a running task when its run cancels it or its client goes away (Ctrl-C, kill -9)."""
+    while not finished.wait(WATCH_INTERVAL):
+        task = worker.state.tasks.get(key)
+        if task is None or task.state not in ("executing", "long-running"):
+            processes.stop()
+            return
 
 
 def total_threads(client: Any) -> int:
@@ -126,6 +159,14 @@ class ClusterLoop(JobLoop):
     def deliver(self, handle: Any, job: Job) -> None:
         future = handle
         self.playing_on.pop(future.key, None)
+        try:
+            self._deliver(future, job)
+        finally:
+            # Released once delivered: Dask would otherwise play a game again whose
+            # result was on a worker lost since (the coordinator holding its future).
+            future.release()
+
+    def _deliver(self, future: Any, job: Job) -> None:
         from distributed import KilledWorker
         if future.status == "finished":
             outcome, where = future.result()

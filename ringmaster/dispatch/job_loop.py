@@ -95,8 +95,7 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
 
 
 def _kill_orphans() -> None:
-    if reaper.is_subreaper():
-        reaper.kill_orphans(keep=reaper.helper_pids())
+    reaper.sweep_orphans()   # sparing other jobs' engines, where games run in threads (Dask)
 
 
 def deliver(source: JobSource, job: Job, outcome: tuple[bool, Any]) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
+from ringmaster import reaper
 from ringmaster.files import clipped, printable
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
@@ -89,12 +90,17 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
     the player.
     """
     name = f"player {spec.code}"
-    try:
-        channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
-    except GtpChannelError as exc:
-        raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
-    return GtpController(channel, name, default_timeout=spec.timeout,
-                         aliases=dict(spec.gtp_aliases), log_label=colour)
+    with reaper.starting_engine():
+        try:
+            channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
+        except GtpChannelError as exc:
+            raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
+        controller = GtpController(channel, name, default_timeout=spec.timeout,
+                                   aliases=dict(spec.gtp_aliases), log_label=colour)
+        pid = engine_pool.engine_pid(controller)
+        if pid is not None:
+            reaper.note_engine(pid)   # the job's, if it is stopped from another thread
+    return controller
 
 
 def greet_player(controller: GtpController, spec: PlayerSpec,

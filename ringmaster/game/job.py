@@ -58,9 +58,14 @@ class GameJob:
       gtp_log_pathname   -- transcript file, or None
       stderr_pathname    -- engines' stderr is appended here, or None to discard
       coordinator_syncs_record -- the played game's record is written without its
-                            fsyncs and its pathname returned, for the coordinator to
-                            make durable before it counts the game (where the two
-                            share a filesystem: not on a cluster)
+                            fsyncs, for the coordinator to make durable before it
+                            counts the game (where the two share a filesystem: not on
+                            a cluster)
+      commit_record      -- the played game's record is written under a name of this
+                            attempt's own (records.attempt_pathname), returned in the
+                            result, for the coordinator to rename into place when it
+                            counts the game: a replay or an orphaned attempt can never
+                            replace a counted game's record
     """
 
     game_id: str
@@ -85,6 +90,7 @@ class GameJob:
     slot: int | None = None
     rules_options: dict[str, Any] = field(default_factory=dict)
     coordinator_syncs_record: bool = False
+    commit_record: bool = False
 
 
 @dataclass
@@ -98,8 +104,10 @@ class GameJobResult:
       engine_descriptions -- {player code: longer description}
       warnings            -- messages for the user (forfeits, late errors)
       moves               -- number of moves played (passes included)
-      unsynced_record     -- the record's pathname, if the job left its fsyncs to
-                             the coordinator (GameJob.coordinator_syncs_record)
+      record              -- the played game's record's pathname, or None
+      record_attempt      -- where this attempt wrote it, to be renamed to record by
+                             the coordinator (GameJob.commit_record), or None
+      record_synced       -- whether the worker made the record durable (its fsyncs)
     """
 
     game_id: str
@@ -109,7 +117,9 @@ class GameJobResult:
     engine_descriptions: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     moves: int = 0
-    unsynced_record: str | None = None
+    record: str | None = None
+    record_attempt: str | None = None
+    record_synced: bool = True
 
 
 def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:

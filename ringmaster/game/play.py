@@ -12,6 +12,7 @@ from ringmaster.game.pig_referee import Dice, PigReferee, dice_seed
 from ringmaster.game.records import (
     EngineNames,
     PlayedGame,
+    record_pathname,
     write_game_record,
     write_pig_record,
 )
@@ -37,6 +38,8 @@ class RefereedGame(Protocol):
 
 class GameReferee(Protocol):
     """How one game of a kind is refereed and recorded, once its engines are set up."""
+
+    record_extension: str
 
     def prepare(self, controllers: dict[Colour, GtpController]) -> None:
         """After the set-up commands: what comes before the first move (Go's handicap).
@@ -87,6 +90,8 @@ def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
 class BoardGameReferee:
     """Go and Othello: the handicap, then the Referee on the game's Rules; an SGF record."""
 
+    record_extension = ".sgf"
+
     def __init__(self, job: GameJob) -> None:
         self.job = job
         self.rules = get_rules(job.game, job.board_size)
@@ -120,6 +125,8 @@ class BoardGameReferee:
 
 class PigGameReferee:
     """Pig: the PigReferee throws dice seeded from the game's id; a JSON record."""
+
+    record_extension = ".json"
 
     def __init__(self, job: GameJob) -> None:
         self.job = job
@@ -200,9 +207,11 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
     # held this game's worker (and its next game) until the disk answered.
     engines = {c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")}
     pathname = referee.write_record(game, result, engines, durable=not job.coordinator_syncs_record)
+    attempt = pathname if job.commit_record else None
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
         warnings=warnings, moves=len(game.moves),
-        unsynced_record=pathname if job.coordinator_syncs_record else None)
+        record=record_pathname(job, True, referee.record_extension) if attempt else pathname,
+        record_attempt=attempt, record_synced=not job.coordinator_syncs_record)

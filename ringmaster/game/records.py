@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import uuid
 from dataclasses import dataclass, field
 
 from sgfmill import sgf
 
 from ringmaster import __version__
-from ringmaster.files import write_atomically
+from ringmaster.files import TEMP_SUFFIX, temp_prefix, write_atomically
 from ringmaster.game.job import GameJob
 from ringmaster.game.pig_referee import Dice, PigGame
 from ringmaster.game.result import GameResult
@@ -130,15 +131,30 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
 def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> str | None:
     """Write the game's SGF where the job says (a void game to the void directory),
     atomically, and with its fsyncs unless durable is false (files.make_durable
-    then does them).
+    then does them). A played game's record goes to its attempt's own name if
+    the job says so (GameJob.commit_record).
 
     Returns the pathname written, or None if the job doesn't record games.
     """
-    pathname = record_pathname(job, played=game.result is not None, extension=".sgf")
+    return _write_record(job, game.result is not None, ".sgf", game_sgf(job, game), durable)
+
+
+def _write_record(job: GameJob, played: bool, extension: str, data: bytes,
+                  durable: bool) -> str | None:
+    pathname = record_pathname(job, played, extension)
     if pathname is None:
         return None
-    write_atomically(pathname, game_sgf(job, game), durable=durable)
+    if played and job.commit_record:
+        pathname = attempt_pathname(pathname)
+    write_atomically(pathname, data, durable=durable)
     return pathname
+
+
+def attempt_pathname(pathname: str) -> str:
+    """A name of one attempt's own for a record (a temporary's: a run starting removes
+    those it finds), from which the coordinator renames the counted one into place."""
+    directory = os.path.dirname(pathname)
+    return os.path.join(directory, f"{temp_prefix(pathname)}{uuid.uuid4().hex}.attempt{TEMP_SUFFIX}")
 
 
 def record_pathname(job: GameJob, played: bool, extension: str) -> str | None:
@@ -208,12 +224,9 @@ def write_pig_record(job: GameJob, seed: int, result: GameResult | None,
 
     Returns the pathname, or None if the job records no games.
     """
-    pathname = record_pathname(job, played=result is not None, extension=".json")
-    if pathname is None:
-        return None
     record = pig_record(job, seed, result, engine_names, **kwargs)
-    write_atomically(pathname, format_record(record).encode("utf-8"), durable=durable)
-    return pathname
+    return _write_record(job, result is not None, ".json", format_record(record).encode("utf-8"),
+                         durable)
 
 
 def replay_record(record: dict) -> PigRules:

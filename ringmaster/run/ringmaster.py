@@ -20,6 +20,7 @@ from ringmaster.errors import (
     StateFileError,
 )
 from ringmaster.files import (
+    commit_file,
     make_durable,
     one_line,
     remove_stale_temporaries,
@@ -205,6 +206,7 @@ class Ringmaster(JobSource):
         # Here the worker's record is on this machine's disk, and this process makes it
         # durable before it counts the game; a Dask worker syncs its own.
         job.coordinator_syncs_record = self.cluster is None
+        job.commit_record = True
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
         self._job_started[job.game_id] = time.monotonic()
@@ -242,16 +244,22 @@ class Ringmaster(JobSource):
         return text
 
     def process_response(self, response: GameJobResult) -> None:
-        if response.unsynced_record is not None:   # before anything counts the game
-            make_durable(response.unsynced_record)
         job = self.games_in_progress.pop(response.game_id, None)
+        if job is None:   # counted already: a second result of one job (Dask played it again)
+            self.log(f"ignored a second result for game {response.game_id}")
+            return
+        # Before anything counts the game: its record durable, under its name.
+        if response.record_attempt is not None and response.record is not None:
+            commit_file(response.record_attempt, response.record, response.record_synced)
+        elif response.record is not None and not response.record_synced:
+            make_durable(response.record)
         started = self._job_started.pop(response.game_id, None)
         entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
             response.game_data)
         entry.host = self._hosts.pop(response.game_id, None)
-        entry.note = None if job is None else job.sgf_note
+        entry.note = job.sgf_note
         self.game_index.append(entry)
         self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
@@ -359,6 +367,8 @@ class Ringmaster(JobSource):
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
+        # Attempts at games that were never counted (a lost worker's, a replayed one's).
+        remove_stale_temporaries(self.paths.games)
         self.write_report()
         if self.presenter is not None:
             self.presenter.refresh(final=True)

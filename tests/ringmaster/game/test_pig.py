@@ -104,10 +104,11 @@ def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
                                                 "w": lambda: hold_engine(10)}))
     record = str(tmp_path / "games" / "0_0.json")
     assert json.loads(open(record).read())["result"] == result.game_result.sgf_result
+    assert result.record == record and result.record_synced is not coordinator_syncs
     if coordinator_syncs:
-        assert result.unsynced_record == record and synced == []
+        assert synced == []
     else:
-        assert result.unsynced_record is None and synced[-1] == str(tmp_path / "games")
+        assert synced[-1] == str(tmp_path / "games")
 
 
 def test_a_tampered_record_does_not_replay(tmp_path):

@@ -10,11 +10,13 @@ import io
 import json
 import math
 import os
+from pathlib import Path
 
 import pytest
 from sgfmill import sgf
 
 from ringmaster.errors import JobFailed
+from ringmaster.files import TEMP_SUFFIX
 from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
@@ -316,11 +318,24 @@ def test_a_game_record_is_synced_by_its_worker_or_left_to_the_coordinator(
     result = play_game_job(job, fake_engine_channel)
     record = str(tmp_path / "games" / "g1.sgf")
     assert sgf.Sgf_game.from_bytes(open(record, "rb").read()).get_root().get("RE")
+    assert result.record == record and result.record_attempt is None
+    assert result.record_synced is not coordinator_syncs
     if coordinator_syncs:
-        assert result.unsynced_record == record and synced == []
+        assert synced == []
     else:
-        assert result.unsynced_record is None
         assert synced[-1] == str(tmp_path / "games")   # the directory, after the file
+
+
+def test_a_record_to_commit_is_written_under_its_attempts_own_name(tmp_path):
+    # Each attempt at a game writes its own file; only the coordinator renames one into place.
+    job = make_job(tmp_path, commit_record=True)
+    first, second = play_game_job(job, fake_engine_channel), play_game_job(job, fake_engine_channel)
+    games = tmp_path / "games"
+    assert first.record == second.record == str(games / "g1.sgf")
+    assert first.record_attempt != second.record_attempt
+    assert sorted(os.listdir(games)) == sorted(os.path.basename(r.record_attempt)
+                                               for r in (first, second))
+    assert all(name.startswith(".g1.sgf.") and name.endswith(TEMP_SUFFIX) for name in os.listdir(games))
 
 
 def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
@@ -341,6 +356,25 @@ def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
         # Saves before it: one for each game before; the next one counts this game.
         assert len([p for p in synced[:record] if is_state(p)]) == n
         assert is_state(synced[record + 2])
+
+
+def test_a_second_result_for_a_counted_game_is_ignored_and_its_record_never_stands(write_ctl):
+    # As when Dask plays a delivered task again, or an orphaned attempt finishes late.
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command("--name", "b2"),
+                               games=2, extra=""))
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    job = ringmaster.get_job()
+    first = play_game_job(job, fake_engine_channel)
+    late = play_game_job(job, fake_engine_channel)
+    ringmaster.process_response(first)
+    record = Path(first.record).read_bytes()
+    assert not os.path.exists(first.record_attempt)
+    ringmaster.process_response(late)
+    assert Path(first.record).read_bytes() == record
+    assert os.path.exists(late.record_attempt)   # left for the next run's clean-up
+    assert [g.game_id for g in ringmaster.game_index] == [job.game_id]
+    assert ringmaster.competition.games_played() == 1
 
 
 def test_only_a_cluster_leaves_each_record_to_its_worker_to_sync(write_ctl):
