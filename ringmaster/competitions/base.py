@@ -135,6 +135,7 @@ PLAYER_SETTINGS = [
     Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
     Setting("timeout", interpret_timeout, default=INHERITED, explicit_none=True),
     Setting("reuse", interpret_optional(interpret_bool), default=None),
+    Setting("shared_services", interpret_bool, default=False),
 ]
 
 
@@ -272,7 +273,8 @@ class Competition(ABC):
             discard_stderr=settings["discard_stderr"],
             sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
             timeout=self.default_timeout if timeout is INHERITED else timeout,
-            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"])
+            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"],
+            shared_services=settings["shared_services"])
 
     def player(self, code: str, context: str) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none."""

@@ -82,7 +82,8 @@ class EngineDescription:
 
 
 def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
-                  factory: ChannelFactory, stderr: str | Callable[[str], None]) -> GtpController:
+                  factory: ChannelFactory, stderr: str | Callable[[str], None],
+                  service_token: str | None = None) -> GtpController:
     """Start an engine's process and give it a controller; greet_player then talks to it.
 
     Launching both engines of a game before greeting either lets the second
@@ -92,7 +93,8 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
     name = f"player {spec.code}"
     with reaper.starting_engine():
         try:
-            channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
+            channel = factory(spec, engine_environment(spec, game_id, slot, service_token),
+                              stderr)
         except GtpChannelError as exc:
             raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
         controller = GtpController(channel, name, default_timeout=spec.timeout,
@@ -314,7 +316,8 @@ class GameEngines:
             # Attached at once, so that close_all kills it if the other fails to start.
             self.controllers[colour] = launch_player(
                 self.specs[colour], game_id=self.job.game_id, slot=self.job.slot, colour=colour,
-                factory=self.factory, stderr=self._stderr(colour))
+                factory=self.factory, stderr=self._stderr(colour),
+                service_token=self.job.service_token)
         for colour in missing:
             self.descriptions[colour] = greet_player(
                 self.controllers[colour], self.specs[colour], self.gtp_log)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ringmaster.game.result import GameResult
+from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class PlayerSpec:
       gtp_aliases      -- {command: command actually sent}
       timeout          -- seconds allowed for any one response (None: no limit)
       reuse            -- keep the engine for the worker's next game with this player
+      shared_services  -- it may start a shared service that outlives its game
+                          (it is given the run's service token: gtp/launch.py)
     """
 
     code: str
@@ -35,6 +38,7 @@ class PlayerSpec:
     sgf_player_name_from_gtp: bool = True
     timeout: float | None = None
     reuse: bool = False
+    shared_services: bool = False
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})
@@ -61,6 +65,7 @@ class GameJob:
                             fsyncs, for the coordinator to make durable before it
                             counts the game (where the two share a filesystem: not on
                             a cluster)
+      service_token      -- the run's token for shared services (gtp/launch.py), or None
       commit_record      -- the played game's record is written under a name of this
                             attempt's own (records.attempt_pathname), returned in the
                             result, for the coordinator to rename into place when it
@@ -91,6 +96,7 @@ class GameJob:
     rules_options: dict[str, Any] = field(default_factory=dict)
     coordinator_syncs_record: bool = False
     commit_record: bool = False
+    service_token: str | None = None
 
 
 @dataclass
@@ -122,10 +128,15 @@ class GameJobResult:
     record_synced: bool = True
 
 
-def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:
-    """The environment an engine is started with: ours, its own extras, and the game id."""
+def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None,
+                       service_token: str | None = None) -> dict[str, str]:
+    """The environment an engine is started with: ours, its own extras, the game id, and
+    the run's service token if the player may start shared services (gtp/launch.py)."""
     env = dict(os.environ)
     env.update(dict(spec.environ))
+    env.pop(SERVICE_TOKEN_VARIABLE, None)   # from ours or its extras: never a token it forged
+    if spec.shared_services and service_token:
+        env[SERVICE_TOKEN_VARIABLE] = service_token
     env["RINGMASTER_GAME_ID"] = game_id
     env["GOMILL_GAME_ID"] = game_id
     for name in ("RINGMASTER_SLOT", "GOMILL_SLOT"):

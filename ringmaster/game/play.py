@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Protocol
 
+from ringmaster import reaper
 from ringmaster.errors import JobFailed
 from ringmaster.game.engines import ChannelFactory, EngineDescription, GameEngines, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
@@ -165,6 +166,8 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
     the players' reuse (see GameEngines). Raises JobFailed (a void game, whose
     record goes to the job's void directory) if the game can't start.
     """
+    if job.service_token is not None:   # this worker's sweeps spare the run's services
+        reaper.accept_service_token(job.service_token)
     referee = REFEREES[job.game](job)
     try:
         return _play(job, factory, referee, keep_engines)

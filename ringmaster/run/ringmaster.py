@@ -9,6 +9,7 @@ import shutil
 import time
 from typing import Any
 
+from ringmaster import reaper
 from ringmaster.competitions.base import Competition, NoGameAvailable
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
@@ -90,6 +91,8 @@ class Ringmaster(JobSource):
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
         self.cluster: Any = None
         self.reports = RunReports(self)
+        # Shared services the players allowed to start them leave are spared (gtp/launch.py).
+        self.service_token = reaper.new_service_token()
 
     @property
     def warnings(self) -> list[str]:
@@ -207,6 +210,7 @@ class Ringmaster(JobSource):
         # durable before it counts the game; a Dask worker syncs its own.
         job.coordinator_syncs_record = self.cluster is None
         job.commit_record = True
+        job.service_token = self.service_token
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
         self._job_started[job.game_id] = time.monotonic()
