@@ -6,7 +6,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
 from ringmaster.game.result import GameResult
+from ringmaster.game.timekeeper import ClockUse
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,8 @@ class PlayerSpec:
       gtp_aliases      -- {command: command actually sent}
       timeout          -- seconds allowed for any one response (None: no limit)
       reuse            -- keep the engine for the worker's next game with this player
+      time_control     -- the player's own time_control setting (time odds), in its
+                          words ('absolute 30', 'none'); None: the game's
     """
 
     code: str
@@ -35,6 +39,7 @@ class PlayerSpec:
     sgf_player_name_from_gtp: bool = True
     timeout: float | None = None
     reuse: bool = False
+    time_control: str | None = None
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})
@@ -61,6 +66,8 @@ class GameJob:
                             fsyncs and its pathname returned, for the coordinator to
                             make durable before it counts the game (where the two
                             share a filesystem: not on a cluster)
+      time_control_b, time_control_w -- each side's TimeControl, or None: not timed
+      time_margin        -- seconds a move may overrun its clock before it loses on time
     """
 
     game_id: str
@@ -85,6 +92,9 @@ class GameJob:
     slot: int | None = None
     rules_options: dict[str, Any] = field(default_factory=dict)
     coordinator_syncs_record: bool = False
+    time_control_b: TimeControl | None = None
+    time_control_w: TimeControl | None = None
+    time_margin: float = DEFAULT_TIME_MARGIN
 
 
 @dataclass
@@ -100,6 +110,7 @@ class GameJobResult:
       moves               -- number of moves played (passes included)
       unsynced_record     -- the record's pathname, if the job left its fsyncs to
                              the coordinator (GameJob.coordinator_syncs_record)
+      clock_use           -- {player code: ClockUse} for each timed side
     """
 
     game_id: str
@@ -110,6 +121,7 @@ class GameJobResult:
     warnings: list[str] = field(default_factory=list)
     moves: int = 0
     unsynced_record: str | None = None
+    clock_use: dict[str, ClockUse] = field(default_factory=dict)
 
 
 def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:

@@ -17,6 +17,7 @@ from ringmaster.game.records import (
 )
 from ringmaster.game.referee import EnginePlayer, Referee
 from ringmaster.game.result import GameResult
+from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules, get_rules_class
@@ -44,8 +45,9 @@ class GameReferee(Protocol):
         Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
         """
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
-        """Play the game to its end (an engine's failure forfeits it)."""
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
+        """Play the game to its end (an engine's failure forfeits it), timed by clock if given."""
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -53,14 +55,34 @@ class GameReferee(Protocol):
         """Write the game's record (a void game's: game and result None); returns its pathname."""
 
 
-def set_up_engines(controllers: dict[Colour, GtpController], commands: list[tuple[str, ...]]) -> None:
-    """The game's set-up commands to both engines: one write each, both sent before
-    either is read. Raises the first failure response (BadGtpResponse)."""
-    sent = {colour: controllers[colour].send_commands(*commands) for colour in ("b", "w")}
+def set_up_engines(controllers: dict[Colour, GtpController], commands: list[tuple[str, ...]],
+                   extra: dict[Colour, list[tuple[str, ...]]] | None = None,
+                   ) -> dict[Colour, list[str | BadGtpResponse]]:
+    """The game's set-up commands to both engines, then each engine's extra commands (its
+    time settings): one write each, both sent before either is read.
+
+    Raises the first failure response to a set-up command (BadGtpResponse);
+    returns {colour: the responses to its extra commands}, failures included.
+    """
+    extra = extra or {}
+    sent = {colour: controllers[colour].send_commands(*commands, *extra.get(colour, ()))
+            for colour in ("b", "w")}
+    answers = {}
     for colour in ("b", "w"):
-        for response in controllers[colour].receive_commands(sent[colour]):
+        responses = controllers[colour].receive_commands(sent[colour])
+        for response in responses[:len(commands)]:
             if isinstance(response, BadGtpResponse):
                 raise response
+        answers[colour] = responses[len(commands):]
+    return answers
+
+
+def game_clock(job: GameJob) -> GameClock | None:
+    """The job's clock, or None if neither side is timed."""
+    controls = {"b": job.time_control_b, "w": job.time_control_w}
+    if controls["b"] is None and controls["w"] is None:
+        return None
+    return GameClock(controls, {"b": job.player_b.code, "w": job.player_w.code}, job.time_margin)
 
 
 def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
@@ -106,7 +128,8 @@ class BoardGameReferee:
         if self.job.handicap:
             self.handicap_points = _place_handicap(controllers, self.rules, self.job)
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
         job, rules = self.job, self.rules
         specs = {"b": job.player_b, "w": job.player_w}
         players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
@@ -114,7 +137,8 @@ class BoardGameReferee:
         referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
                           use_internal_scorer=job.use_internal_scorer,
                           handicap_stones=len(self.handicap_points),
-                          handicap_compensation=job.internal_scorer_handicap_compensation)
+                          handicap_compensation=job.internal_scorer_handicap_compensation,
+                          clock=clock)
         return referee.play("w" if self.handicap_points else rules.first_player())
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
@@ -139,7 +163,9 @@ class PigGameReferee:
     def prepare(self, controllers: dict[Colour, GtpController]) -> None:
         pass
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
+        # The control file refuses a time control for Pig (Rules.has_clock).
         codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
         return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
 
@@ -179,23 +205,28 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
 def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
           keep_engines: bool) -> GameJobResult:
     setup = get_rules_class(job.game).setup_commands(job.board_size, job.komi, job.rules_options)
+    clock = game_clock(job)
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
         try:
             engines.start()
-            set_up_engines(engines.controllers, setup)
+            told = {} if clock is None else clock.settings_commands(engines.controllers)
+            answers = set_up_engines(engines.controllers, setup, told)
+            if clock is not None:
+                for colour, responses in answers.items():
+                    clock.note_failures(colour, engines.controllers[colour], responses)
             referee.prepare(engines.controllers)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None
-        game = referee.play(engines.controllers)
+        game = referee.play(engines.controllers, clock)
         descriptions = engines.descriptions
         cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
-    return _finish(job, game, referee, descriptions, cpu_times)
+    return _finish(job, game, referee, descriptions, cpu_times, clock)
 
 
 def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
             descriptions: dict[str, EngineDescription],
-            cpu_times: dict[str, float | None]) -> GameJobResult:
+            cpu_times: dict[str, float | None], clock: GameClock | None = None) -> GameJobResult:
     specs = {"b": job.player_b, "w": job.player_w}
     codes = {c: specs[c].code for c in ("b", "w")}
     result = GameResult(
@@ -207,6 +238,8 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
     if game.is_forfeit:
         warnings.append(f"game {job.game_id}: {game.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
+    if clock is not None:
+        warnings += [f"game {job.game_id}: {w}" for w in clock.warnings]
     # The fsyncs are left to the coordinator where it can do them: at -j N they
     # held this game's worker (and its next game) until the disk answered.
     engines = {c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")}
@@ -216,4 +249,5 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
         warnings=warnings, moves=len(game.moves),
-        unsynced_record=pathname if job.coordinator_syncs_record else None)
+        unsynced_record=pathname if job.coordinator_syncs_record else None,
+        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()})
