@@ -149,7 +149,8 @@ class BoardGameReferee:
         return write_game_record(self.job, PlayedGame(
             moves=game.moves, result=result, notes=game.notes,  # type: ignore[attr-defined]
             late_errors=game.late_errors, engines=engines,
-            handicap_points=self.handicap_points), durable=durable)
+            handicap_points=self.handicap_points,
+            clock_marks=game.clock_marks), durable=durable)  # type: ignore[attr-defined]
 
 
 class PigGameReferee:

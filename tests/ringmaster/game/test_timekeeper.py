@@ -4,6 +4,7 @@ never answer, or fail time commands; what each engine is told, and when; reuse u
 from __future__ import annotations
 
 import pytest
+from sgfmill import sgf
 
 from ringmaster.game import engine_pool
 from ringmaster.game.clock import parse_time_control
@@ -173,6 +174,10 @@ def test_time_odds_give_each_side_its_own_clock(tmp_path, virtual_time):
     assert "kgs-time_settings absolute 30" in factory.channels["pb"][0].log
     assert "kgs-time_settings absolute 10" in factory.channels["pw"][0].log
     assert response.clock_use["pw"].left == pytest.approx(10)   # the fake thinks in no time
+    root = sgf.Sgf_game.from_bytes(open(tmp_path / "games" / "g1.sgf", "rb").read()).get_root()
+    assert not root.has_property("TM")
+    assert "Black time control: absolute 30 (margin 0.25s)" in root.get("C")
+    assert "White time control: absolute 10 (margin 0.25s)" in root.get("C")
 
 
 # Reuse and replays
