@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings, check_player_clocks
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -79,6 +79,7 @@ class AllPlayAll(Tournament):
         if len(codes) > 702:
             raise ControlFileError("'competitors': too many (at most 702)", setting="competitors")
         self.competitors = codes
+        check_player_clocks(settings, tuple(self.players[c] for c in codes))
         game_settings = {s.name: settings[s.name] for s in ALLPLAYALL_SETTINGS}
         game_settings["handicap"] = None
         self.matchups = {}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ringmaster.errors import ControlFileError
+from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
 from ringmaster.settings import (
@@ -64,6 +65,13 @@ def _interpret_handicap(value: Any) -> int:
     return value
 
 
+def _interpret_time_margin(value: Any) -> float:
+    value = interpret_float(value)
+    if value < 0:
+        raise ValueError("must not be negative")
+    return value
+
+
 DEFAULT_GAME = "go"
 
 # Settings that describe the game itself; also allowed per matchup in playoffs.
@@ -77,6 +85,8 @@ GAME_SETTINGS = [
     Setting("scorer", interpret_enum("internal", "players"), default="players"),
     Setting("internal_scorer_handicap_compensation",
             interpret_enum("no", "full", "short"), default="full"),
+    Setting("time_control", canonical_time_control, default=NONE),
+    Setting("time_margin", _interpret_time_margin, default=DEFAULT_TIME_MARGIN),
 ] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
      for game in GAMES for s in get_rules_class(game).option_settings]
 
@@ -84,12 +94,49 @@ GAME_SETTINGS = [
 OPTION_GAMES = {s.name: game for game in GAMES for s in get_rules_class(game).option_settings}
 
 
-SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game")
+SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game", "time_control", "time_margin")
 
 
-def saved_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings of SAVED_GAME_SETTINGS that a game's settings give."""
-    return {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+def saved_game_settings(settings: dict[str, Any],
+                        players: tuple[PlayerSpec, ...] = ()) -> dict[str, Any]:
+    """The settings of SAVED_GAME_SETTINGS that a game's settings give, for a later run
+    to check. time_control is both sides' (see effective_time_control); time_margin is
+    left out when no side is timed (it means nothing then)."""
+    saved = {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+    if "time_control" in saved:
+        saved["time_control"] = effective_time_control(settings, players)
+        if saved["time_control"] == NONE:
+            saved.pop("time_margin", None)
+    return saved
+
+
+def player_time_control(settings: dict[str, Any], player: PlayerSpec) -> str:
+    """The time control a player's games are played at: its own, else the game's ('none')."""
+    if player.time_control is not None:
+        return player.time_control
+    return settings.get("time_control") or NONE
+
+
+def effective_time_control(settings: dict[str, Any], players: tuple[PlayerSpec, ...]) -> str:
+    """The game's time_control, or where a player has its own, each player's
+    ('p1: absolute 30, p2: absolute 60')."""
+    game = settings.get("time_control") or NONE
+    if all(p.time_control in (None, game) for p in players):
+        return game
+    return ", ".join(f"{p.code}: {player_time_control(settings, p)}" for p in players)
+
+
+def check_player_clocks(settings: dict[str, Any], players: tuple[PlayerSpec, ...],
+                        context: str = "") -> None:
+    """Raise ControlFileError if a player has a time control of its own in a game without
+    a clock (Pig); check_game_settings checks the game's own. context: 'matchup 0: '..."""
+    game = settings.get("game") or DEFAULT_GAME
+    if get_rules_class(game).has_clock:
+        return
+    for player in players:
+        if player.time_control not in (None, NONE):
+            raise ControlFileError(f"{context}player {player.code}: 'time_control': {game} has "
+                                   "no clock; remove the setting (or make it 'none')")
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +176,7 @@ PLAYER_SETTINGS = [
     Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
     Setting("timeout", interpret_optional(interpret_positive_float), default=None),
     Setting("reuse", interpret_optional(interpret_bool), default=None),
+    Setting("time_control", interpret_optional(canonical_time_control), default=None),
 ]
 
 
@@ -144,6 +192,10 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
         if settings.get(name) is not None and name not in rules.default_options:
             raise ControlFileError(f"{context}'{name}' is a setting of game {owner!r}, not {game!r}",
                                    setting=None if context else name)
+    if not rules.has_clock and (settings.get("time_control") or NONE) != NONE:
+        raise ControlFileError(f"{context}'time_control': {game} has no clock; "
+                               "remove the setting (or make it 'none')",
+                               setting=None if context else "time_control")
     if not rules.uses_board:
         return
     # A playoff's top-level settings hold only those given; complete settings hold them all.
@@ -266,7 +318,8 @@ class Competition(ABC):
             discard_stderr=settings["discard_stderr"],
             sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
             timeout=self.default_timeout if timeout is None else timeout,
-            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"])
+            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"],
+            time_control=settings["time_control"])
 
     def player(self, code: str, context: str) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none."""
@@ -293,7 +346,10 @@ class Competition(ABC):
                 "internal_scorer_handicap_compensation", "full"),
             sgf_event=sgf_event or self.competition_code,
             sgf_game_name=f"{self.competition_code} {game_id}",
-            sgf_note=sgf_note)
+            sgf_note=sgf_note,
+            time_control_b=parse_time_control(player_time_control(game_settings, player_b)),
+            time_control_w=parse_time_control(player_time_control(game_settings, player_w)),
+            time_margin=game_settings.get("time_margin", DEFAULT_TIME_MARGIN))
 
     # State: plain JSON-able data, never pickled objects.
 
@@ -339,10 +395,15 @@ class Competition(ABC):
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """{matchup id, or '' for a tuner: the settings its games are played under}.
 
-        Only board_size, komi, handicap and game (SAVED_GAME_SETTINGS): the state
-        keeps them, so that a later run refuses a control file that changed them.
+        Only board_size, komi, handicap, game, time_control and time_margin
+        (saved_game_settings): the state keeps them, so that a later run refuses a
+        control file that changed them.
         """
         return {}
+
+    def uses_clock(self) -> bool:
+        """Whether any game is played at a time control (for the -j warning)."""
+        return False
 
     def is_complete(self) -> bool:
         """True when every game the competition wants has been played."""

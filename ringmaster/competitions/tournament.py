@@ -11,6 +11,7 @@ from ringmaster.competitions.base import (
     NoGameAvailable,
     PlayerCheck,
     describe_game_settings,
+    player_time_control,
     rules_options,
     saved_game_settings,
 )
@@ -94,7 +95,16 @@ class Tournament(Competition):
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
-        return {str(key): saved_game_settings(m.game_settings) for key, m in self.matchups.items()}
+        return {str(key): saved_game_settings(m.game_settings, self._matchup_specs(m))
+                for key, m in self.matchups.items()}
+
+    def _matchup_specs(self, m: MatchupSpec) -> tuple:
+        return self._player_spec(m.player_1), self._player_spec(m.player_2)
+
+    def uses_clock(self) -> bool:
+        return any(player_time_control(m.game_settings, spec) != "none"
+                   for m in self.matchups.values() if m.number_of_games != 0
+                   for spec in self._matchup_specs(m))
 
     @classmethod
     def known_settings(cls) -> set[str]:

@@ -11,7 +11,9 @@ from ringmaster.competitions.base import (
     Competition,
     PlayerCheck,
     check_game_settings,
+    check_player_clocks,
     describe_game_settings,
+    player_time_control,
     saved_game_settings,
 )
 from ringmaster.competitions.scheduling import SimpleScheduler
@@ -117,11 +119,17 @@ class Tuner(Competition):
         settings = load_settings(TUNER_SETTINGS, config)
         self.candidate_colour = settings["candidate_colour"]
         self.opponent = self.player(settings["opponent"], "'opponent'")
+        check_player_clocks(self.game_settings, (self.opponent,))
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
-        return {"": saved_game_settings(self.game_settings)}
+        """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""
+        return {"": saved_game_settings(self.game_settings, (self.opponent,))}
+
+    def uses_clock(self) -> bool:
+        return (player_time_control(self.game_settings, self.opponent) != "none"
+                or self.game_settings["time_control"] != "none")
 
     def check_make_candidate(self, engine_parameters: tuple) -> None:
         """Raise ControlFileError if make_candidate fails for these parameters."""
@@ -156,7 +164,9 @@ class Tuner(Competition):
         if not isinstance(player, Player):
             raise CompetitionError(f"make_candidate() returned {player!r}, not Player")
         try:
-            return self.make_player_spec(code, player)
+            spec = self.make_player_spec(code, player)
+            check_player_clocks(self.game_settings, (spec,))
+            return spec
         except ControlFileError as exc:
             raise CompetitionError(
                 f"bad player spec from make_candidate(): {exc}; parameters were: "
