@@ -460,6 +460,8 @@ class Tournament(Competition):
         report["engine_names"] = self.engine_names
         report["engine_descriptions"] = self.engine_descriptions
         report["players"] = {code: list(p.command) for code, p in self.players.items()}
+        report["player_time_controls"] = {code: p.time_control for code, p in self.players.items()
+                                          if p.time_control is not None}
         report["elo_method"] = ELO_METHOD
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()

@@ -308,6 +308,10 @@ class Tuner(Competition):
                                   if self.opponent_description else {})
         report["engine_descriptions"] = {}
         report["game_settings"] = {k: v for k, v in self.game_settings.items()}
+        report["player_time_controls"] = {
+            code: p.time_control for code, p in ((self.opponent.code, self.opponent),
+                                                 ("candidate (e.g.)", sample))
+            if p.time_control is not None}
         return report
 
     def write_static_description(self, out: TextIO) -> None:
