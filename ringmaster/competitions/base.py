@@ -41,13 +41,37 @@ NO_GAME = NoGameAvailable()
 
 @dataclass(frozen=True)
 class PlayerCheck:
-    """A start-up check: start the engine, set up a board, and close it."""
+    """A start-up check: start the engine, set up a board, check it has the commands the
+    competition needs, and close it.
+
+    Public attributes:
+      needs -- ((GTP command, what needs it), ...): a missing one fails the check
+      timed -- the player plays at a time control: an engine with no time command is
+               named in a warning (it is timed all the same)
+    """
 
     player: PlayerSpec
     board_size: int
     komi: float
     game: str = "go"
     options: tuple[tuple[str, Any], ...] = ()
+    needs: tuple[tuple[str, str], ...] = ()
+    timed: bool = False
+
+
+def handicap_needs(settings: dict[str, Any], as_black: bool,
+                   as_white: bool) -> tuple[tuple[str, str], ...]:
+    """The handicap commands a player needs in a game's settings, playing black, white or both:
+    ((command, what needs it), ...)."""
+    stones = settings.get("handicap")
+    if not stones:
+        return ()
+    style = settings.get("handicap_style") or "fixed"
+    why = f"handicap {stones} ({style})"
+    if style == "fixed":
+        return (("fixed_handicap", why),) if as_black or as_white else ()
+    return ((("place_free_handicap", why),) if as_black else ()) + (
+        (("set_free_handicap", why),) if as_white else ())
 
 
 def _interpret_board_size(value: Any) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import (
@@ -11,6 +11,7 @@ from ringmaster.competitions.base import (
     NoGameAvailable,
     PlayerCheck,
     describe_game_settings,
+    handicap_needs,
     player_time_control,
     rules_options,
     saved_game_settings,
@@ -228,17 +229,23 @@ class Tournament(Competition):
     # Games
 
     def get_player_checks(self) -> list[PlayerCheck]:
+        """One check a player, in the settings of its first matchup, with the commands
+        all its matchups need (handicap) and whether any of them is timed."""
         checks: dict[str, PlayerCheck] = {}
         for m in self.matchups.values():
             if m.number_of_games == 0:
                 continue
-            for code in (m.player_1, m.player_2):
+            for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]
-                if base not in checks:
-                    checks[base] = PlayerCheck(
-                        self.players[base], m.game_settings["board_size"],
-                        m.game_settings["komi"], m.game_settings.get("game", "go"),
-                        tuple(rules_options(m.game_settings).items()))
+                check = checks.get(base) or PlayerCheck(
+                    self.players[base], m.game_settings["board_size"],
+                    m.game_settings["komi"], m.game_settings.get("game", "go"),
+                    tuple(rules_options(m.game_settings).items()))
+                needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
+                                       as_white=index == 1 or m.alternating)
+                timed = player_time_control(m.game_settings, self._player_spec(code)) != "none"
+                checks[base] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
+                                       timed=check.timed or timed)
         return list(checks.values())
 
     def _player_spec(self, code: str):

@@ -13,6 +13,7 @@ from ringmaster.competitions.base import (
     check_game_settings,
     check_player_clocks,
     describe_game_settings,
+    handicap_needs,
     player_time_control,
     saved_game_settings,
 )
@@ -200,9 +201,16 @@ class Tuner(Competition):
 
     def get_player_checks(self) -> list[PlayerCheck]:
         candidate = self.make_candidate("candidate", self.sample_engine_parameters())
+        candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
+        opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
+                                   self.candidate_colour == "random")
         return [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
-                            self.game_settings["game"])
-                for player in (candidate, self.opponent)]
+                            self.game_settings["game"],
+                            needs=handicap_needs(self.game_settings, as_black="b" in colours,
+                                                 as_white="w" in colours),
+                            timed=player_time_control(self.game_settings, player) != "none")
+                for player, colours in ((candidate, candidate_colours),
+                                        (self.opponent, opponent_colours))]
 
     def sample_engine_parameters(self) -> tuple:
         raise NotImplementedError
