@@ -45,6 +45,10 @@ class MoveGenerator:
     def played(self, action: int) -> None:
         """action was played in the last position given; the game goes on after it."""
 
+    def prepare(self, game: BoardGame, state) -> None:
+        """A clock has been set: get ready to move now (build a searcher, load code), so
+        that the clock doesn't pay for it at the first genmove. Optional."""
+
 
 class GtpAdapter:
     """The game as the controller has told it to us, and the GTP commands that change it.
@@ -139,8 +143,10 @@ class GtpAdapter:
         self.set_clock(Clock(main_time, byo_yomi_time, byo_yomi_stones))
 
     def set_clock(self, clock: Clock) -> None:
-        """Both colours start a new clock like this one (kgs-/kata-time_settings)."""
+        """Both colours start a new clock like this one (kgs-/kata-time_settings); the
+        generator gets ready to move (MoveGenerator.prepare)."""
         self.clocks = {player: Clock(**clock.__dict__) for player in (0, 1)}
+        self.generate.prepare(self.game, self.state)
 
     def place_handicap(self, points: list[tuple[int, int]]) -> None:
         """Black's handicap stones on the empty board; White is to move.
