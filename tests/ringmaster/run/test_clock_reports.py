@@ -7,6 +7,8 @@ import io
 import json
 import re
 
+import pytest
+
 from ringmaster.game.result import GameResult
 from ringmaster.game.timekeeper import ClockUse
 from ringmaster.run.game_index import GameEntry, entry_for_result, games_csv
@@ -132,3 +134,17 @@ def test_time_use_per_player_over_games():
     table = time_use_report(uses)
     assert table.splitlines()[1].split()[-1] == "time"   # the header ends 'lost on time'
     assert time_use_report([]) == ""
+
+
+@pytest.mark.integration
+def test_games_at_a_time_control_in_worker_processes(write_ctl):
+    # -j 2 with engines kept between games: real processes, real time (the losses hold
+    # however long this process is paused).
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--time-commands", "kgs-time_settings,time_left"),
+                               q=fake_engine_command("--name", "q", "--think", "2"))
+                    .replace("scorer = 'internal'", "scorer = 'internal'\nreuse_engines = True"))
+    result = invoke("run", ctl, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(invoke("show", ctl, "--csv").output)))
+    assert [row["time_loss"] for row in rows] == ["1"] * 4     # q: 2 s against 1 s a move
+    assert all(row["clock_moves_black"] and row["clock_moves_white"] for row in rows)
