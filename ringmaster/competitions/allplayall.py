@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings, check_player_clocks
+from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
+from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.result import format_float

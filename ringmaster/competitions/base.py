@@ -8,6 +8,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ringmaster.competitions.time_settings import (
+    check_game_clock,
+    effective_time_control,
+    interpret_time_margin,
+    player_time_control,
+)
 from ringmaster.errors import ControlFileError
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
@@ -89,13 +95,6 @@ def _interpret_handicap(value: Any) -> int:
     return value
 
 
-def _interpret_time_margin(value: Any) -> float:
-    value = interpret_float(value)
-    if value < 0:
-        raise ValueError("must not be negative")
-    return value
-
-
 DEFAULT_GAME = "go"
 
 # Settings that describe the game itself; also allowed per matchup in playoffs.
@@ -110,7 +109,7 @@ GAME_SETTINGS = [
     Setting("internal_scorer_handicap_compensation",
             interpret_enum("no", "full", "short"), default="full"),
     Setting("time_control", canonical_time_control, default=NONE),
-    Setting("time_margin", _interpret_time_margin, default=DEFAULT_TIME_MARGIN),
+    Setting("time_margin", interpret_time_margin, default=DEFAULT_TIME_MARGIN),
 ] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
      for game in GAMES for s in get_rules_class(game).option_settings]
 
@@ -132,35 +131,6 @@ def saved_game_settings(settings: dict[str, Any],
         if saved["time_control"] == NONE:
             saved.pop("time_margin", None)
     return saved
-
-
-def player_time_control(settings: dict[str, Any], player: PlayerSpec) -> str:
-    """The time control a player's games are played at: its own, else the game's ('none')."""
-    if player.time_control is not None:
-        return player.time_control
-    return settings.get("time_control") or NONE
-
-
-def effective_time_control(settings: dict[str, Any], players: tuple[PlayerSpec, ...]) -> str:
-    """The game's time_control, or where a player has its own, each player's
-    ('p1: absolute 30, p2: absolute 60')."""
-    game = settings.get("time_control") or NONE
-    if all(p.time_control in (None, game) for p in players):
-        return game
-    return ", ".join(f"{p.code}: {player_time_control(settings, p)}" for p in players)
-
-
-def check_player_clocks(settings: dict[str, Any], players: tuple[PlayerSpec, ...],
-                        context: str = "") -> None:
-    """Raise ControlFileError if a player has a time control of its own in a game without
-    a clock (Pig); check_game_settings checks the game's own. context: 'matchup 0: '..."""
-    game = settings.get("game") or DEFAULT_GAME
-    if get_rules_class(game).has_clock:
-        return
-    for player in players:
-        if player.time_control not in (None, NONE):
-            raise ControlFileError(f"{context}player {player.code}: 'time_control': {game} has "
-                                   "no clock; remove the setting (or make it 'none')")
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
@@ -216,10 +186,7 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
         if settings.get(name) is not None and name not in rules.default_options:
             raise ControlFileError(f"{context}'{name}' is a setting of game {owner!r}, not {game!r}",
                                    setting=None if context else name)
-    if not rules.has_clock and (settings.get("time_control") or NONE) != NONE:
-        raise ControlFileError(f"{context}'time_control': {game} has no clock; "
-                               "remove the setting (or make it 'none')",
-                               setting=None if context else "time_control")
+    check_game_clock(settings, context)
     if not rules.uses_board:
         return
     # A playoff's top-level settings hold only those given; complete settings hold them all.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings, check_player_clocks
+from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import ControlFileError
 from ringmaster.settings import (

@@ -12,7 +12,6 @@ from ringmaster.competitions.base import (
     PlayerCheck,
     describe_game_settings,
     handicap_needs,
-    player_time_control,
     rules_options,
     saved_game_settings,
 )
@@ -24,6 +23,7 @@ from ringmaster.competitions.matchup_stats import (
     render_table,
 )
 from ringmaster.competitions.scheduling import GroupScheduler
+from ringmaster.competitions.time_settings import player_time_control
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons

@@ -11,13 +11,12 @@ from ringmaster.competitions.base import (
     Competition,
     PlayerCheck,
     check_game_settings,
-    check_player_clocks,
     describe_game_settings,
     handicap_needs,
-    player_time_control,
     saved_game_settings,
 )
 from ringmaster.competitions.scheduling import SimpleScheduler
+from ringmaster.competitions.time_settings import check_player_clocks, player_time_control
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import get_rules_class
