@@ -133,9 +133,16 @@ class GameClock:
         return None
 
     def ran_out(self, colour: str) -> str:
-        """The reason colour lost on time when its genmove had no answer by the deadline."""
+        """The reason colour lost on time when its genmove had no answer by the deadline; the
+        move counts as taking all the deadline allowed."""
         left = available(self.controls[colour], self.states[colour])
-        self.use[colour].left = 0.0
+        waited = left + self.margin + self.grace
+        use = self.use[colour]
+        use.moves += 1
+        use.total += waited
+        use.longest = max(use.longest, waited)
+        use.move_times.append(waited)
+        use.left = 0.0
         return (f"{LOST_ON_TIME} by {self.codes[colour]}: no answer within {left:.2f}s left, "
                 f"margin {self.margin:g}s and grace {self.grace:g}s (the engine was killed)")
 

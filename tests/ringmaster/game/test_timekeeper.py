@@ -111,6 +111,8 @@ def test_an_engine_that_never_answers_is_killed_and_loses_on_time(tmp_path, virt
     assert result.sgf_result == "B+T" and not result.is_forfeit
     assert result.detail == ("lost on time by pw: no answer within 1.00s left, margin 0.25s "
                              "and grace 2s (the engine was killed)")
+    use = response.clock_use["pw"]
+    assert (use.moves, use.longest, use.left) == (2, pytest.approx(3.25), 0)
 
 
 def test_an_untimed_side_that_never_answers_forfeits_as_before(tmp_path, virtual_time):
