@@ -274,5 +274,5 @@ class Player(ControlFileObject):
     allowed_arguments = (
         "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
-        "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services",
+        "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
     )

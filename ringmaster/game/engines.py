@@ -168,6 +168,15 @@ def _is_usable(controller: GtpController) -> bool:
     return is_idle is None or is_idle()
 
 
+def send_to_each(controllers: dict[str, GtpController], commands: dict[str, list[tuple[str, ...]]]
+                 ) -> dict[str, list[str | BadGtpResponse]]:
+    """Each engine's own commands, in one write each, all sent before any is read;
+    {colour: its responses, failures included}. Raises GtpChannelError."""
+    sent = {colour: controllers[colour].send_commands(*commands[colour])
+            for colour in controllers if commands.get(colour)}
+    return {colour: controllers[colour].receive_commands(sent[colour]) for colour in sent}
+
+
 def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]]
                    ) -> dict[str, GtpChannelError | BadGtpResponse]:
     """The game's set-up commands to each engine: one write each, all sent before any is

@@ -6,7 +6,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
 from ringmaster.game.result import GameResult
+from ringmaster.game.timekeeper import ClockUse
 from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE
 
 
@@ -24,6 +26,8 @@ class PlayerSpec:
       reuse            -- keep the engine for the worker's next game with this player
       shared_services  -- it may start a shared service that outlives its game
                           (it is given the run's service token: gtp/launch.py)
+      time_control     -- the player's own time_control setting (time odds), in its
+                          words ('absolute 30', 'none'); None: the game's
     """
 
     code: str
@@ -39,6 +43,7 @@ class PlayerSpec:
     timeout: float | None = None
     reuse: bool = False
     shared_services: bool = False
+    time_control: str | None = None
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})
@@ -71,6 +76,8 @@ class GameJob:
                             result, for the coordinator to rename into place when it
                             counts the game: a replay or an orphaned attempt can never
                             replace a counted game's record
+      time_control_b, time_control_w -- each side's TimeControl, or None: not timed
+      time_margin        -- seconds a move may overrun its clock before it loses on time
     """
 
     game_id: str
@@ -97,6 +104,9 @@ class GameJob:
     coordinator_syncs_record: bool = False
     commit_record: bool = False
     service_token: str | None = None
+    time_control_b: TimeControl | None = None
+    time_control_w: TimeControl | None = None
+    time_margin: float = DEFAULT_TIME_MARGIN
 
 
 @dataclass
@@ -114,6 +124,7 @@ class GameJobResult:
       record_attempt      -- where this attempt wrote it, to be renamed to record by
                              the coordinator (GameJob.commit_record), or None
       record_synced       -- whether the worker made the record durable (its fsyncs)
+      clock_use           -- {player code: ClockUse} for each timed side
     """
 
     game_id: str
@@ -126,6 +137,7 @@ class GameJobResult:
     record: str | None = None
     record_attempt: str | None = None
     record_synced: bool = True
+    clock_use: dict[str, ClockUse] = field(default_factory=dict)
 
 
 def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None,

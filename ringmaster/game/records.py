@@ -12,6 +12,7 @@ from sgfmill import sgf
 
 from ringmaster import __version__
 from ringmaster.files import TEMP_SUFFIX, temp_prefix, write_atomically
+from ringmaster.game.clock import TimeControl, sgf_main_time, sgf_overtime
 from ringmaster.game.job import GameJob
 from ringmaster.game.pig_referee import Dice, PigGame
 from ringmaster.game.result import GameResult
@@ -39,6 +40,8 @@ class PlayedGame:
       late_errors     -- errors after the result was settled
       engines         -- {'b' / 'w': EngineNames}
       handicap_points -- the black stones placed before the first move
+      clock_marks     -- {index in moves: (seconds, stones or periods, or None)} after
+                         each timed move (see referee.GameRecord)
     """
 
     moves: list = field(default_factory=list)
@@ -48,15 +51,26 @@ class PlayedGame:
     late_errors: list[str] = field(default_factory=list)
     engines: dict[str, EngineNames] = field(default_factory=dict)
     handicap_points: list = field(default_factory=list)
+    clock_marks: dict[int, tuple[float, int | None]] = field(default_factory=dict)
+
+
+def _sgf_seconds(seconds: float) -> float:
+    """Seconds for BL/WL: to the millisecond, rounded down (never more than was left, but
+    for the last digit of a float's error)."""
+    return int(max(0.0, seconds) * 1000 + 1e-6) / 1000
 
 
 def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
               moves: list, result: str | None, event: str | None, game_name: str | None,
               player_names: dict[str, str], root_comment: str, last_comment: str | None,
-              handicap_points: list | None = None) -> bytes:
+              handicap_points: list | None = None,
+              time_control: TimeControl | None = None,
+              clock_marks: dict[int, tuple[float, int | None]] | None = None) -> bytes:
     """Serialise one game as SGF (UTF-8).
 
     moves is [(colour, move, comment or None)] with move (row, col) or None.
+    time_control (both sides') gives TM and OT; clock_marks ({index in moves:
+    (seconds, count or None)}) give BL/WL, and OB/OW in overtime.
     """
     game = sgf.Sgf_game(board_size)
     root = game.get_root()
@@ -77,11 +91,23 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
     if handicap_points:
         root.set("HA", len(handicap_points))
         root.set_setup_stones(handicap_points, [])
+    if time_control is not None:
+        root.set("TM", sgf_main_time(time_control))
+        overtime = sgf_overtime(time_control)
+        if overtime is not None:
+            root.set("OT", overtime)
     root.set("C", root_comment)
     node = root
-    for colour, move, comment in moves:
+    marks = clock_marks or {}
+    for index, (colour, move, comment) in enumerate(moves):
         node = node.new_child()
         node.set_move(colour, move)
+        mark = marks.get(index)
+        if mark is not None:
+            seconds, count = mark
+            node.set("BL" if colour == "b" else "WL", _sgf_seconds(seconds))
+            if count is not None:
+                node.set("OB" if colour == "b" else "OW", count)
         if comment:
             node.set("C", comment)
     if last_comment:
@@ -103,6 +129,7 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         lines.append(f"Void game: {game.void_reason}")
     if job.sgf_note:
         lines.append(job.sgf_note)
+    lines += time_control_lines(job)
     if result is not None:
         for colour in ("b", "w"):
             cpu = result.cpu_times.get(specs[colour].code)
@@ -125,7 +152,22 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         result=result.sgf_result if result is not None else "Void",
         event=job.sgf_event, game_name=job.sgf_game_name, player_names=names,
         root_comment="\n".join(lines), last_comment="\n".join(last) or None,
-        handicap_points=game.handicap_points)
+        handicap_points=game.handicap_points,
+        time_control=job.time_control_b if job.time_control_b == job.time_control_w else None,
+        clock_marks=game.clock_marks)
+
+
+def time_control_lines(job: GameJob) -> list[str]:
+    """The root comment's lines on the clocks: 'Time control: absolute 60 (margin 0.25s)',
+    or one line a side when they differ; none when no side is timed."""
+    controls = {"Black": job.time_control_b, "White": job.time_control_w}
+    if not any(controls.values()):
+        return []
+    margin = f" (margin {job.time_margin:g}s)"
+    if job.time_control_b == job.time_control_w:
+        return [f"Time control: {job.time_control_b.describe()}{margin}"]
+    return [f"{side} time control: {control.describe() if control else 'none'}{margin}"
+            for side, control in controls.items()]
 
 
 def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> str | None:

@@ -20,12 +20,23 @@ from ringmaster.run.startup_checks import (
     engines_started_together,
     require_cluster_passes,
     require_players_pass,
+    usable_cores,
 )
 from ringmaster.state.lock import CompetitionLock
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
 COMPLETE_MESSAGE = "competition is complete: nothing to play (ringmaster show prints the results)"
+
+
+def parallel_clock_warning(parallel: int | None, uses_clock: bool, cores: int) -> str | None:
+    """The warning for -j N past the cores this process may use while games are timed, or None."""
+    if not uses_clock or parallel is None or parallel <= cores:
+        return None
+    return (f"-j {parallel} plays more games at once than the {cores} cores this process may "
+            "use, and the games are played at a time control: engines then share cores, "
+            "think slower than alone, and are measured as weaker (use -j "
+            f"{cores} or fewer)")
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -105,8 +116,12 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
+            warning = parallel_clock_warning(parallel, ringmaster.competition.uses_clock(),
+                                             usable_cores())
+            if warning is not None:
+                ringmaster.warn(warning)
             require_players_pass(ringmaster.competition, ringmaster.channel_factory, say, quiet,
-                                 engines_started_together(parallel))
+                                 engines_started_together(parallel), warn=ringmaster.warn)
             client = None
             if cluster is not None:
                 from ringmaster.dispatch.cluster import connect

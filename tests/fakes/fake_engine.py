@@ -30,6 +30,12 @@ errors a subprocess's would. Options:
   --exit-after LINE        answer the command line LINE, then exit (an engine that dies
                            between games: 'known_command gomill-cpu_time' ends a game)
   --extra-after LINE       answer LINE, then write a second, unasked-for response
+  --think SECONDS          take this long over each genmove (in-process: on the
+                           virtual clock, channels.VirtualTime, when a test sets one)
+  --think-on N SECONDS     take this long over the Nth genmove (as --think; repeatable)
+  --time-commands A,B      list these time commands (time_settings, kgs-time_settings,
+                           kata-time_settings, time_left): each succeeds (unless
+                           --fail-command names it) and changes nothing
 """
 
 from __future__ import annotations
@@ -67,6 +73,9 @@ def parse(argv):
     p.add_argument("--move-delay", type=float, default=0.0)
     p.add_argument("--exit-after", default=None)
     p.add_argument("--extra-after", default=None)
+    p.add_argument("--think", type=float, default=0.0)
+    p.add_argument("--think-on", nargs=2, action="append", default=[], metavar=("N", "SECONDS"))
+    p.add_argument("--time-commands", default="")
     return p.parse_args(argv)
 
 
@@ -123,6 +132,9 @@ class ProcessMisbehaviour:
 
     def hang(self) -> None:
         time.sleep(3600)
+
+    def think(self, seconds: float) -> None:
+        time.sleep(seconds)
 
     def garbage(self) -> None:
         sys.stdout.write("this is not GTP\n\n")
@@ -200,12 +212,16 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             raise GtpError("illegal move")
         state.play(args[0].lower()[0], common.move_from_vertex(args[1], state.size))
 
+    think_on = {int(n): float(seconds) for n, seconds in options.think_on}
+
     def genmove(args):
         if options.move_delay:
             time.sleep(options.move_delay)
         colour = args[0].lower()[0]
         state.genmoves += 1
         n = state.genmoves
+        if options.think or n in think_on:
+            misbehave.think(think_on.get(n, options.think))
         if n == options.crash_on:
             misbehave.crash()
         if n == options.hang_on:
@@ -242,6 +258,8 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         engine.add_command("final_score", final_score)
     if options.cpu_time is not None:
         engine.add_command("gomill-cpu_time", lambda args: options.cpu_time)
+    for command in filter(None, options.time_commands.split(",")):
+        engine.add_command(command, lambda args: None)
     return engine
 
 

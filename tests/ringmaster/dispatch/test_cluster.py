@@ -58,6 +58,19 @@ def test_playoff_through_the_cluster_names_the_host_of_every_game(write_ctl, clu
     assert "Games per host" in open(ctl[:-4] + ".report").read()
 
 
+def test_games_at_a_time_control_through_the_cluster(write_ctl, cluster):
+    # Each game's clock travels in its job; a loss on time comes back as such.
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--time-commands", "time_settings,time_left"),
+                               q=fake_engine_command("--name", "q", "--think-on", "2", "2"),
+                               games=2).replace("scorer = 'internal'",
+                                                "scorer = 'internal'\ntime_control = 'per_move 1'"))
+    result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads(invoke("show", ctl, "--json").output)
+    assert [g["time_loss"] for g in report["games"]] == [True, True]
+    assert all(g["clock_black"] and g["clock_white"] for g in report["games"])
+
+
 def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
     ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=3))

@@ -230,6 +230,27 @@ def test_commands_through_a_channel_without_send_commands_are_sent_in_turn():
     channel.assert_done()
 
 
+def test_answers_read_by_a_deadline_wait_no_longer_than_it_leaves():
+    channel = ScriptedChannel([("play b C3", (False, "")), ("time_left w 5 0", (False, "")),
+                               ("genmove w", (False, "D4"))])
+    controller = GtpController(channel, "player x", default_timeout=300)
+    sent = controller.send_commands(("play", "b", "C3"), ("time_left", "w", "5", "0"),
+                                    ("genmove", "w"))
+    before = time.monotonic()
+    assert controller.receive_commands(sent, deadline=before + 7) == ["", "", "D4"]
+    assert all(0 < timeout <= 7 for timeout in channel.timeouts)
+    assert channel.timeouts == sorted(channel.timeouts, reverse=True)
+
+
+def test_a_deadline_already_past_leaves_no_time_to_wait():
+    channel = ScriptedChannel([("genmove w", GtpTimeout("timed out waiting for a response"))])
+    controller = GtpController(channel, "player x", default_timeout=300)
+    with pytest.raises(GtpTimeout, match="timeout \\(0s\\) waiting for response to 'genmove w'"):
+        controller.receive_commands(controller.send_commands(("genmove", "w")),
+                                    deadline=time.monotonic() - 1)
+    assert channel.timeouts == [0.0] and controller.channel_is_bad
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
