@@ -116,15 +116,8 @@ def write_atomically(pathname: str, data: bytes, durable: bool = True) -> None:
 def make_durable(pathname: str) -> None:
     """fsync a file that was written without (write_atomically(durable=False)), and its
     directory, so that it and its name survive a power cut. Raises StorageError."""
-    try:
-        for path in (pathname, os.path.dirname(pathname) or "."):
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-    except OSError as exc:
-        raise storage_error(exc, pathname, "sync") from None
+    for path in (pathname, os.path.dirname(pathname) or "."):
+        _fsync(path, pathname)
 
 
 def commit_file(attempt: str, pathname: str, synced: bool) -> None:
@@ -141,6 +134,7 @@ def commit_file(attempt: str, pathname: str, synced: bool) -> None:
 
 
 def _fsync(path: str, named: str) -> None:
+    """fsync a file or directory. Raises StorageError naming named."""
     try:
         fd = os.open(path, os.O_RDONLY)
         try:

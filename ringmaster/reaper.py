@@ -99,23 +99,7 @@ def helper_pids() -> set[int]:
 
 def child_pids(parent: int) -> list[int]:
     """The pids of parent's children (from /proc)."""
-    children = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return children
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1 and int(fields[1]) == parent:
-            children.append(int(name))
-    return children
+    return _children_in(_parents(), parent)
 
 
 def listed_children() -> set[int] | None:

@@ -168,24 +168,22 @@ def _is_usable(controller: GtpController) -> bool:
     return is_idle is None or is_idle()
 
 
-def send_to_each(controllers: dict[str, GtpController], commands: dict[str, list[tuple[str, ...]]]
-                 ) -> dict[str, list[str | BadGtpResponse]]:
-    """Each engine's own commands, in one write each, all sent before any is read;
-    {colour: its responses, failures included}. Raises GtpChannelError."""
-    sent = {colour: controllers[colour].send_commands(*commands[colour])
-            for colour in controllers if commands.get(colour)}
-    return {colour: controllers[colour].receive_commands(sent[colour]) for colour in sent}
+def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]],
+                   extra: dict[str, list[tuple[str, ...]]] | None = None
+                   ) -> tuple[dict[str, GtpChannelError | BadGtpResponse], dict[str, list]]:
+    """The game's set-up commands to each engine, then its own extra commands (its
+    clock's), in one write each, all sent before any is read.
 
-
-def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]]
-                   ) -> dict[str, GtpChannelError | BadGtpResponse]:
-    """The game's set-up commands to each engine: one write each, all sent before any is
-    read. Returns the first failure of each engine that failed ({} if none did)."""
+    Returns the first failure of each engine whose set-up failed ({} if none did),
+    and {colour: the responses to its extra commands, failures included}.
+    """
+    extra = extra or {}
     failures: dict[str, GtpChannelError | BadGtpResponse] = {}
+    answers: dict[str, list] = {}
     sent = {}
     for colour, controller in controllers.items():
         try:
-            sent[colour] = controller.send_commands(*commands)
+            sent[colour] = controller.send_commands(*commands, *extra.get(colour, ()))
         except GtpChannelError as exc:
             failures[colour] = exc
     for colour, commands_sent in sent.items():
@@ -194,10 +192,11 @@ def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[s
         except GtpChannelError as exc:
             failures[colour] = exc
             continue
-        refused = [r for r in responses if isinstance(r, BadGtpResponse)]
+        refused = [r for r in responses[:len(commands)] if isinstance(r, BadGtpResponse)]
         if refused:
             failures[colour] = refused[0]
-    return failures
+        answers[colour] = responses[len(commands):]
+    return failures, answers
 
 
 def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> float | None:
@@ -272,13 +271,17 @@ class GameEngines:
         self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
         stack.callback(self.close_all)   # unwinds first: engines go before their log and sink
 
-    def start(self, setup: list[tuple[str, ...]]) -> None:
-        """Attach or start both engines and send each the game's set-up commands.
+    def start(self, setup: list[tuple[str, ...]],
+              extra_for: Callable[[dict[str, GtpController]], dict[str, list[tuple[str, ...]]]]
+              | None = None) -> dict[str, list]:
+        """Attach or start both engines and send each the game's set-up commands, and the
+        extra commands extra_for(controllers) gives each (its clock's) in the same write.
 
         A kept engine is used only if it is still running and has said nothing
         since its last answer; if it fails its start-up commands or the set-up,
         it is replaced by a fresh engine (a kept engine's fault never voids a
-        game). Raises GtpChannelError or BadGtpResponse if a fresh engine fails.
+        game). Returns {colour: the responses to its extra commands}. Raises
+        GtpChannelError or BadGtpResponse if a fresh engine fails.
         """
         pool = engine_pool.current_pool()
         for colour in ("b", "w"):
@@ -294,7 +297,8 @@ class GameEngines:
                         and _resume_kept_engine(engine, colour, self._stderr(colour), self.gtp_log)):
                     self._drop_kept(colour)
         self._start_missing()
-        failures = set_up_engines(self.controllers, setup)
+        extra = extra_for(self.controllers) if extra_for is not None else {}
+        failures, answers = set_up_engines(self.controllers, setup, extra)
         for colour in failures:
             if self.kept[colour] is None:
                 raise failures[colour]
@@ -302,9 +306,13 @@ class GameEngines:
             self._drop_kept(colour)
         if failures:
             self._start_missing()
+            extra = extra_for(self.controllers) if extra_for is not None else {}
             fresh = {colour: self.controllers[colour] for colour in failures}
-            for failure in set_up_engines(fresh, setup).values():
+            failures, again = set_up_engines(fresh, setup, {c: extra.get(c, []) for c in fresh})
+            for failure in failures.values():
                 raise failure
+            answers.update(again)
+        return answers
 
     def _stderr(self, colour: str) -> str | Callable[[str], None]:
         spec = self.specs[colour]

@@ -11,7 +11,6 @@ from ringmaster.game.engines import (
     ChannelFactory,
     EngineDescription,
     GameEngines,
-    send_to_each,
     subprocess_channel,
 )
 from ringmaster.game.job import GameJob, GameJobResult
@@ -204,10 +203,9 @@ def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
         try:
-            engines.start(setup)
-            if clock is not None:   # after the set-up: each engine told its clock its own way
-                told = clock.settings_commands(engines.controllers)
-                answers = send_to_each(engines.controllers, told)
+            # After the set-up, in the same write: each engine told its clock its own way.
+            answers = engines.start(setup, None if clock is None else clock.settings_commands)
+            if clock is not None:
                 for colour, responses in answers.items():
                     clock.note_failures(colour, engines.controllers[colour], responses)
             referee.prepare(engines.controllers)

@@ -20,6 +20,7 @@ from ringmaster.reaper import (
     spare,
     unspare,
 )
+from tests.conftest import processes_mentioning
 
 # A parent that starts a grandchild in a new session (keeping nothing of ours), prints its
 # pid and exits at once: the grandchild is orphaned, as an engine's escaped child is.
@@ -179,22 +180,8 @@ def test_a_chain_of_sessions_deeper_than_any_bound_is_killed_whole(tmp_path, no_
             pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
         subprocess.run([sys.executable, str(script), str(length), no_leftover_processes], check=True)
         deadline = time.monotonic() + 60
-        while len(marked(no_leftover_processes)) < length:
-            assert time.monotonic() < deadline, f"only {len(marked(no_leftover_processes))} started"
+        while (started := len(processes_mentioning(no_leftover_processes))) < length:
+            assert time.monotonic() < deadline, f"only {started} started"
             time.sleep(0.1)
         kill_orphans(keep=ours)
-        assert marked(no_leftover_processes) == set()
-
-
-def marked(marker: str) -> set[int]:
-    """Live processes whose command line holds marker."""
-    pids = set()
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as f:
-                    if marker.encode() in f.read() and alive(int(name)):
-                        pids.add(int(name))
-            except OSError:
-                pass
-    return pids
+        assert processes_mentioning(no_leftover_processes) == set()

@@ -14,6 +14,7 @@ from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
 from ringmaster.gtp.controller import GtpController
+from tests.conftest import processes_mentioning
 from tests.fakes.channels import ScriptedChannel, fake_engine_channel
 from tests.fakes.cli import invoke
 from tests.fakes.fake_commands import fake_engine_command
@@ -186,16 +187,7 @@ def test_kept_engines_are_spared_by_the_reaper_until_taken():
 # Integration: real engine processes.
 
 def _engine_pids(marker: str) -> set[int]:
-    pids = set()
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as f:
-                    if marker.encode() in f.read():
-                        pids.add(int(name))
-            except OSError:
-                pass
-    return pids
+    return processes_mentioning(marker)
 
 
 @pytest.mark.integration
