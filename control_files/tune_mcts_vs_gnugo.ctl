@@ -6,8 +6,8 @@ the exploration constant (log scale) and the playout policy, as a depth-2 UCT
 tree over the constant. Needs GNU Go in /usr/games (Debian's gnugo package).
     ringmaster run control_files/tune_mcts_vs_gnugo.ctl -j 8
 At even strength GNU Go wins nearly every game against 800 playouts, so the
-candidates take black with a negative komi (our engine has no handicap
-commands): adjust komi until a typical candidate wins 30-70% of its games
+candidates take black with a negative komi (a handicap would do as well: our
+engine answers the handicap commands): adjust komi until a typical candidate wins 30-70% of its games
 (and set initial_wins / initial_visits near that rate), or the tuner has
 nothing to tell apart.
 """

@@ -116,7 +116,7 @@ def show(control_file: str, as_json: bool, as_csv: bool) -> None:
     if as_csv:
         click.echo(ringmaster.games_csv(), nl=False)
     elif as_json:
-        click.echo(json.dumps(ringmaster.json_report(), indent=2))
+        click.echo(json.dumps(ringmaster.json_report(), indent=2, allow_nan=False))
     else:
         click.echo(ringmaster.report_text(), nl=False)
 
@@ -160,9 +160,12 @@ def reset(control_file: str) -> None:
 def check(control_file: str, cluster: str | None) -> None:
     """Start every player and run its start-up checks, showing its stderr."""
     ringmaster = _load(control_file)
+    notes: list[str] = []
     with reaping(helper_pids):
         failures = startup_failures(ringmaster.competition, ringmaster.channel_factory,
-                                    stderr="inherit", report=click.echo)
+                                    stderr="inherit", report=click.echo, notes=notes)
+    for note in notes:
+        click.echo(f"warning: {note}", err=True)
     if cluster is not None:
         from ringmaster.dispatch.cluster import connect
         with connect(cluster) as client:

@@ -13,15 +13,30 @@ from ringmaster.errors import StorageError
 # refused if they can't be file names, and every record's name ends in a known extension.
 TEMP_SUFFIX = ".ringmaster-tmp"
 
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# C0 but tab, DEL, and C1 (U+0080-U+009F: U+009B is a terminal's CSI, like ESC [).
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL_BUT_NEWLINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(match: re.Match) -> str:
+    ch = match.group()
+    return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
 
 
 def one_line(text: str) -> str:
     """text as one line for a log or history file: control characters become escapes (\\n, \\x1b)."""
-    def escape(match: re.Match) -> str:
-        ch = match.group()
-        return {"\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}")
-    return _CONTROL_CHARACTERS.sub(escape, text)
+    return _CONTROL_CHARACTERS.sub(_escape, text)
+
+
+def printable(text: str) -> str:
+    """text (from an engine) safe for a terminal, keeping its lines: every control character
+    but newline and tab becomes an escape (\\x1b, \\x9b)."""
+    return _CONTROL_BUT_NEWLINES.sub(_escape, text)
+
+
+def clipped(text: str, limit: int = 500) -> str:
+    """text cut to limit characters, saying how long it was (an engine's text kept in the state)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def log_line(text: str) -> str:
@@ -107,12 +122,30 @@ def write_atomically(pathname: str, data: bytes, durable: bool = True) -> None:
 def make_durable(pathname: str) -> None:
     """fsync a file that was written without (write_atomically(durable=False)), and its
     directory, so that it and its name survive a power cut. Raises StorageError."""
+    for path in (pathname, os.path.dirname(pathname) or "."):
+        _fsync(path, pathname)
+
+
+def commit_file(attempt: str, pathname: str, synced: bool) -> None:
+    """Rename attempt to pathname (replacing any file there), durably: the file fsynced
+    unless synced says its writer did, and the directory fsynced. Raises StorageError."""
     try:
-        for path in (pathname, os.path.dirname(pathname) or "."):
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        os.replace(attempt, pathname)
     except OSError as exc:
-        raise storage_error(exc, pathname, "sync") from None
+        raise storage_error(exc, pathname) from None
+    if synced:
+        _fsync(os.path.dirname(pathname) or ".", pathname)
+    else:
+        make_durable(pathname)
+
+
+def _fsync(path: str, named: str) -> None:
+    """fsync a file or directory. Raises StorageError naming named."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise storage_error(exc, named, "sync") from None

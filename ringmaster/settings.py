@@ -170,13 +170,32 @@ def interpret_shlex_sequence(value: Any) -> list[str]:
     return words
 
 
+MAX_TIMEOUT = 1_000_000.0
+"""The longest timeout a control file may set, in seconds (11.6 days); None is no limit."""
+
+
+def interpret_timeout(value: Any) -> float | None:
+    """Seconds, positive and at most MAX_TIMEOUT; None for no limit."""
+    if value is None:
+        return None
+    value = interpret_positive_float(value)
+    if value > MAX_TIMEOUT:
+        raise ValueError(f"must be at most {MAX_TIMEOUT:.0f} seconds (None for no limit)")
+    return value
+
+
 @dataclass(frozen=True)
 class Setting:
-    """A control-file setting: its name, how to check its value, and its default."""
+    """A control-file setting: its name, how to check its value, and its default.
+
+    explicit_none: a None the control file gives is a value for the interpreter
+    (timeout = None: no limit), not the setting left unset.
+    """
 
     name: str
     interpreter: Interpreter
     default: Any = _NO_DEFAULT
+    explicit_none: bool = False
 
     @property
     def required(self) -> bool:
@@ -187,7 +206,8 @@ def load_settings(settings: list[Setting], config: dict[str, Any],
                   context: str = "") -> dict[str, Any]:
     """Check the named settings in config and return {name: value}.
 
-    A setting given as None is treated as unset. Raises ControlFileError
+    A setting given as None is treated as unset, unless it takes an explicit
+    None (Setting.explicit_none). Raises ControlFileError
     naming the setting if a required one is missing or a value is invalid
     (with the setting as data too when context is '', a top-level setting).
     """
@@ -196,6 +216,9 @@ def load_settings(settings: list[Setting], config: dict[str, Any],
     top_level = not context
     for setting in settings:
         value = config.get(setting.name)
+        if value is None and setting.explicit_none and setting.name in config:
+            result[setting.name] = setting.interpreter(None)
+            continue
         if value is None:
             if setting.required:
                 raise ControlFileError(f"{prefix}'{setting.name}' not specified",
@@ -252,7 +275,7 @@ class Player(ControlFileObject):
     allowed_arguments = (
         "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
-        "sgf_player_name_from_gtp", "timeout", "reuse",
+        "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
     )
 
 

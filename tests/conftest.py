@@ -90,6 +90,18 @@ def fsync_targets(monkeypatch) -> list[str]:
 
 
 @pytest.fixture
+def virtual_time(monkeypatch):
+    """The ringmaster's game clocks read a VirtualTime, which in-process fake engines
+    advance when they think (--think): losses on time tested without real timing."""
+    from ringmaster.game import timekeeper
+    from tests.fakes import channels
+    clock = channels.VirtualTime()
+    monkeypatch.setattr(channels, "VIRTUAL_TIME", clock)
+    monkeypatch.setattr(timekeeper, "monotonic", clock.monotonic)
+    return clock
+
+
+@pytest.fixture
 def gnugo() -> str:
     """The path of GNU Go; skips the test if it isn't installed, except when CI is set (fails)."""
     if not os.access(GNUGO, os.X_OK):

@@ -8,10 +8,11 @@ from collections.abc import Callable, Collection
 
 from sgfmill import common
 
-from players.engines.clock import Clock
+from players.engines.clock import Clock, clock_from_settings
 from players.games.base import Game
 from players.games.board import BoardGame
 from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, parse_colour
+from ringmaster.rules.handicap import fixed_handicap_limit, fixed_handicap_points
 
 RESIGN = "resign"
 
@@ -43,6 +44,10 @@ class MoveGenerator:
 
     def played(self, action: int) -> None:
         """action was played in the last position given; the game goes on after it."""
+
+    def prepare(self, game: BoardGame, state) -> None:
+        """A clock has been set: get ready to move now (build a searcher, load code), so
+        that the clock doesn't pay for it at the first genmove. Optional."""
 
 
 class GtpAdapter:
@@ -135,8 +140,51 @@ class GtpAdapter:
 
     def set_time(self, main_time: float, byo_yomi_time: float, byo_yomi_stones: int) -> None:
         """time_settings: both colours start a new clock."""
-        self.clocks = {player: Clock(main_time, byo_yomi_time, byo_yomi_stones)
-                       for player in (0, 1)}
+        self.set_clock(Clock(main_time, byo_yomi_time, byo_yomi_stones))
+
+    def set_clock(self, clock: Clock) -> None:
+        """Both colours start a new clock like this one (kgs-/kata-time_settings); the
+        generator gets ready to move (MoveGenerator.prepare)."""
+        self.clocks = {player: Clock(**clock.__dict__) for player in (0, 1)}
+        self.generate.prepare(self.game, self.state)
+
+    def place_handicap(self, points: list[tuple[int, int]]) -> None:
+        """Black's handicap stones on the empty board; White is to move.
+
+        Raises GtpError unless the board is empty and the points are distinct and on it.
+        """
+        game = self.game
+        if len(self.history) > 1 or game.empty_points(self.state) != game.size * game.size:
+            raise GtpError("board not empty")
+        if len(points) < 2 or len(set(points)) != len(points):
+            raise GtpError("bad handicap")
+        actions = [game.move_to_action(point) for point in points]
+        try:
+            state = game.with_handicap(self.state, actions)
+        except ValueError as exc:
+            raise GtpError(f"bad handicap: {exc}") from None
+        self.history = [state]
+        self._reposition(state)
+
+    def free_handicap_points(self, stones: int) -> list[tuple[int, int]]:
+        """Where we put free handicap stones: GTP's fixed layout as far as it goes, then each
+        further stone on the third line or above, as far as can be from the stones so far."""
+        size = self.game.size
+        limit = fixed_handicap_limit(size)
+        if not 2 <= stones < size * size:
+            raise GtpError("invalid number of stones")
+        points = fixed_handicap_points(min(stones, limit), size) if limit >= 2 else []
+        edge = 2 if size >= 9 else 0
+        candidates = [(row, col) for row in range(edge, size - edge)
+                      for col in range(edge, size - edge)] or \
+            [(row, col) for row in range(size) for col in range(size)]
+        while len(points) < stones:
+            free = [p for p in candidates if p not in points] or \
+                [(r, c) for r in range(size) for c in range(size) if (r, c) not in points]
+            points.append(max(free, key=lambda p: (min((abs(p[0] - q[0]) + abs(p[1] - q[1])
+                                                         for q in points), default=0),
+                                                    -abs(p[0] - size // 2) - abs(p[1] - size // 2))))
+        return points
 
     def set_time_left(self, colour: str, seconds: float, stones: int) -> None:
         """time_left: what is left on colour's clock."""
@@ -196,6 +244,12 @@ class GtpAdapter:
                 raise GtpError("time settings must not be negative")
             self.set_time(main, byo, stones)
 
+        def kgs_time_settings(args: list[str], fischer: bool = False) -> None:
+            try:
+                self.set_clock(clock_from_settings(args, fischer=fischer))
+            except ValueError as exc:
+                raise GtpError(str(exc)) from None
+
         def time_left(args: list[str]) -> None:
             if len(args) != 3:
                 raise GtpError("time_left needs a colour, a time and a stone count")
@@ -212,9 +266,48 @@ class GtpAdapter:
             "final_score": lambda args: self.final_score(),
             "showboard": lambda args: self.showboard(),
             "time_settings": time_settings,
+            "kgs-time_settings": kgs_time_settings,
+            "kata-time_settings": lambda args: kgs_time_settings(args, fischer=True),
             "time_left": time_left,
         })
+        if self.game.supports_handicap:
+            handlers.update(self._handicap_commands())
         return handlers
+
+    def _handicap_commands(self) -> dict[str, Callable[[list[str]], str | None]]:
+        """fixed_handicap, place_free_handicap and set_free_handicap (Go)."""
+        def count(args: list[str]) -> int:
+            if len(args) != 1:
+                raise GtpError("needs a number of stones")
+            return _number(args[0], int, "number of stones")
+
+        def vertices(points: list[tuple[int, int]]) -> str:
+            return " ".join(common.format_vertex(point) for point in points)
+
+        def fixed(args: list[str]) -> str:
+            try:
+                points = fixed_handicap_points(count(args), self.game.size)
+            except ValueError:
+                raise GtpError("invalid number of stones") from None
+            self.place_handicap(points)
+            return vertices(points)
+
+        def place_free(args: list[str]) -> str:
+            points = self.free_handicap_points(count(args))
+            self.place_handicap(points)
+            return vertices(points)
+
+        def set_free(args: list[str]) -> None:
+            try:
+                points = [common.move_from_vertex(word, self.game.size) for word in args]
+            except ValueError:
+                raise GtpError("invalid vertex") from None
+            if None in points:
+                raise GtpError("invalid vertex: pass")
+            self.place_handicap(points)
+
+        return {"fixed_handicap": fixed, "place_free_handicap": place_free,
+                "set_free_handicap": set_free}
 
 
 def _number(word: str, kind: Callable, what: str):

@@ -22,6 +22,7 @@ class BoardGame(Game):
       pass_action  -- size * size
       board_sizes  -- the sides the game can be played on
       symbols      -- what a rendered board shows for 'b', 'w' and an empty point (None)
+      supports_handicap -- with_handicap() places handicap stones (Go)
     """
 
     kind: str = ""
@@ -29,6 +30,14 @@ class BoardGame(Game):
     pass_action: int = 0
     board_sizes: Collection[int] = ()
     symbols: dict[str | None, str] = {"b": "X", "w": "O", None: "."}
+    supports_handicap: bool = False
+
+    def with_handicap(self, state, actions: list[int]):
+        """The position with black stones on actions' points and White to move (a handicap).
+
+        Raises ValueError if the game has no handicap or a point is taken or off the board.
+        """
+        raise ValueError("this game has no handicap")
 
     @abstractmethod
     def colour_at(self, state, action: int) -> str | None:

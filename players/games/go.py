@@ -62,8 +62,21 @@ class GoGame(BoardGame):
         self.num_actions = size * size + 1
         self.pass_action = size * size
 
+    supports_handicap = True
+
     def initial_state(self) -> GoState:
         return GoState(go_board.empty_board(self.size), go_board.BLACK)
+
+    def with_handicap(self, state: GoState, actions: list[int]) -> GoState:
+        board = state.board.copy()
+        for action in actions:
+            if not 0 <= action < self.pass_action:
+                raise ValueError(f"no point {action}")
+            point = go_board.point_of(self.size, action)
+            if board[point] != go_board.EMPTY:
+                raise ValueError("point taken")
+            board[point] = go_board.BLACK
+        return GoState(board, go_board.WHITE, moves=state.moves)
 
     def to_play(self, state: GoState) -> int:
         return 0 if state.colour == go_board.BLACK else 1

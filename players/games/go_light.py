@@ -51,8 +51,21 @@ class LightGo(BoardGame):
         self.num_actions = size * size + 1
         self.pass_action = size * size
 
+    supports_handicap = True
+
     def initial_state(self) -> LightGoState:
         return LightGoState(boards.Board(self.size), "b")
+
+    def with_handicap(self, state: LightGoState, actions: list[int]) -> LightGoState:
+        board = state.board.copy()
+        for action in actions:
+            if not 0 <= action < self.pass_action:
+                raise ValueError(f"no point {action}")
+            row, col = self.action_to_move(action)
+            if board.get(row, col) is not None:
+                raise ValueError("point taken")
+            board.play(row, col, "b")
+        return LightGoState(board, "w", moves=state.moves)
 
     def to_play(self, state: LightGoState) -> int:
         return "bw".index(state.colour)

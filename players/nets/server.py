@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ringmaster.gtp.launch import SHARED_SERVICE_VARIABLE
+from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE, SHARED_SERVICE_VARIABLE
 
 _AUTHKEY = b"players-nets-server"
 
@@ -76,15 +76,16 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
         if os.path.exists(address):
             os.unlink(address)   # a stale socket from a server that died
         # Its own session, and none of the engine's pipes: the ringmaster must not wait for
-        # it. The variable tells the ringmaster's reaper to leave it running for other
-        # engines: it ends by itself idle_seconds after its last client has gone.
+        # it. The run's token, where the ringmaster gave this engine one, tells its reaper
+        # to leave the server running for other engines: it ends by itself idle_seconds
+        # after its last client has gone. Without one it ends with this engine's game.
         subprocess.Popen(
             [sys.executable, "-m", "players.nets.server", "--model", str(model_path),
              "--device", device, "--address", address, "--idle-seconds", str(idle_seconds),
              "--threads", str(threads)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True,
-            env={**os.environ, SHARED_SERVICE_VARIABLE: "1"})
+            env={**os.environ, SHARED_SERVICE_VARIABLE: os.environ.get(SERVICE_TOKEN_VARIABLE, "")})
         deadline = time.monotonic() + start_timeout
         while time.monotonic() < deadline:
             try:

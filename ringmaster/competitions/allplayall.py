@@ -6,6 +6,7 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
+from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.result import format_float
@@ -79,6 +80,7 @@ class AllPlayAll(Tournament):
         if len(codes) > 702:
             raise ControlFileError("'competitors': too many (at most 702)", setting="competitors")
         self.competitors = codes
+        check_player_clocks(settings, tuple(self.players[c] for c in codes))
         game_settings = {s.name: settings[s.name] for s in ALLPLAYALL_SETTINGS}
         game_settings["handicap"] = None
         self.matchups = {}

@@ -8,7 +8,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ringmaster.competitions.time_settings import (
+    check_game_clock,
+    effective_time_control,
+    interpret_time_margin,
+    player_time_control,
+)
 from ringmaster.errors import ControlFileError
+from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
 from ringmaster.settings import (
@@ -21,14 +28,17 @@ from ringmaster.settings import (
     interpret_identifier,
     interpret_map,
     interpret_optional,
-    interpret_positive_float,
     interpret_positive_int,
     interpret_shlex_sequence,
     interpret_str,
+    interpret_timeout,
     load_settings,
 )
 
 DEFAULT_TIMEOUT = 300.0
+
+INHERITED = object()
+"""A Player's setting left unset: the top-level setting's value applies."""
 
 
 class NoGameAvailable:
@@ -40,13 +50,37 @@ NO_GAME = NoGameAvailable()
 
 @dataclass(frozen=True)
 class PlayerCheck:
-    """A start-up check: start the engine, set up a board, and close it."""
+    """A start-up check: start the engine, set up a board, check it has the commands the
+    competition needs, and close it.
+
+    Public attributes:
+      needs -- ((GTP command, what needs it), ...): a missing one fails the check
+      timed -- the player plays at a time control: an engine with no time command is
+               named in a warning (it is timed all the same)
+    """
 
     player: PlayerSpec
     board_size: int
     komi: float
     game: str = "go"
     options: tuple[tuple[str, Any], ...] = ()
+    needs: tuple[tuple[str, str], ...] = ()
+    timed: bool = False
+
+
+def handicap_needs(settings: dict[str, Any], as_black: bool,
+                   as_white: bool) -> tuple[tuple[str, str], ...]:
+    """The handicap commands a player needs in a game's settings, playing black, white or both:
+    ((command, what needs it), ...)."""
+    stones = settings.get("handicap")
+    if not stones:
+        return ()
+    style = settings.get("handicap_style") or "fixed"
+    why = f"handicap {stones} ({style})"
+    if style == "fixed":
+        return (("fixed_handicap", why),) if as_black or as_white else ()
+    return ((("place_free_handicap", why),) if as_black else ()) + (
+        (("set_free_handicap", why),) if as_white else ())
 
 
 def _interpret_board_size(value: Any) -> int:
@@ -77,6 +111,8 @@ GAME_SETTINGS = [
     Setting("scorer", interpret_enum("internal", "players"), default="players"),
     Setting("internal_scorer_handicap_compensation",
             interpret_enum("no", "full", "short"), default="full"),
+    Setting("time_control", canonical_time_control, default=NONE),
+    Setting("time_margin", interpret_time_margin, default=DEFAULT_TIME_MARGIN),
 ] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
      for game in GAMES for s in get_rules_class(game).option_settings]
 
@@ -84,12 +120,22 @@ GAME_SETTINGS = [
 OPTION_GAMES = {s.name: game for game in GAMES for s in get_rules_class(game).option_settings}
 
 
-SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game")
+SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game", "time_control", "time_margin")
 
 
-def saved_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings of SAVED_GAME_SETTINGS that a game's settings give."""
-    return {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+def saved_game_settings(settings: dict[str, Any],
+                        players: tuple[PlayerSpec, ...] = ()) -> dict[str, Any]:
+    """What a later run must not change: the settings of SAVED_GAME_SETTINGS that a game's
+    settings give, and the game's own settings (Pig's pig_target...) with their defaults.
+    time_control is both sides' (see effective_time_control); time_margin is left out
+    when no side is timed (it means nothing then)."""
+    saved = {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
+    if "time_control" in saved:
+        saved["time_control"] = effective_time_control(settings, players)
+        if saved["time_control"] == NONE:
+            saved.pop("time_margin", None)
+    options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
+    return {**saved, **options, **rules_options(settings)}
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +158,7 @@ COMMON_SETTINGS = [
     Setting("record_games", interpret_bool, default=True),
     Setting("stderr_to_log", interpret_bool, default=True),
     Setting("skip_player_checks", interpret_bool, default=False),
-    Setting("timeout", interpret_positive_float, default=DEFAULT_TIMEOUT),
+    Setting("timeout", interpret_timeout, default=DEFAULT_TIMEOUT, explicit_none=True),
     Setting("reuse_engines", interpret_bool, default=False),
     Setting("players", interpret_map),
 ]
@@ -127,8 +173,10 @@ PLAYER_SETTINGS = [
     Setting("startup_gtp_commands", interpret_any, default=[]),
     Setting("discard_stderr", interpret_bool, default=False),
     Setting("sgf_player_name_from_gtp", interpret_bool, default=True),
-    Setting("timeout", interpret_optional(interpret_positive_float), default=None),
+    Setting("timeout", interpret_timeout, default=INHERITED, explicit_none=True),
     Setting("reuse", interpret_optional(interpret_bool), default=None),
+    Setting("shared_services", interpret_bool, default=False),
+    Setting("time_control", interpret_optional(canonical_time_control), default=None),
 ]
 
 
@@ -144,6 +192,7 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
         if settings.get(name) is not None and name not in rules.default_options:
             raise ControlFileError(f"{context}'{name}' is a setting of game {owner!r}, not {game!r}",
                                    setting=None if context else name)
+    check_game_clock(settings, context)
     if not rules.uses_board:
         return
     # A playoff's top-level settings hold only those given; complete settings hold them all.
@@ -265,8 +314,10 @@ class Competition(ABC):
             allow_claim=settings["allow_claim"],
             discard_stderr=settings["discard_stderr"],
             sgf_player_name_from_gtp=settings["sgf_player_name_from_gtp"],
-            timeout=self.default_timeout if timeout is None else timeout,
-            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"])
+            timeout=self.default_timeout if timeout is INHERITED else timeout,
+            reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"],
+            shared_services=settings["shared_services"],
+            time_control=settings["time_control"])
 
     def player(self, code: str, context: str) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none."""
@@ -293,7 +344,10 @@ class Competition(ABC):
                 "internal_scorer_handicap_compensation", "full"),
             sgf_event=sgf_event or self.competition_code,
             sgf_game_name=f"{self.competition_code} {game_id}",
-            sgf_note=sgf_note)
+            sgf_note=sgf_note,
+            time_control_b=parse_time_control(player_time_control(game_settings, player_b)),
+            time_control_w=parse_time_control(player_time_control(game_settings, player_w)),
+            time_margin=game_settings.get("time_margin", DEFAULT_TIME_MARGIN))
 
     # State: plain JSON-able data, never pickled objects.
 
@@ -339,10 +393,15 @@ class Competition(ABC):
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """{matchup id, or '' for a tuner: the settings its games are played under}.
 
-        Only board_size, komi, handicap and game (SAVED_GAME_SETTINGS): the state
-        keeps them, so that a later run refuses a control file that changed them.
+        Only board_size, komi, handicap, game, time_control and time_margin
+        (saved_game_settings): the state keeps them, so that a later run refuses a
+        control file that changed them.
         """
         return {}
+
+    def uses_clock(self) -> bool:
+        """Whether any game is played at a time control (for the -j warning)."""
+        return False
 
     def is_complete(self) -> bool:
         """True when every game the competition wants has been played."""

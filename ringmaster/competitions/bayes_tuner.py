@@ -39,6 +39,10 @@ def _interpret_nonnegative_float(value: Any) -> float:
     return value
 
 
+MAX_INITIAL_POINTS = 10_000
+"""The most points the initial design may have: they are built at once, and the model's
+fit costs the cube of its points."""
+
 BAYES_SETTINGS = [
     Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
     Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
@@ -93,6 +97,10 @@ class BayesTuner(ContinuousTuner):
                                      or default_games_per_point(self.number_of_games))
         dims = len(self.parameter_specs)
         self.initial_points: int = settings["initial_points"] or 4 + 3 * dims
+        if self.initial_points > MAX_INITIAL_POINTS:
+            raise ControlFileError(
+                f"'initial_points': {self.initial_points} is more than the {MAX_INITIAL_POINTS} "
+                "a design may have (each is a match the model fits)", setting="initial_points")
         if self.number_of_games is not None and \
                 self.number_of_games < self.games_per_point * self.initial_points:
             raise ControlFileError(

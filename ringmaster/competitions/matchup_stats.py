@@ -28,6 +28,7 @@ class MatchupStats:
 
     Public attributes:
       player_1, player_2, total, wins_1, wins_2, unknown, jigos, forfeits_1, forfeits_2,
+      time_losses_1, time_losses_2 (games each lost on time: no forfeits),
       played_1b, played_2b (games with that player as black), wins_1b, wins_1w,
       wins_2b, wins_2w, wins_b, wins_w, average_time_1, average_time_2, alternating
     """
@@ -41,6 +42,8 @@ class MatchupStats:
     jigos: int = 0
     forfeits_1: int = 0
     forfeits_2: int = 0
+    time_losses_1: int = 0
+    time_losses_2: int = 0
     played_1b: int = 0
     played_2b: int = 0
     decided_1b: int = 0
@@ -82,7 +85,8 @@ class MatchupStats:
             "player_1": self.player_1, "player_2": self.player_2, "games": self.total,
             "wins_1": self.wins_1, "wins_2": self.wins_2, "jigos": self.jigos,
             "unknown": self.unknown, "forfeits_1": self.forfeits_1,
-            "forfeits_2": self.forfeits_2, "played_1_as_black": self.played_1b,
+            "forfeits_2": self.forfeits_2, "time_losses_1": self.time_losses_1,
+            "time_losses_2": self.time_losses_2, "played_1_as_black": self.played_1b,
             "played_2_as_black": self.played_2b, "wins_1_as_black": self.wins_1b,
             "wins_1_as_white": self.wins_1w, "wins_2_as_black": self.wins_2b,
             "wins_2_as_white": self.wins_2w, "average_cpu_1": self.average_time_1,
@@ -133,6 +137,8 @@ def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> Ma
                     s.wins_1w += 1
                 if r.is_forfeit:
                     s.forfeits_2 += 1
+                if r.is_time_loss:
+                    s.time_losses_2 += 1
             else:
                 s.wins_2 += 1
                 if r.winning_colour == "b":
@@ -141,6 +147,8 @@ def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> Ma
                     s.wins_2w += 1
                 if r.is_forfeit:
                     s.forfeits_1 += 1
+                if r.is_time_loss:
+                    s.time_losses_1 += 1
         for code in (player_1, player_2):
             t = r.cpu_times.get(code)
             if t is not None:
@@ -167,11 +175,13 @@ def render_table(rows: list[list[str]], right_align_from: int = 1) -> list[str]:
 
 
 def matchup_table(s: MatchupStats) -> list[str]:
-    """The per-matchup table, with a header row: wins, by colour, forfeits, average CPU time.
+    """The per-matchup table, with a header row: wins, by colour, forfeits, losses on time,
+    average CPU time.
 
     Percentages are over the games with a result (see MatchupStats).
     """
     show_forfeits = s.forfeits_1 or s.forfeits_2
+    show_time_losses = s.time_losses_1 or s.time_losses_2
     show_cpu = s.average_time_1 is not None or s.average_time_2 is not None
     header = ["player", "wins", "%"]
     if s.alternating:
@@ -180,14 +190,16 @@ def matchup_table(s: MatchupStats) -> list[str]:
         header += ["colour"]
     if show_forfeits:
         header += ["forfeits"]
+    if show_time_losses:
+        header += ["lost on time"]
     if show_cpu:
         header += ["avg cpu (s)"]
     rows = [header]
-    for code, wins, wb, ww, db, dw, pb, forfeits, avg in (
+    for code, wins, wb, ww, db, dw, pb, forfeits, time_losses, avg in (
             (s.player_1, s.wins_1, s.wins_1b, s.wins_1w, s.decided_1b, s.decided_2b, s.played_1b,
-             s.forfeits_1, s.average_time_1),
+             s.forfeits_1, s.time_losses_1, s.average_time_1),
             (s.player_2, s.wins_2, s.wins_2b, s.wins_2w, s.decided_2b, s.decided_1b, s.played_2b,
-             s.forfeits_2, s.average_time_2)):
+             s.forfeits_2, s.time_losses_2, s.average_time_2)):
         row = [code, format_float(wins), format_percent(wins, s.decided)]
         if s.alternating:
             row += [format_float(wb), format_percent(wb, db),
@@ -196,6 +208,8 @@ def matchup_table(s: MatchupStats) -> list[str]:
             row += ["black" if pb else "white"]
         if show_forfeits:
             row += [str(forfeits)]
+        if show_time_losses:
+            row += [str(time_losses)]
         if show_cpu:
             row += [f"{avg:.2f}" if avg is not None else "--"]
         rows.append(row)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import ControlFileError
 from ringmaster.settings import (
@@ -94,6 +95,7 @@ class Playoff(Tournament):
             merged = {**defaults, **{k: v for k, v in args.items() if v is not None}}
             settings = load_settings(MATCHUP_SETTINGS, merged, context)
             check_game_settings(settings, f"{context}: ")
+            check_player_clocks(settings, (self.players[p1], self.players[p2]), f"{context}: ")
             name = args.get("name")
             if name is not None:
                 name = interpret_str(name)

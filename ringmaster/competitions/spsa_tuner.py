@@ -58,10 +58,14 @@ def _interpret_fraction(value: Any) -> float:
     return value
 
 
+MAX_A_RATIO = 100.0
+"""A (the schedule's stability constant) is a_ratio times the iterations: fishtest uses 0.1."""
+
+
 def _interpret_a_ratio(value: Any) -> float:
     value = interpret_float(value)
-    if value < 0.0:
-        raise ValueError("must not be negative")
+    if not 0.0 <= value <= MAX_A_RATIO:
+        raise ValueError(f"must be from 0 to {MAX_A_RATIO:g}")
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import (
@@ -11,6 +11,7 @@ from ringmaster.competitions.base import (
     NoGameAvailable,
     PlayerCheck,
     describe_game_settings,
+    handicap_needs,
     rules_options,
     saved_game_settings,
 )
@@ -22,6 +23,7 @@ from ringmaster.competitions.matchup_stats import (
     render_table,
 )
 from ringmaster.competitions.scheduling import GroupScheduler
+from ringmaster.competitions.time_settings import player_time_control
 from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
@@ -113,7 +115,16 @@ class Tournament(Competition):
         self._set_scheduler_groups()
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
-        return {str(key): saved_game_settings(m.game_settings) for key, m in self.matchups.items()}
+        return {str(key): saved_game_settings(m.game_settings, self._matchup_specs(m))
+                for key, m in self.matchups.items()}
+
+    def _matchup_specs(self, m: MatchupSpec) -> tuple:
+        return self._player_spec(m.player_1), self._player_spec(m.player_2)
+
+    def uses_clock(self) -> bool:
+        return any(player_time_control(m.game_settings, spec) != "none"
+                   for m in self.matchups.values() if m.number_of_games != 0
+                   for spec in self._matchup_specs(m))
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -238,17 +249,23 @@ class Tournament(Competition):
     # Games
 
     def get_player_checks(self) -> list[PlayerCheck]:
+        """One check a player, in the settings of its first matchup, with the commands
+        all its matchups need (handicap) and whether any of them is timed."""
         checks: dict[str, PlayerCheck] = {}
         for m in self.matchups.values():
             if m.number_of_games == 0:
                 continue
-            for code in (m.player_1, m.player_2):
+            for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]
-                if base not in checks:
-                    checks[base] = PlayerCheck(
-                        self.players[base], m.game_settings["board_size"],
-                        m.game_settings["komi"], m.game_settings.get("game", "go"),
-                        tuple(rules_options(m.game_settings).items()))
+                check = checks.get(base) or PlayerCheck(
+                    self.players[base], m.game_settings["board_size"],
+                    m.game_settings["komi"], m.game_settings.get("game", "go"),
+                    tuple(rules_options(m.game_settings).items()))
+                needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
+                                       as_white=index == 1 or m.alternating)
+                timed = player_time_control(m.game_settings, self._player_spec(code)) != "none"
+                checks[base] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
+                                       timed=check.timed or timed)
         return list(checks.values())
 
     def _player_spec(self, code: str):
@@ -486,6 +503,8 @@ class Tournament(Competition):
         report["engine_names"] = self.engine_names
         report["engine_descriptions"] = self.engine_descriptions
         report["players"] = {code: list(p.command) for code, p in self.players.items()}
+        report["player_time_controls"] = {code: p.time_control for code, p in self.players.items()
+                                          if p.time_control is not None}
         report["elo_method"] = ELO_METHOD
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()

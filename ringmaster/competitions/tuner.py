@@ -13,9 +13,11 @@ from ringmaster.competitions.base import (
     PlayerCheck,
     check_game_settings,
     describe_game_settings,
+    handicap_needs,
     saved_game_settings,
 )
 from ringmaster.competitions.scheduling import SimpleScheduler
+from ringmaster.competitions.time_settings import check_player_clocks, player_time_control
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import get_rules_class
@@ -202,12 +204,18 @@ class Tuner(Competition):
         settings = load_settings(TUNER_SETTINGS, config)
         self.candidate_colour = settings["candidate_colour"]
         self.opponent = self.player(settings["opponent"], "'opponent'")
+        check_player_clocks(self.game_settings, (self.opponent,))
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0
         self.confirm_games_given = config.get("confirm_games") is not None
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
-        return {"": saved_game_settings(self.game_settings)}
+        """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""
+        return {"": saved_game_settings(self.game_settings, (self.opponent,))}
+
+    def uses_clock(self) -> bool:
+        return (player_time_control(self.game_settings, self.opponent) != "none"
+                or self.game_settings["time_control"] != "none")
 
     def check_make_candidate(self, engine_parameters: tuple) -> None:
         """Raise ControlFileError if make_candidate fails for these parameters."""
@@ -242,7 +250,9 @@ class Tuner(Competition):
         if not isinstance(player, Player):
             raise CompetitionError(f"make_candidate() returned {player!r}, not Player")
         try:
-            return self.make_player_spec(code, player)
+            spec = self.make_player_spec(code, player)
+            check_player_clocks(self.game_settings, (spec,))
+            return spec
         except ControlFileError as exc:
             raise CompetitionError(
                 f"bad player spec from make_candidate(): {exc}; parameters were: "
@@ -276,9 +286,16 @@ class Tuner(Competition):
 
     def get_player_checks(self) -> list[PlayerCheck]:
         candidate = self.make_candidate("candidate", self.sample_engine_parameters())
+        candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
+        opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
+                                   self.candidate_colour == "random")
         return [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
-                            self.game_settings["game"])
-                for player in (candidate, self.opponent)]
+                            self.game_settings["game"],
+                            needs=handicap_needs(self.game_settings, as_black="b" in colours,
+                                                 as_white="w" in colours),
+                            timed=player_time_control(self.game_settings, player) != "none")
+                for player, colours in ((candidate, candidate_colours),
+                                        (self.opponent, opponent_colours))]
 
     def sample_engine_parameters(self) -> tuple:
         raise NotImplementedError
@@ -440,6 +457,10 @@ class Tuner(Competition):
                                   if self.opponent_description else {})
         report["engine_descriptions"] = {}
         report["game_settings"] = {k: v for k, v in self.game_settings.items()}
+        report["player_time_controls"] = {
+            code: p.time_control for code, p in ((self.opponent.code, self.opponent),
+                                                 ("candidate (e.g.)", sample))
+            if p.time_control is not None}
         return report
 
     def write_static_description(self, out: TextIO) -> None:

@@ -5,18 +5,35 @@ from __future__ import annotations
 import logging
 import socket
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from ringmaster import reaper
 from ringmaster.dispatch.job_loop import Job, JobLoop, JobSource, PlayFunction, deliver, run_job
-from ringmaster.errors import ClusterLost, ClusterUnavailable
+from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
 
 CONNECT_TIMEOUT = 10.0
 # How long the scheduler may stay out of reach during a run before the run stops.
 LOST_SCHEDULER_GRACE = 10.0
+
+
+def check_address(address: str) -> None:
+    """Raises ClusterUnavailable (one line) if Dask isn't installed or address isn't a
+    scheduler's address (tcp://HOST:PORT, or HOST:PORT)."""
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise ClusterUnavailable(
+            "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
+    try:
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise ClusterUnavailable(f"--cluster {address!r} is not a scheduler's address: "
+                                 f"{one_line(str(exc))[:200]} (give tcp://HOST:PORT)") from None
 
 
 def connect(address: str, timeout: float | None = None) -> Any:
@@ -30,6 +47,7 @@ def connect(address: str, timeout: float | None = None) -> Any:
     except ImportError:
         raise ClusterUnavailable(
             "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
+    check_address(address)   # before a Client exists: one half made waits 20 s to close
     # Dask logs every reconnection attempt with a traceback; our own messages say what happened.
     for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -53,8 +71,39 @@ def worker_name() -> str:
     return f"{socket.gethostname()} {address}"
 
 
+# How often a game on a Dask worker looks whether its run still wants it.
+WATCH_INTERVAL = 0.5
+
+
 def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str]:
-    return run_job(play, job), worker_name()
+    """A job on a Dask worker: stopped (its engines killed) once the run no longer wants
+    it (cancelled, or the ringmaster gone), and what its engines left behind killed after."""
+    from distributed import get_worker
+    worker = get_worker()
+    key = worker.get_current_task()
+    reaper.become_subreaper()   # the worker process: its engines' orphans come to it
+    finished = threading.Event()
+    try:
+        with reaper.job_processes() as processes:
+            watcher = threading.Thread(target=_watch, args=(worker, key, processes, finished),
+                                       daemon=True)
+            watcher.start()
+            try:
+                return run_job(play, job), worker_name()
+            finally:
+                finished.set()
+    finally:
+        reaper.sweep_orphans()
+
+
+def _watch(worker: Any, key: Any, processes: reaper.JobProcesses, finished: threading.Event) -> None:
+    """Stop the job's engines once its task isn't executing any more: the scheduler cancels
+    a running task when its run cancels it or its client goes away (Ctrl-C, kill -9)."""
+    while not finished.wait(WATCH_INTERVAL):
+        task = worker.state.tasks.get(key)
+        if task is None or task.state not in ("executing", "long-running"):
+            processes.stop()
+            return
 
 
 def total_threads(client: Any) -> int:
@@ -91,7 +140,7 @@ class ClusterLoop(JobLoop):
     def submit(self, job: Any) -> Any:
         # A unique key and pure=False: Dask would otherwise hand back the cached result
         # of an earlier task with the same arguments instead of playing the game.
-        key = f"ringmaster-{getattr(job, 'game_id', 'job')}-{uuid.uuid4().hex}"
+        key = f"ringmaster-{job.game_id}-{uuid.uuid4().hex}"
         return self.client.submit(_cluster_task, self.play, job, key=key, pure=False, retries=0)
 
     def wait(self) -> list[Any]:
@@ -110,6 +159,14 @@ class ClusterLoop(JobLoop):
     def deliver(self, handle: Any, job: Job) -> None:
         future = handle
         self.playing_on.pop(future.key, None)
+        try:
+            self._deliver(future, job)
+        finally:
+            # Released once delivered: Dask would otherwise play a game again whose
+            # result was on a worker lost since (the coordinator holding its future).
+            future.release()
+
+    def _deliver(self, future: Any, job: Job) -> None:
         from distributed import KilledWorker
         if future.status == "finished":
             outcome, where = future.result()
@@ -119,6 +176,8 @@ class ClusterLoop(JobLoop):
         if future.status == "cancelled":
             raise ClusterLost(self._lost_message())
         exc = future.exception()
+        if isinstance(exc, RingmasterError):   # the run's error (a full disk), not the game's
+            raise exc
         if isinstance(exc, KilledWorker):
             message = (f"lost with its worker several times (Dask's KilledWorker: "
                        f"{one_line(str(exc))[:200]})")
@@ -151,7 +210,7 @@ class ClusterLoop(JobLoop):
         ours = {f.key: job for f, job in self.in_flight.items()}
         for worker in self.workers - workers:
             lost = [ours[k] for k, w in self.playing_on.items() if w == worker and k in ours]
-            games = " ".join(getattr(j, "game_id", "?") for j in lost) or "none of ours"
+            games = " ".join(j.game_id for j in lost) or "none of ours"
             self.note(f"lost Dask worker {worker} (games in progress there: {games}); "
                       "Dask plays them again on another worker, under the same ids")
         self.workers = workers

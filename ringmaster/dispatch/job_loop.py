@@ -19,9 +19,10 @@ NO_JOB = NoJobAvailable()
 
 
 class Job(Protocol):
-    """Plain data for one job; the loop only sets its slot."""
+    """Plain data for one job; the loop only sets its slot, and names it by its game_id."""
 
     slot: int | None
+    game_id: str
 
 
 PlayFunction = Callable[[Any], Any]
@@ -94,8 +95,7 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
 
 
 def _kill_orphans() -> None:
-    if reaper.is_subreaper():
-        reaper.kill_orphans(keep=reaper.helper_pids())
+    reaper.sweep_orphans()   # sparing other jobs' engines, where games run in threads (Dask)
 
 
 def deliver(source: JobSource, job: Job, outcome: tuple[bool, Any]) -> None:
@@ -123,6 +123,7 @@ class JobLoop(ABC):
         self.source = source
         self.parallel = parallel
         self.in_flight: dict[Hashable, Job] = {}   # handle (a future) -> its job
+        self.to_replay: list[Job] = []             # lost with their workers: started again first
 
     @abstractmethod
     def submit(self, job: Job) -> Hashable:
@@ -141,9 +142,12 @@ class JobLoop(ABC):
         return None
 
     def fill(self) -> bool:
-        """Start jobs until parallel are running or the source has none; returns True if it had none."""
+        """Start jobs until parallel are running or the source has none; returns True if it had none.
+
+        Jobs lost with their workers (to_replay) start again before any new one.
+        """
         while len(self.in_flight) < self.parallel:
-            job = self.source.get_job()
+            job = self.to_replay.pop(0) if self.to_replay else self.source.get_job()
             if isinstance(job, NoJobAvailable):
                 return True
             used = {j.slot for j in self.in_flight.values()}
@@ -155,13 +159,13 @@ class JobLoop(ABC):
         """Run jobs until the source has none left and none are running."""
         exhausted = False
         while True:
-            if not exhausted:
+            if not exhausted or self.to_replay:
                 exhausted = self.fill()
             if not self.in_flight:
                 break
             finished = [(handle, self.in_flight.pop(handle)) for handle in self.wait()]
             try:
-                if finished and not exhausted:
+                if finished and (not exhausted or self.to_replay):
                     self.fill()
                 exhausted = exhausted and not finished
             finally:   # even on Ctrl-C a finished game is recorded, not replayed (unless

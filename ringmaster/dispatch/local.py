@@ -6,7 +6,9 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ringmaster import reaper
@@ -21,6 +23,7 @@ from ringmaster.dispatch.job_loop import (
     job_running,
     run_job,
 )
+from ringmaster.errors import RingmasterError
 from ringmaster.gtp.launch import set_parent_death_signal
 
 
@@ -45,43 +48,60 @@ def _worker_initialiser(coordinator_pid: int) -> None:
         os._exit(1)
 
 
+MAX_LOSSES = 3
+"""A game whose worker dies this many times (the OOM killer, a kill) is a void game, as
+Dask's KilledWorker is after its allowed failures."""
+
+
 def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
-             poll_interval: float = 0.5) -> None:
+             poll_interval: float = 0.5, note: Callable[[str], None] | None = None) -> None:
     """Run jobs from source, each by calling play(job), until none are left or running.
 
     parallel None runs each job in this process; N runs up to N at once in
-    worker processes (see JobLoop for the policy). KeyboardInterrupt stops
-    the workers (their jobs clean up) and propagates.
+    worker processes (see JobLoop for the policy). A worker that dies takes
+    the pool's games with it: they are played again on new workers (note()
+    is told), and a game lost MAX_LOSSES times is an error response.
+    KeyboardInterrupt stops the workers (their jobs clean up) and propagates.
     """
     if parallel is None:
         _run_inline(source, play)
         return
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    executor = ProcessPoolExecutor(parallel, mp_context=context,
-                                   initializer=_worker_initialiser,
-                                   initargs=(os.getpid(),))
+    loop = ProcessPoolLoop(source, parallel, play, poll_interval, note or (lambda message: None))
     try:
-        ProcessPoolLoop(source, parallel, play, executor, poll_interval).run()
+        loop.run()
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             source.interrupted()
-        _terminate(executor)
+        _terminate(loop.executor)
         raise
-    executor.shutdown(wait=True)
+    loop.executor.shutdown(wait=True)
+
+
+def _new_executor(parallel: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    return ProcessPoolExecutor(parallel, mp_context=context, initializer=_worker_initialiser,
+                               initargs=(os.getpid(),))
 
 
 class ProcessPoolLoop(JobLoop):
     """The job loop on this machine's worker processes."""
 
     def __init__(self, source: JobSource, parallel: int, play: PlayFunction,
-                 executor: ProcessPoolExecutor, poll_interval: float) -> None:
+                 poll_interval: float, note: Callable[[str], None]) -> None:
         super().__init__(source, parallel)
         self.play = play
-        self.executor = executor
         self.poll_interval = poll_interval
+        self.note = note
+        self.executor = _new_executor(parallel)
+        self.losses: dict[str, int] = {}   # job id -> times lost with its worker
 
     def submit(self, job: Job) -> Future:
-        return self.executor.submit(run_job, self.play, job)
+        try:
+            return self.executor.submit(run_job, self.play, job)
+        except BrokenProcessPool:   # a worker died: the pool is gone, with every game in it
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = _new_executor(self.parallel)
+            return self.executor.submit(run_job, self.play, job)
 
     def wait(self) -> list[Future]:
         done, _ = wait(self.in_flight, timeout=self.poll_interval, return_when=FIRST_COMPLETED)
@@ -90,10 +110,25 @@ class ProcessPoolLoop(JobLoop):
     def deliver(self, handle: Future, job: Job) -> None:  # type: ignore[override]
         try:
             outcome = handle.result()
-        except Exception as exc:  # the worker died, or the job raised something unexpected
+        except RingmasterError:   # the run's error (a full disk), not the game's
+            raise
+        except BrokenProcessPool:
+            self._lost(job)
+            return
+        except Exception as exc:  # the job raised something unexpected
             self.source.process_error_response(job, f"worker failed: {type(exc).__name__}: {exc}")
             return
         deliver(self.source, job, outcome)
+
+    def _lost(self, job: Job) -> None:
+        name = job.game_id
+        self.losses[name] = self.losses.get(name, 0) + 1
+        if self.losses[name] >= MAX_LOSSES:
+            self.source.process_error_response(
+                job, f"lost with its worker process {MAX_LOSSES} times (killed: out of memory?)")
+            return
+        self.note(f"a worker process died (killed: out of memory?); game {name} will be played again")
+        self.to_replay.append(job)
 
 
 def _run_inline(source: JobSource, play: PlayFunction) -> None:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TextIO
 
-from ringmaster.files import log_line
+from ringmaster import reaper
+from ringmaster.files import clipped, log_line, printable
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
 from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
@@ -55,8 +56,10 @@ class EngineDescription:
 
     @staticmethod
     def _ask(controller: GtpController, command: str) -> str | None:
+        """The engine's answer, or None; its control characters escaped (it reaches the
+        terminal through show and the SGF through a viewer)."""
         try:
-            return controller.do_command(command).strip() or None
+            return printable(clipped(controller.do_command(command).strip(), 2000)) or None
         except BadGtpResponse:
             return None
 
@@ -79,7 +82,8 @@ class EngineDescription:
 
 
 def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: str,
-                  factory: ChannelFactory, stderr: str | Callable[[str], None]) -> GtpController:
+                  factory: ChannelFactory, stderr: str | Callable[[str], None],
+                  service_token: str | None = None) -> GtpController:
     """Start an engine's process and give it a controller; greet_player then talks to it.
 
     Launching both engines of a game before greeting either lets the second
@@ -87,12 +91,18 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
     the player.
     """
     name = f"player {spec.code}"
-    try:
-        channel = factory(spec, engine_environment(spec, game_id, slot), stderr)
-    except GtpChannelError as exc:
-        raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
-    return GtpController(channel, name, default_timeout=spec.timeout,
-                         aliases=dict(spec.gtp_aliases), log_label=colour)
+    with reaper.starting_engine():
+        try:
+            channel = factory(spec, engine_environment(spec, game_id, slot, service_token),
+                              stderr)
+        except GtpChannelError as exc:
+            raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
+        controller = GtpController(channel, name, default_timeout=spec.timeout,
+                                   aliases=dict(spec.gtp_aliases), log_label=colour)
+        pid = engine_pool.engine_pid(controller)
+        if pid is not None:
+            reaper.note_engine(pid)   # the job's, if it is stopped from another thread
+    return controller
 
 
 def greet_player(controller: GtpController, spec: PlayerSpec,
@@ -132,9 +142,8 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
                         stderr: str | Callable[[str], None], gtp_log: TextIO | None) -> bool:
     """Attach a kept engine to this game and send its start-up commands again.
 
-    Returns False (the engine closed: the caller starts a fresh one) if a
-    command fails. The game's boardsize, clear_board and komi follow as for
-    any engine.
+    Returns False (the caller replaces it with a fresh one) if a command fails.
+    The game's set-up commands follow as for any engine.
     """
     controller = engine.controller
     controller.log_label = colour
@@ -146,17 +155,48 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
         for command, arguments in engine.spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
     except (GtpChannelError, BadGtpResponse):
-        controller.abandon()
         return False
     return True
 
 
 def _is_usable(controller: GtpController) -> bool:
-    """Whether an engine can be kept for another game: no channel fault, still running."""
+    """Whether an engine can be kept for (or used in) another game: no channel fault, still
+    running, and nothing it said left unread (its answers would be one behind)."""
     if controller.channel_is_bad or controller.is_closed:
         return False
-    is_running = getattr(controller.channel, "is_running", None)
-    return is_running is None or is_running()
+    is_idle = getattr(controller.channel, "is_idle", None)
+    return is_idle is None or is_idle()
+
+
+def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]],
+                   extra: dict[str, list[tuple[str, ...]]] | None = None
+                   ) -> tuple[dict[str, GtpChannelError | BadGtpResponse], dict[str, list]]:
+    """The game's set-up commands to each engine, then its own extra commands (its
+    clock's), in one write each, all sent before any is read.
+
+    Returns the first failure of each engine whose set-up failed ({} if none did),
+    and {colour: the responses to its extra commands, failures included}.
+    """
+    extra = extra or {}
+    failures: dict[str, GtpChannelError | BadGtpResponse] = {}
+    answers: dict[str, list] = {}
+    sent = {}
+    for colour, controller in controllers.items():
+        try:
+            sent[colour] = controller.send_commands(*commands, *extra.get(colour, ()))
+        except GtpChannelError as exc:
+            failures[colour] = exc
+    for colour, commands_sent in sent.items():
+        try:
+            responses = controllers[colour].receive_commands(commands_sent)
+        except GtpChannelError as exc:
+            failures[colour] = exc
+            continue
+        refused = [r for r in responses[:len(commands)] if isinstance(r, BadGtpResponse)]
+        if refused:
+            failures[colour] = refused[0]
+        answers[colour] = responses[len(commands):]
+    return failures, answers
 
 
 def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> float | None:
@@ -175,12 +215,26 @@ def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> f
     return max(0.0, total - previous)
 
 
+MAX_CPU_SECONDS = 1e9
+"""The most CPU time an engine's gomill-cpu_time may claim (31 years); more is an error."""
+
+
+def parse_cpu_time(text: str) -> float:
+    """A gomill-cpu_time answer as seconds. Raises ValueError unless it is a finite
+    number from 0 to MAX_CPU_SECONDS (an engine is untrusted: no nan, inf or negative
+    time may reach the state, the reports or their plots)."""
+    value = float(text)
+    if not 0.0 <= value <= MAX_CPU_SECONDS:   # also false for nan
+        raise ValueError(f"not a time in seconds: {text.strip()[:40]!r}")
+    return value
+
+
 def _cpu_time(controller: GtpController, late_errors: list[str]) -> float | None:
     if controller.channel_is_bad:
         return None
     try:
         if controller.known_command("gomill-cpu_time"):
-            return float(controller.do_command("gomill-cpu_time"))
+            return parse_cpu_time(controller.do_command("gomill-cpu_time"))
     except (BadGtpResponse, GtpChannelError, ValueError) as exc:
         late_errors.append(f"error getting cpu time from {controller.name}: {exc}")
     return None
@@ -217,34 +271,73 @@ class GameEngines:
         self.kept: dict[str, engine_pool.KeptEngine | None] = {"b": None, "w": None}
         stack.callback(self.close_all)   # unwinds first: engines go before their log and sink
 
-    def start(self) -> None:
+    def start(self, setup: list[tuple[str, ...]],
+              extra_for: Callable[[dict[str, GtpController]], dict[str, list[tuple[str, ...]]]]
+              | None = None) -> dict[str, list]:
+        """Attach or start both engines and send each the game's set-up commands, and the
+        extra commands extra_for(controllers) gives each (its clock's) in the same write.
+
+        A kept engine is used only if it is still running and has said nothing
+        since its last answer; if it fails its start-up commands or the set-up,
+        it is replaced by a fresh engine (a kept engine's fault never voids a
+        game). Returns {colour: the responses to its extra commands}. Raises
+        GtpChannelError or BadGtpResponse if a fresh engine fails.
+        """
         pool = engine_pool.current_pool()
         for colour in ("b", "w"):
             spec = self.specs[colour]
             self.kept[colour] = pool.take(spec) if self.reuse[colour] else None
         pool.close_all()   # the last game's engines that this game doesn't use
         for colour in ("b", "w"):
-            spec = self.specs[colour]
-            if spec.discard_stderr or self.sink is None:
-                stderr: str | Callable[[str], None] = "discard"
-            else:
-                stderr = self.sink.for_player(f"{self.job.game_id} {spec.code}")
             engine = self.kept[colour]
             if engine is not None:
                 self.controllers[colour] = engine.controller
                 self.descriptions[colour] = engine.description
-                if not _resume_kept_engine(engine, colour, stderr, self.gtp_log):
-                    del self.controllers[colour], self.descriptions[colour]
-                    self.kept[colour] = None
-            if colour not in self.controllers:
-                # Attached at once, so that close_all kills it if the other fails to start.
-                self.controllers[colour] = launch_player(
-                    spec, game_id=self.job.game_id, slot=self.job.slot, colour=colour,
-                    factory=self.factory, stderr=stderr)
-        for colour in ("b", "w"):
-            if colour not in self.descriptions:
-                self.descriptions[colour] = greet_player(
-                    self.controllers[colour], self.specs[colour], self.gtp_log)
+                if not (_is_usable(engine.controller)
+                        and _resume_kept_engine(engine, colour, self._stderr(colour), self.gtp_log)):
+                    self._drop_kept(colour)
+        self._start_missing()
+        extra = extra_for(self.controllers) if extra_for is not None else {}
+        failures, answers = set_up_engines(self.controllers, setup, extra)
+        for colour in failures:
+            if self.kept[colour] is None:
+                raise failures[colour]
+        for colour in failures:
+            self._drop_kept(colour)
+        if failures:
+            self._start_missing()
+            extra = extra_for(self.controllers) if extra_for is not None else {}
+            fresh = {colour: self.controllers[colour] for colour in failures}
+            failures, again = set_up_engines(fresh, setup, {c: extra.get(c, []) for c in fresh})
+            for failure in failures.values():
+                raise failure
+            answers.update(again)
+        return answers
+
+    def _stderr(self, colour: str) -> str | Callable[[str], None]:
+        spec = self.specs[colour]
+        if spec.discard_stderr or self.sink is None:
+            return "discard"
+        return self.sink.for_player(f"{self.job.game_id} {spec.code}")
+
+    def _drop_kept(self, colour: str) -> None:
+        """Give up on a kept engine: killed, and no longer this game's."""
+        self.controllers.pop(colour).abandon()
+        del self.descriptions[colour]
+        self.kept[colour] = None
+
+    def _start_missing(self) -> None:
+        """Launch both missing engines, then greet them (the second starts while the first answers)."""
+        missing = [colour for colour in ("b", "w") if colour not in self.controllers]
+        for colour in missing:
+            # Attached at once, so that close_all kills it if the other fails to start.
+            self.controllers[colour] = launch_player(
+                self.specs[colour], game_id=self.job.game_id, slot=self.job.slot, colour=colour,
+                factory=self.factory, stderr=self._stderr(colour),
+                service_token=self.job.service_token)
+        for colour in missing:
+            self.descriptions[colour] = greet_player(
+                self.controllers[colour], self.specs[colour], self.gtp_log)
 
     def finish(self, healthy: bool, late_errors: list[str]) -> dict[str, float | None]:
         """Each engine's CPU time in this game (None if unknown); keeps or closes the engines.

@@ -6,7 +6,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
 from ringmaster.game.result import GameResult
+from ringmaster.game.timekeeper import ClockUse
+from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,10 @@ class PlayerSpec:
       gtp_aliases      -- {command: command actually sent}
       timeout          -- seconds allowed for any one response (None: no limit)
       reuse            -- keep the engine for the worker's next game with this player
+      shared_services  -- it may start a shared service that outlives its game
+                          (it is given the run's service token: gtp/launch.py)
+      time_control     -- the player's own time_control setting (time odds), in its
+                          words ('absolute 30', 'none'); None: the game's
     """
 
     code: str
@@ -35,6 +42,8 @@ class PlayerSpec:
     sgf_player_name_from_gtp: bool = True
     timeout: float | None = None
     reuse: bool = False
+    shared_services: bool = False
+    time_control: str | None = None
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})
@@ -58,9 +67,17 @@ class GameJob:
       gtp_log_pathname   -- transcript file, or None
       stderr_pathname    -- engines' stderr is appended here, or None to discard
       coordinator_syncs_record -- the played game's record is written without its
-                            fsyncs and its pathname returned, for the coordinator to
-                            make durable before it counts the game (where the two
-                            share a filesystem: not on a cluster)
+                            fsyncs, for the coordinator to make durable before it
+                            counts the game (where the two share a filesystem: not on
+                            a cluster)
+      service_token      -- the run's token for shared services (gtp/launch.py), or None
+      commit_record      -- the played game's record is written under a name of this
+                            attempt's own (records.attempt_pathname), returned in the
+                            result, for the coordinator to rename into place when it
+                            counts the game: a replay or an orphaned attempt can never
+                            replace a counted game's record
+      time_control_b, time_control_w -- each side's TimeControl, or None: not timed
+      time_margin        -- seconds a move may overrun its clock before it loses on time
     """
 
     game_id: str
@@ -85,6 +102,11 @@ class GameJob:
     slot: int | None = None
     rules_options: dict[str, Any] = field(default_factory=dict)
     coordinator_syncs_record: bool = False
+    commit_record: bool = False
+    service_token: str | None = None
+    time_control_b: TimeControl | None = None
+    time_control_w: TimeControl | None = None
+    time_margin: float = DEFAULT_TIME_MARGIN
 
 
 @dataclass
@@ -98,8 +120,11 @@ class GameJobResult:
       engine_descriptions -- {player code: longer description}
       warnings            -- messages for the user (forfeits, late errors)
       moves               -- number of moves played (passes included)
-      unsynced_record     -- the record's pathname, if the job left its fsyncs to
-                             the coordinator (GameJob.coordinator_syncs_record)
+      record              -- the played game's record's pathname, or None
+      record_attempt      -- where this attempt wrote it, to be renamed to record by
+                             the coordinator (GameJob.commit_record), or None
+      record_synced       -- whether the worker made the record durable (its fsyncs)
+      clock_use           -- {player code: ClockUse} for each timed side
     """
 
     game_id: str
@@ -109,13 +134,21 @@ class GameJobResult:
     engine_descriptions: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     moves: int = 0
-    unsynced_record: str | None = None
+    record: str | None = None
+    record_attempt: str | None = None
+    record_synced: bool = True
+    clock_use: dict[str, ClockUse] = field(default_factory=dict)
 
 
-def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None) -> dict[str, str]:
-    """The environment an engine is started with: ours, its own extras, and the game id."""
+def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None,
+                       service_token: str | None = None) -> dict[str, str]:
+    """The environment an engine is started with: ours, its own extras, the game id, and
+    the run's service token if the player may start shared services (gtp/launch.py)."""
     env = dict(os.environ)
     env.update(dict(spec.environ))
+    env.pop(SERVICE_TOKEN_VARIABLE, None)   # from ours or its extras: never a token it forged
+    if spec.shared_services and service_token:
+        env[SERVICE_TOKEN_VARIABLE] = service_token
     env["RINGMASTER_GAME_ID"] = game_id
     env["GOMILL_GAME_ID"] = game_id
     for name in ("RINGMASTER_SLOT", "GOMILL_SLOT"):

@@ -5,18 +5,26 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Protocol
 
+from ringmaster import reaper
 from ringmaster.errors import JobFailed
-from ringmaster.game.engines import ChannelFactory, EngineDescription, GameEngines, subprocess_channel
+from ringmaster.game.engines import (
+    ChannelFactory,
+    EngineDescription,
+    GameEngines,
+    subprocess_channel,
+)
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.pig_referee import Dice, PigReferee, dice_seed
 from ringmaster.game.records import (
     EngineNames,
     PlayedGame,
+    record_pathname,
     write_game_record,
     write_pig_record,
 )
 from ringmaster.game.referee import EnginePlayer, Referee
 from ringmaster.game.result import GameResult
+from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules, get_rules_class
@@ -38,14 +46,17 @@ class RefereedGame(Protocol):
 class GameReferee(Protocol):
     """How one game of a kind is refereed and recorded, once its engines are set up."""
 
+    record_extension: str
+
     def prepare(self, controllers: dict[Colour, GtpController]) -> None:
         """After the set-up commands: what comes before the first move (Go's handicap).
 
         Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
         """
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
-        """Play the game to its end (an engine's failure forfeits it)."""
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
+        """Play the game to its end (an engine's failure forfeits it), timed by clock if given."""
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -53,14 +64,12 @@ class GameReferee(Protocol):
         """Write the game's record (a void game's: game and result None); returns its pathname."""
 
 
-def set_up_engines(controllers: dict[Colour, GtpController], commands: list[tuple[str, ...]]) -> None:
-    """The game's set-up commands to both engines: one write each, both sent before
-    either is read. Raises the first failure response (BadGtpResponse)."""
-    sent = {colour: controllers[colour].send_commands(*commands) for colour in ("b", "w")}
-    for colour in ("b", "w"):
-        for response in controllers[colour].receive_commands(sent[colour]):
-            if isinstance(response, BadGtpResponse):
-                raise response
+def game_clock(job: GameJob) -> GameClock | None:
+    """The job's clock, or None if neither side is timed."""
+    controls = {"b": job.time_control_b, "w": job.time_control_w}
+    if controls["b"] is None and controls["w"] is None:
+        return None
+    return GameClock(controls, {"b": job.player_b.code, "w": job.player_w.code}, job.time_margin)
 
 
 def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
@@ -97,6 +106,8 @@ def _place_handicap(controllers: dict[str, GtpController], rules: Rules,
 class BoardGameReferee:
     """Go and Othello: the handicap, then the Referee on the game's Rules; an SGF record."""
 
+    record_extension = ".sgf"
+
     def __init__(self, job: GameJob) -> None:
         self.job = job
         self.rules = get_rules(job.game, job.board_size)
@@ -106,7 +117,8 @@ class BoardGameReferee:
         if self.job.handicap:
             self.handicap_points = _place_handicap(controllers, self.rules, self.job)
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
         job, rules = self.job, self.rules
         specs = {"b": job.player_b, "w": job.player_w}
         players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
@@ -114,7 +126,8 @@ class BoardGameReferee:
         referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
                           use_internal_scorer=job.use_internal_scorer,
                           handicap_stones=len(self.handicap_points),
-                          handicap_compensation=job.internal_scorer_handicap_compensation)
+                          handicap_compensation=job.internal_scorer_handicap_compensation,
+                          clock=clock)
         return referee.play("w" if self.handicap_points else rules.first_player())
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
@@ -125,11 +138,14 @@ class BoardGameReferee:
         return write_game_record(self.job, PlayedGame(
             moves=game.moves, result=result, notes=game.notes,  # type: ignore[attr-defined]
             late_errors=game.late_errors, engines=engines,
-            handicap_points=self.handicap_points), durable=durable)
+            handicap_points=self.handicap_points,
+            clock_marks=game.clock_marks), durable=durable)  # type: ignore[attr-defined]
 
 
 class PigGameReferee:
     """Pig: the PigReferee throws dice seeded from the game's id; a JSON record."""
+
+    record_extension = ".json"
 
     def __init__(self, job: GameJob) -> None:
         self.job = job
@@ -139,7 +155,9 @@ class PigGameReferee:
     def prepare(self, controllers: dict[Colour, GtpController]) -> None:
         pass
 
-    def play(self, controllers: dict[Colour, GtpController]) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController],
+             clock: GameClock | None = None) -> RefereedGame:
+        # The control file refuses a time control for Pig (Rules.has_clock).
         codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
         return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
 
@@ -168,6 +186,8 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
     the players' reuse (see GameEngines). Raises JobFailed (a void game, whose
     record goes to the job's void directory) if the game can't start.
     """
+    if job.service_token is not None:   # this worker's sweeps spare the run's services
+        reaper.accept_service_token(job.service_token)
     referee = REFEREES[job.game](job)
     try:
         return _play(job, factory, referee, keep_engines)
@@ -179,23 +199,27 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
 def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
           keep_engines: bool) -> GameJobResult:
     setup = get_rules_class(job.game).setup_commands(job.board_size, job.komi, job.rules_options)
+    clock = game_clock(job)
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
         try:
-            engines.start()
-            set_up_engines(engines.controllers, setup)
+            # After the set-up, in the same write: each engine told its clock its own way.
+            answers = engines.start(setup, None if clock is None else clock.settings_commands)
+            if clock is not None:
+                for colour, responses in answers.items():
+                    clock.note_failures(colour, engines.controllers[colour], responses)
             referee.prepare(engines.controllers)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None
-        game = referee.play(engines.controllers)
+        game = referee.play(engines.controllers, clock)
         descriptions = engines.descriptions
         cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
-    return _finish(job, game, referee, descriptions, cpu_times)
+    return _finish(job, game, referee, descriptions, cpu_times, clock)
 
 
 def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
             descriptions: dict[str, EngineDescription],
-            cpu_times: dict[str, float | None]) -> GameJobResult:
+            cpu_times: dict[str, float | None], clock: GameClock | None = None) -> GameJobResult:
     specs = {"b": job.player_b, "w": job.player_w}
     codes = {c: specs[c].code for c in ("b", "w")}
     result = GameResult(
@@ -207,13 +231,18 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
     if game.is_forfeit:
         warnings.append(f"game {job.game_id}: {game.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
+    if clock is not None:
+        warnings += [f"game {job.game_id}: {w}" for w in clock.warnings]
     # The fsyncs are left to the coordinator where it can do them: at -j N they
     # held this game's worker (and its next game) until the disk answered.
     engines = {c: EngineNames(descriptions[c].short, descriptions[c].long) for c in ("b", "w")}
     pathname = referee.write_record(game, result, engines, durable=not job.coordinator_syncs_record)
+    attempt = pathname if job.commit_record else None
     return GameJobResult(
         game_id=job.game_id, game_data=job.game_data, game_result=result,
         engine_names={codes[c]: descriptions[c].short or "" for c in ("b", "w")},
         engine_descriptions={codes[c]: descriptions[c].long or "" for c in ("b", "w")},
         warnings=warnings, moves=len(game.moves),
-        unsynced_record=pathname if job.coordinator_syncs_record else None)
+        record=record_pathname(job, True, referee.record_extension) if attempt else pathname,
+        record_attempt=attempt, record_synced=not job.coordinator_syncs_record,
+        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()})

@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import uuid
 from dataclasses import dataclass, field
 
 from sgfmill import sgf
 
 from ringmaster import __version__
-from ringmaster.files import write_atomically
+from ringmaster.files import TEMP_SUFFIX, temp_prefix, write_atomically
+from ringmaster.game.clock import TimeControl, sgf_main_time, sgf_overtime
 from ringmaster.game.job import GameJob
 from ringmaster.game.pig_referee import Dice, PigGame
 from ringmaster.game.result import GameResult
@@ -38,6 +40,8 @@ class PlayedGame:
       late_errors     -- errors after the result was settled
       engines         -- {'b' / 'w': EngineNames}
       handicap_points -- the black stones placed before the first move
+      clock_marks     -- {index in moves: (seconds, stones or periods, or None)} after
+                         each timed move (see referee.GameRecord)
     """
 
     moves: list = field(default_factory=list)
@@ -47,15 +51,26 @@ class PlayedGame:
     late_errors: list[str] = field(default_factory=list)
     engines: dict[str, EngineNames] = field(default_factory=dict)
     handicap_points: list = field(default_factory=list)
+    clock_marks: dict[int, tuple[float, int | None]] = field(default_factory=dict)
+
+
+def _sgf_seconds(seconds: float) -> float:
+    """Seconds for BL/WL: to the millisecond, rounded down (never more than was left, but
+    for the last digit of a float's error)."""
+    return int(max(0.0, seconds) * 1000 + 1e-6) / 1000
 
 
 def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
               moves: list, result: str | None, event: str | None, game_name: str | None,
               player_names: dict[str, str], root_comment: str, last_comment: str | None,
-              handicap_points: list | None = None) -> bytes:
+              handicap_points: list | None = None,
+              time_control: TimeControl | None = None,
+              clock_marks: dict[int, tuple[float, int | None]] | None = None) -> bytes:
     """Serialise one game as SGF (UTF-8).
 
     moves is [(colour, move, comment or None)] with move (row, col) or None.
+    time_control (both sides') gives TM and OT; clock_marks ({index in moves:
+    (seconds, count or None)}) give BL/WL, and OB/OW in overtime.
     """
     game = sgf.Sgf_game(board_size)
     root = game.get_root()
@@ -76,11 +91,23 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
     if handicap_points:
         root.set("HA", len(handicap_points))
         root.set_setup_stones(handicap_points, [])
+    if time_control is not None:
+        root.set("TM", sgf_main_time(time_control))
+        overtime = sgf_overtime(time_control)
+        if overtime is not None:
+            root.set("OT", overtime)
     root.set("C", root_comment)
     node = root
-    for colour, move, comment in moves:
+    marks = clock_marks or {}
+    for index, (colour, move, comment) in enumerate(moves):
         node = node.new_child()
         node.set_move(colour, move)
+        mark = marks.get(index)
+        if mark is not None:
+            seconds, count = mark
+            node.set("BL" if colour == "b" else "WL", _sgf_seconds(seconds))
+            if count is not None:
+                node.set("OB" if colour == "b" else "OW", count)
         if comment:
             node.set("C", comment)
     if last_comment:
@@ -102,6 +129,7 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         lines.append(f"Void game: {game.void_reason}")
     if job.sgf_note:
         lines.append(job.sgf_note)
+    lines += time_control_lines(job)
     if result is not None:
         for colour in ("b", "w"):
             cpu = result.cpu_times.get(specs[colour].code)
@@ -124,21 +152,51 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         result=result.sgf_result if result is not None else "Void",
         event=job.sgf_event, game_name=job.sgf_game_name, player_names=names,
         root_comment="\n".join(lines), last_comment="\n".join(last) or None,
-        handicap_points=game.handicap_points)
+        handicap_points=game.handicap_points,
+        time_control=job.time_control_b if job.time_control_b == job.time_control_w else None,
+        clock_marks=game.clock_marks)
+
+
+def time_control_lines(job: GameJob) -> list[str]:
+    """The root comment's lines on the clocks: 'Time control: absolute 60 (margin 0.25s)',
+    or one line a side when they differ; none when no side is timed."""
+    controls = {"Black": job.time_control_b, "White": job.time_control_w}
+    if not any(controls.values()):
+        return []
+    margin = f" (margin {job.time_margin:g}s)"
+    if job.time_control_b == job.time_control_w:
+        return [f"Time control: {job.time_control_b.describe()}{margin}"]
+    return [f"{side} time control: {control.describe() if control else 'none'}{margin}"
+            for side, control in controls.items()]
 
 
 def write_game_record(job: GameJob, game: PlayedGame, durable: bool = True) -> str | None:
     """Write the game's SGF where the job says (a void game to the void directory),
     atomically, and with its fsyncs unless durable is false (files.make_durable
-    then does them).
+    then does them). A played game's record goes to its attempt's own name if
+    the job says so (GameJob.commit_record).
 
     Returns the pathname written, or None if the job doesn't record games.
     """
-    pathname = record_pathname(job, played=game.result is not None, extension=".sgf")
+    return _write_record(job, game.result is not None, ".sgf", game_sgf(job, game), durable)
+
+
+def _write_record(job: GameJob, played: bool, extension: str, data: bytes,
+                  durable: bool) -> str | None:
+    pathname = record_pathname(job, played, extension)
     if pathname is None:
         return None
-    write_atomically(pathname, game_sgf(job, game), durable=durable)
+    if played and job.commit_record:
+        pathname = attempt_pathname(pathname)
+    write_atomically(pathname, data, durable=durable)
     return pathname
+
+
+def attempt_pathname(pathname: str) -> str:
+    """A name of one attempt's own for a record (a temporary's: a run starting removes
+    those it finds), from which the coordinator renames the counted one into place."""
+    directory = os.path.dirname(pathname)
+    return os.path.join(directory, f"{temp_prefix(pathname)}{uuid.uuid4().hex}.attempt{TEMP_SUFFIX}")
 
 
 def record_pathname(job: GameJob, played: bool, extension: str) -> str | None:
@@ -208,12 +266,9 @@ def write_pig_record(job: GameJob, seed: int, result: GameResult | None,
 
     Returns the pathname, or None if the job records no games.
     """
-    pathname = record_pathname(job, played=result is not None, extension=".json")
-    if pathname is None:
-        return None
     record = pig_record(job, seed, result, engine_names, **kwargs)
-    write_atomically(pathname, format_record(record).encode("utf-8"), durable=durable)
-    return pathname
+    return _write_record(job, result is not None, ".json", format_record(record).encode("utf-8"),
+                         durable)
 
 
 def replay_record(record: dict) -> PigRules:

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from ringmaster.game.result import DISAGREED, format_float, result_from_score
-from ringmaster.gtp.channel import GtpChannelError
+from ringmaster.game.timekeeper import GameClock
+from ringmaster.gtp.channel import GtpChannelError, GtpTimeout
 from ringmaster.gtp.controller import BadGtpResponse, GtpController, SentCommands
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
@@ -33,10 +34,13 @@ class GameRecord:
       moves          -- [(colour, move, comment or None)]
       winning_colour -- 'b', 'w' or None
       sgf_result     -- SGF RE[] text
-      detail         -- 'forfeit by x: ...', 'claim', 'hit move limit', ... or None
-      is_forfeit
+      detail         -- 'forfeit by x: ...', 'lost on time by x: ...', 'claim', 'hit move
+                        limit', ... or None
+      is_forfeit     -- (a loss on time is no forfeit)
       notes          -- extra lines for the last SGF comment (scorers' claims, final messages)
       late_errors    -- errors after the result was settled; the result stands
+      clock_marks    -- {index in moves: (seconds, stones or periods, or None)}: the mover's
+                        clock after each timed move, for SGF's BL/WL and OB/OW
     """
 
     moves: list[tuple[Colour, object, str | None]] = field(default_factory=list)
@@ -47,6 +51,7 @@ class GameRecord:
     notes: list[str] = field(default_factory=list)
     late_errors: list[str] = field(default_factory=list)
     passed_out: bool = False
+    clock_marks: dict[int, tuple[float, int | None]] = field(default_factory=dict)
 
 
 def parse_score(text: str) -> tuple[Colour | None, float | None] | None:
@@ -83,11 +88,16 @@ class Referee:
     can tell before play() that the game goes on (Go: any move but a pass), the
     pair is sent as soon as the move is found legal, and the board is updated
     while the opponent thinks.
+
+    With a clock (timekeeper.GameClock), a timed side's time_left goes in the
+    same write as its genmove, and the move is charged the time from that
+    write to reading the genmove's whole answer; a side over time by more than
+    the margin, or with no answer by the clock's deadline, loses on time.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
                  move_limit: int, use_internal_scorer: bool, handicap_stones: int = 0,
-                 handicap_compensation: str = "full") -> None:
+                 handicap_compensation: str = "full", clock: GameClock | None = None) -> None:
         self.rules = rules
         self.players = players
         self.komi = komi
@@ -95,11 +105,13 @@ class Referee:
         self.use_internal_scorer = use_internal_scorer
         self.handicap_stones = handicap_stones
         self.handicap_compensation = handicap_compensation
+        self.clock = clock
         self.record = GameRecord()
         self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
         # The opponent's 'play' and genmove, sent before the board was updated:
-        # (the mover's colour, the vertex, the pair or the error sending it).
-        self._asked: tuple[Colour, str, SentCommands | GtpChannelError] | None = None
+        # (the mover's colour, the vertex, the commands or the error sending them, when written).
+        self._asked: tuple[Colour, str, SentCommands | GtpChannelError, float] | None = None
+        self._elapsed = 0.0   # the last genmove's time, from writing it to reading its answer
 
     def _forfeit(self, colour: Colour, reason: str) -> None:
         winner = opponent_of(colour)
@@ -107,6 +119,12 @@ class Referee:
         self.record.sgf_result = f"{winner.upper()}+F"
         self.record.is_forfeit = True
         self.record.detail = f"forfeit by {self.players[colour].code}: {reason}"
+
+    def _lose_on_time(self, colour: Colour, reason: str) -> None:
+        winner = opponent_of(colour)
+        self.record.winning_colour = winner
+        self.record.sgf_result = f"{winner.upper()}+T"
+        self.record.detail = reason
 
     def _final_message(self, colour: Colour) -> None:
         """Ask the engine that just lost by its own act for an explanation."""
@@ -131,6 +149,12 @@ class Referee:
             return ("gomill-genmove_ex", colour, "claim")
         return ("genmove", colour)
 
+    def _genmove_commands(self, colour: Colour) -> list[tuple[str, ...]]:
+        """colour's genmove, after its time_left if it is timed and has one."""
+        if self.clock is None:
+            return [self._genmove_command(colour)]
+        return [*self.clock.before_genmove(colour), self._genmove_command(colour)]
+
     def _ask(self, colour: Colour) -> None:
         """Send colour's engine the untold move and its genmove in one write; _genmove reads
         the answers. An error sending is kept for _genmove to raise, so that the move
@@ -138,35 +162,51 @@ class Referee:
         mover, move = self._untold
         self._untold = None
         vertex = self.rules.format_move(move)
-        command = self._genmove_command(colour)
+        commands = self._genmove_commands(colour)
+        started = 0.0 if self.clock is None else self.clock.now()
         try:
             sent: SentCommands | GtpChannelError = self.players[colour].controller.send_commands(
-                ("play", mover, vertex), command)
+                ("play", mover, vertex), *commands)
         except GtpChannelError as exc:
             sent = exc
-        self._asked = (mover, vertex, sent)
+        self._asked = (mover, vertex, sent, started)
 
     def _genmove(self, colour: Colour) -> str | None:
         """Ask colour's engine for its move, sending it the untold move first, in the same write.
 
         Returns None if the untold move ended the game (refused: a forfeit).
-        Raises BadGtpResponse from the genmove, GtpChannelError from either.
+        Raises BadGtpResponse from the genmove, GtpChannelError from either
+        (GtpTimeout past a timed side's deadline). Sets _elapsed.
         """
         controller = self.players[colour].controller
         if self._asked is None:
-            if self._untold is None:
+            if self._untold is None and self.clock is None:
                 return controller.do_command(*self._genmove_command(colour))
-            self._ask(colour)
-        mover, vertex, sent = self._asked
+            if self._untold is None:
+                started = self.clock.now()
+                self._asked = (colour, "", controller.send_commands(*self._genmove_commands(colour)),
+                               started)
+            else:
+                self._ask(colour)
+        mover, vertex, sent, started = self._asked
         self._asked = None
         if isinstance(sent, GtpChannelError):
             raise sent
         # A broken channel forfeits this engine whichever response it broke on (as
         # when the move is sent alone); the error names the command.
-        told, response = controller.receive_commands(sent)
-        if isinstance(told, BadGtpResponse):
-            self._play_refused(mover, vertex, told)
-            return None
+        if self.clock is None:
+            responses = controller.receive_commands(sent)
+        else:
+            responses = controller.receive_commands(sent, self.clock.deadline(colour, started))
+            self._elapsed = self.clock.now() - started
+        response = responses.pop()
+        if vertex:
+            told = responses.pop(0)
+            if isinstance(told, BadGtpResponse):
+                self._play_refused(mover, vertex, told)
+                return None
+        if responses:   # time_left's
+            self.clock.note_failures(colour, controller, responses)
         if isinstance(response, BadGtpResponse):
             raise response
         return response
@@ -190,11 +230,22 @@ class Referee:
                 continue
             try:
                 response = self._genmove(colour)
+            except GtpTimeout as exc:
+                if self.clock is not None and self.clock.is_timed(colour):
+                    self._lose_on_time(colour, self.clock.ran_out(colour))
+                else:
+                    self._forfeit(colour, str(exc))
+                return record
             except (BadGtpResponse, GtpChannelError) as exc:
                 self._forfeit(colour, str(exc))
                 return record
             if response is None:
                 return record
+            if self.clock is not None:
+                late = self.clock.charge(colour, self._elapsed)
+                if late is not None:
+                    self._lose_on_time(colour, late)
+                    return record
             word = response.strip().lower()
             if word == "resign":
                 record.winning_colour = opponent_of(colour)
@@ -221,6 +272,9 @@ class Referee:
                     and len(record.moves) + 1 < self.move_limit):
                 self._ask(opponent_of(colour))   # it thinks while the board is updated
             self.rules.play(colour, move)
+            mark = None if self.clock is None else self.clock.sgf_mark(colour)
+            if mark is not None:
+                record.clock_marks[len(record.moves)] = mark
             record.moves.append((colour, move, self._explain(colour)))
             if self.rules.is_over():
                 if not self._tell_untold():

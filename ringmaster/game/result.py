@@ -44,9 +44,10 @@ class GameResult(EncodedOnce):
       game_id
       player_b, player_w -- player codes
       winning_colour     -- 'b', 'w' or None (jigo, or no result)
-      sgf_result         -- as in SGF RE[]: 'B+3.5', 'W+R', 'B+F', '0', '?', 'Void'
-      detail             -- extra words ('forfeit by x: ...', 'hit move limit'), or None
-      is_forfeit
+      sgf_result         -- as in SGF RE[]: 'B+3.5', 'W+R', 'B+F', 'W+T' (on time), '0', '?', 'Void'
+      detail             -- extra words ('forfeit by x: ...', 'lost on time by x: ...',
+                            'hit move limit'), or None
+      is_forfeit         -- (a loss on time is no forfeit: see is_time_loss)
       cpu_times          -- {player code: seconds or None}
     """
 
@@ -72,6 +73,11 @@ class GameResult(EncodedOnce):
         if self.winning_colour is None:
             return None
         return self.players["w" if self.winning_colour == "b" else "b"]
+
+    @property
+    def is_time_loss(self) -> bool:
+        """The loser lost on time (SGF 'B+T', 'W+T')."""
+        return self.winning_colour is not None and self.sgf_result.endswith("+T")
 
     @property
     def is_jigo(self) -> bool:

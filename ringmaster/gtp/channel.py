@@ -137,6 +137,18 @@ class SubprocessChannel:
         except (OSError, ValueError, IndexError):
             return None
 
+    def is_idle(self) -> bool:
+        """Whether the engine is running and has said nothing since its last response
+        (read now, without waiting): an engine between games must be."""
+        if not self.is_running() or self._stdout_buffer or self._stdout_eof:
+            return False
+        if self._stdout_fd is not None:
+            ready = select.poll()
+            ready.register(self._stdout_fd, select.POLLIN)
+            if ready.poll(0):
+                self._read_stdout()
+        return not (self._stdout_buffer or self._stdout_eof) and self.is_running()
+
     def is_running(self) -> bool:
         """Whether the engine process hasn't exited."""
         return self.exit_status is None and self.process.poll() is None

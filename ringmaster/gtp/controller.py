@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import TextIO
 
+from ringmaster.files import clipped
 from ringmaster.gtp.channel import Channel, GtpChannelError, GtpTimeout, GtpTransportError
 
 _USE_DEFAULT = object()
@@ -62,6 +64,9 @@ class GtpController:
       name        -- used in error messages ('player xxx')
       channel_is_bad
       known_commands_cache
+      listed_commands -- what list_commands named, once asked (game.time_commands); None before
+      warned      -- the one-off warnings already given about this engine (a kept engine
+                     keeps them from game to game)
     """
 
     def __init__(self, channel: Channel, name: str, *,
@@ -77,6 +82,8 @@ class GtpController:
         self.channel_is_bad = False
         self.is_closed = False
         self.known_commands_cache: dict[str, bool] = {}
+        self.listed_commands: frozenset[str] | None = None
+        self.warned: set[str] = set()
         self.cpu_time_from_close: float | None = None
         self._quit_sent: bool | GtpChannelError = False   # by send_quit: True, or its error
 
@@ -112,16 +119,21 @@ class GtpController:
         self._send(list(sent))
         return sent
 
-    def receive_commands(self, sent: SentCommands) -> list[str | BadGtpResponse]:
-        """Read the responses to commands sent by send_commands, each within the default timeout.
+    def receive_commands(self, sent: SentCommands,
+                         deadline: float | None = None) -> list[str | BadGtpResponse]:
+        """Read the responses to commands sent by send_commands, each within the default
+        timeout, or all by deadline (time.monotonic() seconds) if it is given.
 
         Returns each response's text, or the BadGtpResponse of a failure
         response (returned, not raised, so that the caller can judge each;
         every response is read whatever the ones before it said). Raises
         GtpChannelError as do_command does, naming the command whose response
-        was awaited.
+        was awaited (GtpTimeout if the deadline passed: the engine is killed).
         """
-        return [self._receive(name, arguments, self.default_timeout) for name, arguments in sent]
+        if deadline is None:
+            return [self._receive(name, arguments, self.default_timeout) for name, arguments in sent]
+        return [self._receive(name, arguments, max(0.0, deadline - time.monotonic()))
+                for name, arguments in sent]
 
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:
@@ -165,8 +177,8 @@ class GtpController:
             self._log("<<", ("? " if is_failure else "= ") + text)
         if is_failure:
             full = " ".join((command,) + arguments)
-            return BadGtpResponse(
-                f"failure response from '{full}' to {self.name}: {text}",
+            return BadGtpResponse(   # the message is kept (a forfeit's reason): not 1 MB of it
+                f"failure response from '{full}' to {self.name}: {clipped(text)}",
                 command, arguments, text)
         return text
 

@@ -9,10 +9,14 @@ import signal
 import subprocess
 from collections.abc import Callable
 
-# The engine side's contract with the ringmaster: a process an engine starts with this
-# in its environment is a shared service (our inference server) that ends by itself
-# when its last client has gone; the ringmaster's reaper leaves it alone.
+# The engine side's contract with the ringmaster. An engine the control file allows
+# (Player(..., shared_services=True)) is started with the run's token in
+# SERVICE_TOKEN_VARIABLE; a process it starts with SHARED_SERVICE_VARIABLE set to that
+# token is a shared service (our inference server), which ends by itself when its last
+# client has gone, and which the ringmaster's reaper leaves running. Other engines get
+# no token, so no engine can exempt a process of its own.
 SHARED_SERVICE_VARIABLE = "RINGMASTER_SHARED_SERVICE"
+SERVICE_TOKEN_VARIABLE = "RINGMASTER_SERVICE_TOKEN"
 
 # Files the kernel runs itself: an ELF binary, or a script naming its interpreter.
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"#!")

@@ -115,11 +115,22 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
          else f"{progress['games_per_hour']:.0f}"),
         ("ETA", "no game limit" if wanted is None else "estimating (from the games after each "
          "worker's first)" if progress.get("estimating") else format_duration(progress.get("eta"))),
-        ("time limits", "none sent by the ringmaster: each engine thinks as its own options say "
-         "(the limits column under Engines)"),
+        ("time limits", time_limits(all_settings, report.get("player_time_controls") or {})),
         ("ringmaster", str(report.get("ringmaster_version", "?"))),
     ]
     return rows
+
+
+def time_limits(all_settings: list[dict[str, Any] | None], own: dict[str, str]) -> str:
+    """The header's line on time: the time controls the ringmaster keeps, or that it keeps none."""
+    controls = sorted({f"{s['time_control']} (margin {s.get('time_margin', 0):g}s)"
+                       for s in all_settings if s and s.get("time_control", "none") != "none"})
+    controls += [f"{code}: {control}" for code, control in sorted(own.items())]
+    if not controls:
+        return ("none sent by the ringmaster: each engine thinks as its own options say "
+                "(the limits column under Engines)")
+    return ("clocks kept by the ringmaster, sent over GTP and enforced: " + "; ".join(controls)
+            + " (a side without one thinks as its own options say)")
 
 
 def describe_game(settings: dict[str, Any]) -> str:
@@ -150,7 +161,7 @@ LIMIT_WORDS = ("playout", "simulation", "second", "time", "level", "visit", "nod
 def engine_limits(command: list[str]) -> str:
     """The options of an engine's command that look like limits on its thinking.
 
-    The ringmaster sends no time controls: each engine thinks as its own
+    Without a time_control, each engine thinks as its own
     options say. '--playouts 1000 --threads 1' gives '--playouts 1000'.
     """
     found = []
@@ -193,7 +204,8 @@ def forfeit_reason(detail: str | None) -> str:
 
 
 def faults(report: dict[str, Any]) -> dict[str, Any]:
-    """Void games, and forfeits counted by engine and reason (with one game as an example)."""
+    """Void games, forfeits counted by engine and reason (with one game as an example), and
+    losses on time by engine (no forfeits)."""
     games = report.get("games") or []
     void = [g for g in games if g["result"] == "void"]
     forfeits: Counter[tuple[str, str]] = Counter()
@@ -204,9 +216,14 @@ def faults(report: dict[str, Any]) -> dict[str, Any]:
             key = (loser, forfeit_reason(g.get("detail")))
             forfeits[key] += 1
             example.setdefault(key, g["game_id"])
+    time_losses: Counter[str] = Counter()
+    for g in games:
+        if g.get("time_loss"):
+            time_losses[g["white"] if g.get("winner") == g["black"] else g["black"]] += 1
     return {"void": void,
             "forfeits": [{"engine": e, "reason": r, "count": n, "example": example[(e, r)]}
-                         for (e, r), n in sorted(forfeits.items())]}
+                         for (e, r), n in sorted(forfeits.items())],
+            "time_losses": sorted(time_losses.items())}
 
 
 def common_plots(report: dict[str, Any]) -> list[str]:

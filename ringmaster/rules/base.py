@@ -42,6 +42,8 @@ class Rules(ABC):
       default_options   -- {name: default} of option_settings ({'pig_target': 50, ...})
       usual_komi_is_fractional -- komi is fractional by convention (Go: no jigo), so
                            a tuner refuses an integer komi (a draw counts as a loss)
+      has_clock         -- games may be played at a time_control (not Pig: its
+                           referee keeps no clock)
       board_size        -- side of the (square) board
     """
 
@@ -54,6 +56,7 @@ class Rules(ABC):
     option_settings: tuple[Setting, ...] = ()
     default_options: Mapping[str, Any] = MappingProxyType({})
     usual_komi_is_fractional: bool = False
+    has_clock: bool = True
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)

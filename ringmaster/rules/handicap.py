@@ -29,6 +29,6 @@ def fixed_handicap_points(stones: int, board_size: int) -> list[tuple[int, int]]
         points += [(mid, lo), (mid, hi)]
     if stones >= 8:
         points += [(hi, mid), (lo, mid)]
-    if stones % 2 == 1:
+    if stones % 2 == 1 and stones >= 5:   # the centre goes with 5, 7 and 9, not 3
         points.append((mid, mid))
     return points

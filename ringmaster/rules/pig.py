@@ -33,6 +33,7 @@ class PigRules(Rules):
     supports_handicap = False
     rules_summary = "the referee throws the die; hold only with a turn total above 0"
     uses_board = False
+    has_clock = False
     option_settings = (Setting("pig_target", interpret_positive_int, default=50),
                        Setting("pig_max_turns", interpret_positive_int, default=200))
     default_options = MappingProxyType({s.name: s.default for s in option_settings})

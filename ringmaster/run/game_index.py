@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ringmaster.game.result import NUMBER, GameResult, check_field
+from ringmaster.game.timekeeper import ClockUse
 from ringmaster.state.encoding import EncodedOnce
 
 
@@ -29,6 +30,9 @@ class GameEntry(EncodedOnce):
       data        -- the competition's own data for the game (a tuner's candidate), or None
       host        -- the Dask worker that played it ('HOSTNAME tcp://...'), None off a cluster
       note        -- the game's note, as in its SGF (a tuner's candidate parameters), or None
+      time_loss   -- True if a player lost on time (no forfeit)
+      clock_black, clock_white -- [moves timed, seconds charged, longest move, seconds left
+                     at the end] of a timed side, or None
     """
 
     game_id: str
@@ -46,6 +50,9 @@ class GameEntry(EncodedOnce):
     data: Any = None
     host: str | None = None
     note: str | None = None
+    time_loss: bool = False
+    clock_black: list[float] | None = None
+    clock_white: list[float] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -69,22 +76,37 @@ class GameEntry(EncodedOnce):
         check_field(data, "moves", (int,), what, optional=True)
         for name in ("seconds", "cpu_black", "cpu_white"):
             check_field(data, name, NUMBER, what, optional=True)
-        check_field(data, "forfeit", (bool,), what, optional=True)
+        for name in ("forfeit", "time_loss"):
+            check_field(data, name, (bool,), what, optional=True)
+        for name in ("clock_black", "clock_white"):
+            value = data.get(name)
+            if value is not None and (not isinstance(value, list) or len(value) != 4 or not all(
+                    isinstance(v, NUMBER) and not isinstance(v, bool) for v in value)):
+                raise ValueError(f"{what}: {name!r} is {value!r}"[:120])
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
 def entry_for_result(result: GameResult, moves: int | None, seconds: float | None,
-                     finished: str, data: Any = None) -> GameEntry:
-    """The entry for a finished game."""
+                     finished: str, data: Any = None,
+                     clock_use: dict[str, ClockUse] | None = None) -> GameEntry:
+    """The entry for a finished game; clock_use: {player code: ClockUse} of its timed sides."""
+    clocks = [None if (use := (clock_use or {}).get(code)) is None
+              else [use.moves, use.total, use.longest, use.left]
+              for code in (result.player_b, result.player_w)]
     return GameEntry(result.game_id, result.player_b, result.player_w, result.sgf_result,
                      result.winning_player, moves, seconds, result.cpu_times.get(result.player_b),
                      result.cpu_times.get(result.player_w), finished, result.is_forfeit,
-                     result.detail, data)
+                     result.detail, data, time_loss=result.is_time_loss,
+                     clock_black=clocks[0], clock_white=clocks[1])
 
 
 _FIELD_NAMES = [f.name for f in fields(GameEntry)]
-CSV_COLUMNS = [f.name for f in fields(GameEntry) if f.name not in ("data", "host")]
+CLOCK_COLUMNS = ("moves", "used", "longest", "left")
+"""The CSV's columns for each side's clock: clock_moves_black... (see GameEntry.clock_black)."""
+CSV_COLUMNS = [f.name for f in fields(GameEntry)
+               if f.name not in ("data", "host", "clock_black", "clock_white")] + [
+    f"clock_{part}_{side}" for side in ("black", "white") for part in CLOCK_COLUMNS]
 
 
 def _csv_cell(value: Any) -> str | int:
@@ -115,5 +137,8 @@ def games_csv(entries: list[GameEntry]) -> str:
     writer.writerow(CSV_COLUMNS)
     for entry in by_game_id(entries):
         row = entry.to_json()
+        for side in ("black", "white"):
+            clock = row[f"clock_{side}"] or [None] * len(CLOCK_COLUMNS)
+            row.update({f"clock_{part}_{side}": value for part, value in zip(CLOCK_COLUMNS, clock)})
         writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     return out.getvalue()

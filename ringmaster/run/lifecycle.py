@@ -23,12 +23,23 @@ from ringmaster.run.startup_checks import (
     engines_started_together,
     require_cluster_passes,
     require_players_pass,
+    usable_cores,
 )
 from ringmaster.state.lock import CompetitionLock
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
 COMPLETE_MESSAGE = "competition is complete: nothing to play (ringmaster show prints the results)"
+
+
+def parallel_clock_warning(parallel: int | None, uses_clock: bool, cores: int) -> str | None:
+    """The warning for -j N past the cores this process may use while games are timed, or None."""
+    if not uses_clock or parallel is None or parallel <= cores:
+        return None
+    return (f"-j {parallel} plays more games at once than the {cores} cores this process may "
+            "use, and the games are played at a time control: engines then share cores, "
+            "think slower than alone, and are measured as weaker (use -j "
+            f"{cores} or fewer)")
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -97,6 +108,9 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     state is as it was). Every process the engines leave behind is killed
     (this process is their subreaper meanwhile; see reaper.py).
     """
+    if cluster is not None:
+        from ringmaster.dispatch.cluster import check_address
+        check_address(cluster)
     lock = CompetitionLock(ringmaster.paths.log)
     lock.acquire()
     if presenter is not None:
@@ -110,21 +124,27 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             for warning in ringmaster.warnings:
                 ringmaster.warn(warning)
             ringmaster.load_state()
+            # Before anything else, complete or not: a run killed while saving its last
+            # game leaves the history short and temporaries behind.
+            ringmaster.prepare_history()
+            ringmaster.clean_up_after_crash()
             if matchups:
                 choose_matchups(ringmaster, matchups)
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
+            warning = parallel_clock_warning(parallel, ringmaster.competition.uses_clock(),
+                                             usable_cores())
+            if warning is not None:
+                ringmaster.warn(warning)
             require_players_pass(ringmaster.competition, ringmaster.channel_factory, say, quiet,
-                                 engines_started_together(parallel))
+                                 engines_started_together(parallel), warn=ringmaster.warn)
             client = None
             if cluster is not None:
                 from ringmaster.dispatch.cluster import connect
                 client = stack.enter_context(connect(cluster))
                 require_cluster_passes(ringmaster.competition, client, ringmaster.paths.directory,
                                        say, quiet)
-            ringmaster.prepare_history()
-            ringmaster.clean_up_after_crash()
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp, cluster=client)
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started

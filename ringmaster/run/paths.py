@@ -57,6 +57,10 @@ class CompetitionPaths:
     def gtplogs(self) -> str:
         return self._path(".gtplogs")
 
+    def files(self) -> list[str]:
+        """The files (not folders) a run writes beside the control file."""
+        return [self.log, self.status, self.journal, self.command, self.history, self.report, self.html]
+
     def all_outputs(self) -> list[str]:
         return [self.log, self.status, self.journal, self.command, self.history, self.report, self.html,
                 self.games, self.void, self.gtplogs]

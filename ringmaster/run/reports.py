@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import time
 from typing import Any, Protocol
@@ -13,6 +14,7 @@ from ringmaster.files import write_atomically
 from ringmaster.run.game_index import GameEntry, by_game_id, games_csv
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
+from ringmaster.stats.time_use import PlayerTimeUse, time_use, time_use_report
 from ringmaster.stats.timing import RunClock, progress, progress_line
 
 HTML_INTERVAL = 1.0
@@ -22,6 +24,18 @@ HTML_SHARE = 0.05
 """The largest share of the run's time that rewriting FILE.html may take: a page that
 took 0.2 s to render waits 4 s for the next rewrite, so a long run's growing report
 never slows the games (a small one renders in about 50 ms, so once a second)."""
+
+
+def finite(value: Any) -> Any:
+    """value with None for every float that isn't finite: standard JSON (no NaN, no Infinity)
+    for show --json and the page's plots, whatever a statistic gave."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    return value
 
 
 class ReportedRun(Protocol):
@@ -55,6 +69,9 @@ class RunReports:
             run.competition.write_full_report(out)
         else:
             run.competition.write_short_report(out)
+        clock = time_use_report(self.time_use())
+        if clock:
+            out.write("\n" + clock)
         hosts = host_report(self.host_comparison())
         if hosts:
             out.write("\n" + hosts)
@@ -73,6 +90,16 @@ class RunReports:
         return compare_hosts((g.host, g.black, g.white, g.winner) for g in self.run.game_index
                              if not g.is_void)
 
+    def time_use(self) -> list[PlayerTimeUse]:
+        """Each player's clock over the timed games (see time_use)."""
+        sides = []
+        for g in self.run.game_index:
+            if g.is_void:
+                continue
+            sides.append((g.black, g.clock_black, g.time_loss and g.winner == g.white))
+            sides.append((g.white, g.clock_white, g.time_loss and g.winner == g.black))
+        return time_use(sides)
+
     def json(self) -> dict[str, Any]:
         """Every result and statistic as JSON-able data (show --json, and FILE.html's source)."""
         run = self.run
@@ -82,10 +109,11 @@ class RunReports:
         report["progress"] = self.progress()
         report["games"] = [g.to_json() for g in by_game_id(run.game_index)]
         report["games_directory"] = os.path.basename(run.paths.games)
+        report["time_use"] = [use.to_json() for use in self.time_use()]
         comparison = self.host_comparison()
         if comparison.games:
             report["hosts"] = comparison.to_json()
-        return report
+        return finite(report)
 
     def csv(self) -> str:
         """One CSV row per game (show --csv)."""

@@ -9,6 +9,7 @@ import shutil
 import time
 from typing import Any
 
+from ringmaster import reaper
 from ringmaster.competitions.base import Competition, NoGameAvailable
 from ringmaster.control_file import ControlFile, load_control_file
 from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
@@ -19,7 +20,15 @@ from ringmaster.errors import (
     RunHalted,
     StateFileError,
 )
-from ringmaster.files import log_line, make_durable, one_line, remove_stale_temporaries, storage_error
+from ringmaster.files import (
+    commit_file,
+    log_line,
+    make_durable,
+    one_line,
+    remove_stale_temporaries,
+    storage_error,
+    temp_prefix,
+)
 from ringmaster.game import engine_pool
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
@@ -83,6 +92,8 @@ class Ringmaster(JobSource):
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
         self.cluster: Any = None
         self.reports = RunReports(self)
+        # Shared services the players allowed to start them leave are spared (gtp/launch.py).
+        self.service_token = reaper.new_service_token()
 
     @property
     def warnings(self) -> list[str]:
@@ -200,6 +211,8 @@ class Ringmaster(JobSource):
         # Here the worker's record is on this machine's disk, and this process makes it
         # durable before it counts the game; a Dask worker syncs its own.
         job.coordinator_syncs_record = self.cluster is None
+        job.commit_record = True
+        job.service_token = self.service_token
         self.games_started += 1
         self.games_in_progress[job.game_id] = job
         self._job_started[job.game_id] = time.monotonic()
@@ -237,16 +250,22 @@ class Ringmaster(JobSource):
         return text
 
     def process_response(self, response: GameJobResult) -> None:
-        if response.unsynced_record is not None:   # before anything counts the game
-            make_durable(response.unsynced_record)
         job = self.games_in_progress.pop(response.game_id, None)
+        if job is None:   # counted already: a second result of one job (Dask played it again)
+            self.log(f"ignored a second result for game {response.game_id}")
+            return
+        # Before anything counts the game: its record durable, under its name.
+        if response.record_attempt is not None and response.record is not None:
+            commit_file(response.record_attempt, response.record, response.record_synced)
+        elif response.record is not None and not response.record_synced:
+            make_durable(response.record)
         started = self._job_started.pop(response.game_id, None)
         entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
-            response.game_data)
+            response.game_data, response.clock_use)
         entry.host = self._hosts.pop(response.game_id, None)
-        entry.note = None if job is None else job.sgf_note
+        entry.note = job.sgf_note
         self.game_index.append(entry)
         self.clock.games_this_run += 1
         screen_line = self.competition.process_game_result(response)
@@ -343,7 +362,7 @@ class Ringmaster(JobSource):
                     from ringmaster.dispatch.cluster import run_jobs_on_cluster
                     run_jobs_on_cluster(self, play, parallel, cluster, note=self.warn)
                 else:
-                    run_jobs(self, play, parallel)
+                    run_jobs(self, play, parallel, note=self.warn)
             finally:
                 engine_pool.release_engines()   # engines kept by games played in this process
         except KeyboardInterrupt:
@@ -354,6 +373,8 @@ class Ringmaster(JobSource):
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
+        # Attempts at games that were never counted (a lost worker's, a replayed one's).
+        remove_stale_temporaries(self.paths.games)
         self.write_report()
         if self.presenter is not None:
             self.presenter.refresh(final=True)
@@ -393,7 +414,8 @@ class Ringmaster(JobSource):
             pass
         except OSError as exc:
             raise storage_error(exc, self.paths.command, "remove") from None
-        remove_stale_temporaries(self.paths.directory, f".{self.paths.code}.")
+        for path in self.paths.files():   # this competition's only: not those of 't.x' beside 't'
+            remove_stale_temporaries(self.paths.directory, temp_prefix(path))
         remove_stale_temporaries(self.paths.games)
         remove_stale_temporaries(self.paths.void)
 

@@ -9,6 +9,7 @@ from typing import Any
 from ringmaster.competitions.base import Competition, PlayerCheck
 from ringmaster.errors import StartupCheckFailed
 from ringmaster.game.engines import ChannelFactory, greet_player, launch_player, subprocess_channel
+from ringmaster.game.time_commands import PREFERENCE, lists_command, negotiate
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules_class
@@ -25,9 +26,11 @@ def usable_cores() -> int:
 
 def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                       stderr: str = "discard", at_once: int = 1,
-                      report: Callable[[str], None] | None = None) -> list[str | None]:
-    """Start each check's engine, set up a board and close it: each check's error
-    message or None, in order.
+                      report: Callable[[str], None] | None = None,
+                      notes: list[str] | None = None) -> list[str | None]:
+    """Start each check's engine, set up a board, check it has the commands the
+    competition needs, and close it: each check's error message or None, in order.
+    A timed player's engine that lists no time command gets a line in notes.
 
     Up to at_once engines are launched before the first of them is greeted, so
     that their start-ups (an interpreter, a network to load) overlap instead of
@@ -44,7 +47,7 @@ def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
                     report(f"checking player {check.player.code}")
                 launched.append(_launch_check(check, factory, stderr))
             for index, check in enumerate(batch):
-                errors.append(_finish_check(check, launched[index]))
+                errors.append(_finish_check(check, launched[index], notes))
                 launched[index] = None
         finally:   # an exception (Ctrl-C, our bug) leaves no engine of the batch behind
             left = [controller for controller in launched if isinstance(controller, GtpController)]
@@ -73,8 +76,10 @@ def _launch_check(check: PlayerCheck, factory: ChannelFactory,
         return str(exc)
 
 
-def _finish_check(check: PlayerCheck, controller: GtpController | str | None) -> str | None:
-    """Greet a launched engine, set up a board and close it. Returns an error message or None."""
+def _finish_check(check: PlayerCheck, controller: GtpController | str | None,
+                  notes: list[str] | None = None) -> str | None:
+    """Greet a launched engine, set up a board, ask for the commands the competition
+    needs, and close it. Returns an error message or None."""
     if not isinstance(controller, GtpController):
         return controller
     try:
@@ -86,11 +91,24 @@ def _finish_check(check: PlayerCheck, controller: GtpController | str | None) ->
     try:
         for command, *args in commands:
             controller.do_command(command, *args)
+        missing = [(command, why) for command, why in check.needs
+                   if not lists_command(controller, command)]
+        if check.timed and notes is not None and negotiate(controller).settings is None:
+            notes.append(no_time_command_note(check.player.code))
         controller.close()
     except (GtpChannelError, BadGtpResponse) as exc:
         controller.abandon()
         return str(exc)
+    if missing:
+        return "; ".join(f"it has no '{command}' command, which {why} needs"
+                         for command, why in missing)
     return None
+
+
+def no_time_command_note(code: str) -> str:
+    """The warning for a timed player whose engine lists no time command."""
+    return (f"player {code} lists none of the time commands {', '.join(PREFERENCE)}: it is "
+            "timed all the same, but not told its clock")
 
 
 def worker_startup_failures(checks: list[PlayerCheck], directory: str) -> list[str]:
@@ -110,14 +128,17 @@ def engines_started_together(parallel: int | None) -> int:
 
 
 def startup_failures(competition: Competition, factory: ChannelFactory, stderr: str = "discard",
-                     report: Callable[[str], None] | None = None, at_once: int = 1) -> list[str]:
+                     report: Callable[[str], None] | None = None, at_once: int = 1,
+                     notes: list[str] | None = None) -> list[str]:
     """Check every player; returns 'player X failed startup check: ...' messages.
 
     at_once engines start together (see run_player_checks); 1 checks one player
-    after another, so that each engine's inherited stderr stands apart.
+    after another, so that each engine's inherited stderr stands apart. Warnings
+    (a timed engine with no time command) go to notes.
     """
     checks = list(competition.get_player_checks())
-    return failure_messages(checks, run_player_checks(checks, factory, stderr, at_once, report))
+    return failure_messages(checks, run_player_checks(checks, factory, stderr, at_once, report,
+                                                      notes))
 
 
 def cluster_startup_failures(competition: Competition, client: Any, directory: str,
@@ -134,11 +155,13 @@ def cluster_startup_failures(competition: Competition, client: Any, directory: s
 
 
 def require_players_pass(competition: Competition, factory: ChannelFactory,
-                         say: Callable[[str], None], quiet: bool, at_once: int = 1) -> None:
+                         say: Callable[[str], None], quiet: bool, at_once: int = 1,
+                         warn: Callable[[str], None] | None = None) -> None:
     """Run the start-up checks the control file asks for, telling say() about them.
 
     at_once engines start together (see run_player_checks). Each failure is
-    said whatever quiet is. Raises StartupCheckFailed if a player fails its check.
+    said whatever quiet is, and each warning goes to warn() (say() if None).
+    Raises StartupCheckFailed if a player fails its check.
     """
     if competition.skip_player_checks:
         if not quiet:
@@ -146,7 +169,11 @@ def require_players_pass(competition: Competition, factory: ChannelFactory,
         return
     if not quiet:
         say("running startup checks on all players")
-    _raise_failures(startup_failures(competition, factory, at_once=at_once), say)
+    notes: list[str] = []
+    failures = startup_failures(competition, factory, at_once=at_once, notes=notes)
+    for note in notes:
+        (warn or say)(note)
+    _raise_failures(failures, say)
 
 
 def require_cluster_passes(competition: Competition, client: Any, directory: str,

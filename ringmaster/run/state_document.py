@@ -26,8 +26,12 @@ def check_state_fields(document: dict[str, Any], name: str) -> None:
             raise StateFileError(f"state file {name} is malformed: {field} is negative")
 
 
+UNSAVED_MEANT = {"time_control": "none"}
+"""What a saved setting missing from an older state file was: no clock before time_control."""
+
+
 def check_game_settings(saved: Any, current: dict[str, dict[str, Any]], name: str) -> None:
-    """Refuse a control file whose komi, board size or handicap changed since the state.
+    """Refuse a control file whose komi, board size, handicap or clock changed since the state.
 
     saved and current are {matchup id (or '' for a tuner): {setting: value}}.
     Raises CompetitionError naming the matchup and setting.
@@ -38,6 +42,7 @@ def check_game_settings(saved: Any, current: dict[str, dict[str, Any]], name: st
         before = saved.get(key)
         if not isinstance(before, dict):
             continue
+        before = {**UNSAVED_MEANT, **before}
         for setting, value in settings.items():
             if setting in before and before[setting] != value:
                 where = f"matchup {key}" if key else "the competition"

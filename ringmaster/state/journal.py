@@ -127,12 +127,23 @@ def _journal_lines(journal: str, ident: str) -> list[bytes] | None:
 def _applied(document: dict[str, Any], lines: list[bytes], name: str) -> dict[str, Any]:
     kept = {key: document[key] for key in ("format", "version") if key in document}
     bad: tuple[int, str] | None = None
+    applied = 0
     # The text after the last newline is a line whose write never completed.
     for number, raw in enumerate(lines[:-1], start=2):
         try:
             entry = json.loads(raw)
             if bad is None:
+                # Each line is numbered (from 1; journals before the numbers have none):
+                # a line present twice is applied once, and a line missing ends the journal.
+                if isinstance(entry, dict) and "n" in entry:
+                    if not isinstance(entry["n"], int) or isinstance(entry["n"], bool):
+                        raise TypeError("bad line number")
+                    if entry["n"] <= applied:
+                        continue
+                    if entry["n"] != applied + 1:
+                        raise ValueError(f"line {applied + 1} missing")
                 document = apply_line(document, entry)
+                applied += 1
             elif isinstance(entry, dict) and "set" in entry:
                 # A good line after a bad one: no kill or power cut leaves that.
                 raise StateFileError(f"journal file {name} is corrupt at line {bad[0]}: "
@@ -168,6 +179,7 @@ class StateStore:
         self._known: dict[Path, tuple[object, int, int]] = {}
         self._journal_bytes = 0
         self._snapshot_bytes = 0
+        self._lines = 0   # lines in the journal after its header
         self._failed = False
 
     def exists(self) -> bool:
@@ -184,12 +196,14 @@ class StateStore:
                 self._known[path][:2] == (array.source, array.generation)
                 and self._known[path][2] <= array.count for path, array in arrays.items()):
             line = dumps_state({
+                "n": self._lines + 1,
                 "set": _without_arrays(state),
                 "append": [[list(path), array.added_since(self._known[path][2])]
                            for path, array in arrays.items()],
             }).encode("utf-8") + b"\n"
             if self._journal_bytes + len(line) <= max(self._snapshot_bytes, MIN_FOLD_BYTES):
                 self._append(line)
+                self._lines += 1
                 self._remember(arrays)
                 return
         self._snapshot(state, arrays, journal=True)
@@ -257,6 +271,7 @@ class StateStore:
         except OSError as exc:
             raise storage_error(exc, self.journal, "open") from None
         self._journal_bytes = len(header)
+        self._lines = 0
         self._remember(arrays)
 
     def _remember(self, arrays: dict[Path, EncodedArray]) -> None:

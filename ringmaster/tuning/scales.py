@@ -83,6 +83,8 @@ class LINEAR(Scale):
     def _setup(self, lower_bound: float, upper_bound: float, integer: bool = False) -> None:
         self.lower_bound = _bound(lower_bound, "lower bound")
         self.upper_bound = _bound(upper_bound, "upper bound")
+        if not math.isfinite(self.upper_bound - self.lower_bound):
+            raise ValueError("the bounds are too far apart (their difference overflows)")
         self.integer = bool(integer)
 
     def unrounded(self, f: float) -> float:
@@ -115,6 +117,8 @@ class LOG(Scale):
             raise ValueError("bounds have different signs")
         self.lower_bound = lower
         self.upper_bound = upper
+        if not math.isfinite(upper / lower):
+            raise ValueError("the bounds are too far apart (their ratio overflows)")
         self.rate = math.log(upper / lower)
         self.integer = bool(integer)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 
 from ringmaster.game.job import PlayerSpec
@@ -137,12 +138,40 @@ class _ExitedAtStart(Exception):
     pass
 
 
+class VirtualTime:
+    """A monotonic clock that moves only when an in-process fake engine thinks (--think).
+
+    The virtual_time fixture (conftest) makes the ringmaster's clock read it,
+    so that a test of losses on time depends on no real timing.
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+VIRTUAL_TIME: VirtualTime | None = None
+"""The virtual clock in-process fake engines think on (set by the virtual_time fixture);
+None: they sleep."""
+
+
 class InProcessMisbehaviour:
     """How the fake engine misbehaves in-process: the channel errors a subprocess's would cause."""
 
     def __init__(self, stderr: str | Callable[[str], None]) -> None:
         self._stderr = stderr
         self.first_error: GtpChannelError | None = None
+
+    def think(self, seconds: float) -> None:
+        if VIRTUAL_TIME is not None:
+            VIRTUAL_TIME.sleep(seconds)
+        else:
+            time.sleep(seconds)
 
     def exit_at_start(self) -> None:
         raise _ExitedAtStart
@@ -165,6 +194,9 @@ class InProcessMisbehaviour:
 
     def escape_child(self, pid_file: str) -> None:
         raise AssertionError("--escape-child needs a real process: use SubprocessChannel")
+
+    def answer_and_exit(self, is_failure: bool, text: str) -> None:
+        raise AssertionError("--exit-after needs a real process: use SubprocessChannel")
 
     def stderr(self, text: str) -> None:
         if callable(self._stderr):

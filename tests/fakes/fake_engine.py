@@ -27,6 +27,15 @@ errors a subprocess's would. Options:
   --record FILE            append each command received to FILE
   --env-to-stderr          write RINGMASTER_GAME_ID and RINGMASTER_SLOT to stderr
   --move-delay SECONDS     think this long before answering each genmove
+  --exit-after LINE        answer the command line LINE, then exit (an engine that dies
+                           between games: 'known_command gomill-cpu_time' ends a game)
+  --extra-after LINE       answer LINE, then write a second, unasked-for response
+  --think SECONDS          take this long over each genmove (in-process: on the
+                           virtual clock, channels.VirtualTime, when a test sets one)
+  --think-on N SECONDS     take this long over the Nth genmove (as --think; repeatable)
+  --time-commands A,B      list these time commands (time_settings, kgs-time_settings,
+                           kata-time_settings, time_left): each succeeds (unless
+                           --fail-command names it) and changes nothing
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ import time
 
 from sgfmill import boards, common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, run_gtp_session
+from ringmaster.gtp.engine import GtpEngine, GtpError, format_response, run_gtp_session
 
 
 def parse(argv):
@@ -62,6 +71,11 @@ def parse(argv):
     p.add_argument("--record", default=None)
     p.add_argument("--env-to-stderr", action="store_true")
     p.add_argument("--move-delay", type=float, default=0.0)
+    p.add_argument("--exit-after", default=None)
+    p.add_argument("--extra-after", default=None)
+    p.add_argument("--think", type=float, default=0.0)
+    p.add_argument("--think-on", nargs=2, action="append", default=[], metavar=("N", "SECONDS"))
+    p.add_argument("--time-commands", default="")
     return p.parse_args(argv)
 
 
@@ -119,6 +133,9 @@ class ProcessMisbehaviour:
     def hang(self) -> None:
         time.sleep(3600)
 
+    def think(self, seconds: float) -> None:
+        time.sleep(seconds)
+
     def garbage(self) -> None:
         sys.stdout.write("this is not GTP\n\n")
         sys.stdout.flush()
@@ -134,6 +151,11 @@ class ProcessMisbehaviour:
     def stderr(self, text: str) -> None:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
+
+    def answer_and_exit(self, is_failure: bool, text: str) -> None:
+        sys.stdout.write(format_response(None, is_failure, text))
+        sys.stdout.flush()
+        os._exit(0)
 
     def escape_child(self, pid_file: str) -> None:
         # Like a server started by an engine: a new session, the engine's pipes inherited.
@@ -171,7 +193,14 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             misbehave.hang()
         if command in options.fail_command:
             return True, f"{command} refused", False
-        return original_run(command, args)
+        is_failure, text, end = original_run(command, args)
+        line = " ".join([command] + args)
+        if line == options.exit_after:
+            misbehave.answer_and_exit(is_failure, text)
+        if line == options.extra_after:
+            # A line holding a space ends a response: the second follows as its own.
+            text = f"{text}\n\n= unasked"
+        return is_failure, text, end
     engine.run_command = run_command
 
     def boardsize(args):
@@ -183,12 +212,16 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             raise GtpError("illegal move")
         state.play(args[0].lower()[0], common.move_from_vertex(args[1], state.size))
 
+    think_on = {int(n): float(seconds) for n, seconds in options.think_on}
+
     def genmove(args):
         if options.move_delay:
             time.sleep(options.move_delay)
         colour = args[0].lower()[0]
         state.genmoves += 1
         n = state.genmoves
+        if options.think or n in think_on:
+            misbehave.think(think_on.get(n, options.think))
         if n == options.crash_on:
             misbehave.crash()
         if n == options.hang_on:
@@ -225,6 +258,8 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         engine.add_command("final_score", final_score)
     if options.cpu_time is not None:
         engine.add_command("gomill-cpu_time", lambda args: options.cpu_time)
+    for command in filter(None, options.time_commands.split(",")):
+        engine.add_command(command, lambda args: None)
     return engine
 
 

@@ -179,6 +179,10 @@ def test_forbidden_extension(write_ctl, extension):
     (("matchups = [Matchup('a', 'b', number_of_games=2)]", "matchups = []"),
      "line 6: 'matchups': empty list"),
     (("board_size = 9\n", "board_size = 9\ntimeout = -3\n"), "line 5: 'timeout': must be positive"),
+    (("board_size = 9\n", "board_size = 9\ntimeout = 1e7\n"),
+     "line 5: 'timeout': must be at most 1000000 seconds (None for no limit)"),
+    (("Player('gnugo --level 1')", "Player('gnugo', timeout=float('inf'))"),
+     "player a: 'timeout': must be finite"),
 ])
 def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
     old, new = change
@@ -190,6 +194,20 @@ def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
     message = error(write_ctl, text)
     assert message.startswith("error in control file comp.ctl")
     assert message.endswith(expected)
+
+
+@pytest.mark.parametrize("top, player, expected_a, expected_b", [
+    ("", "", 300.0, 300.0),
+    ("timeout = None\n", "", None, None),
+    ("timeout = 20\n", ", timeout=None", None, 20.0),
+    ("timeout = None\n", ", timeout=5", 5.0, None),
+])
+def test_none_is_no_timeout_and_a_player_inherits_the_top_level_one(write_ctl, top, player,
+                                                                       expected_a, expected_b):
+    text = GOOD.replace("Player('gnugo --level 1')", f"Player('gnugo --level 1'{player})") + top
+    competition = load(write_ctl, text).make_competition()
+    assert (competition.players["a"].timeout, competition.players["b"].timeout) == (expected_a,
+                                                                                    expected_b)
 
 
 def test_relative_paths_start_at_the_control_file(write_ctl, tmp_path):

@@ -48,6 +48,7 @@ def test_files_are_written_with_the_umask_mode(tmp_path):
     ("C3\n0_9 forged", "C3\\n0_9 forged"),
     ("a\rb\x1b[2Jc\x00", "a\\rb\\x1b[2Jc\\x00"),
     ("tab\tstays", "tab\tstays"),
+    ("c1 \x9b2J and \x85 too, not \xe9", "c1 \\x9b2J and \\x85 too, not \xe9"),
 ])
 def test_one_line_escapes_control_characters(text, expected):
     assert one_line(text) == expected

@@ -15,10 +15,12 @@ from ringmaster.reaper import (
     has_children,
     kill_orphans,
     listed_children,
+    new_service_token,
     reaping,
     spare,
     unspare,
 )
+from tests.conftest import processes_mentioning
 
 # A parent that starts a grandchild in a new session (keeping nothing of ours), prints its
 # pid and exits at once: the grandchild is orphaned, as an engine's escaped child is.
@@ -31,8 +33,9 @@ print(child.pid, flush=True)
 """
 
 
-def orphan(marker: str, shared: bool = False) -> int:
-    extra = {SHARED_SERVICE_VARIABLE: "1"} if shared else {}
+def orphan(marker: str, shared: str | None = None) -> int:
+    """An orphan's pid; shared: the value of its SHARED_SERVICE_VARIABLE, if any."""
+    extra = {SHARED_SERVICE_VARIABLE: shared} if shared is not None else {}
     script = ORPHANER.replace("EXTRA", repr(extra))
     output = subprocess.run([sys.executable, "-c", script, marker], capture_output=True,
                             text=True, check=True).stdout
@@ -60,13 +63,16 @@ def test_orphans_are_killed_and_shared_services_spared(no_leftover_processes):
     with reaping(lambda: ours) as active:
         if not active:
             pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+        token = new_service_token()
         stray = orphan(no_leftover_processes)
-        service = orphan(no_leftover_processes, shared=True)
-        wait_until_ours(stray)
-        wait_until_ours(service)
+        service = orphan(no_leftover_processes, shared=token)
+        # An engine can't exempt a process of its own: the old "1", or any value but a token.
+        forged = [orphan(no_leftover_processes, shared=value) for value in ("1", "x" + token[1:])]
+        for pid in [stray, service, *forged]:
+            wait_until_ours(pid)
         killed = kill_orphans(keep=ours)
-        assert killed == [stray]
-        assert not alive(stray) and alive(service)
+        assert sorted(killed) == sorted([stray, *forged])
+        assert not alive(stray) and alive(service) and not any(alive(pid) for pid in forged)
         os.kill(service, 9)   # it would end by itself; ours now, so we reap it
         os.waitpid(service, 0)
 
@@ -148,3 +154,34 @@ def test_has_children_sees_a_live_child_and_none_once_reaped():
         child.wait()
     # Other tests may have left pytest children of its own; only ours is known gone.
     assert has_children() == bool(child_pids(os.getpid()))
+
+
+CHAIN = """
+import os, subprocess, sys, time
+depth, marker = int(sys.argv[1]), sys.argv[2]
+if depth > 0:
+    subprocess.Popen([sys.executable, __file__, str(depth - 1), marker], start_new_session=True,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+if depth < CHAIN_LENGTH:    # all but the first: sleep, each a new session's leader
+    time.sleep(600)
+"""
+
+
+@pytest.mark.integration
+def test_a_chain_of_sessions_deeper_than_any_bound_is_killed_whole(tmp_path, no_leftover_processes):
+    # Each process of the chain starts the next in a new session; the first exits, so the
+    # chain's head is re-parented to us with 119 below it.
+    length = 120
+    script = tmp_path / "chain.py"
+    script.write_text(CHAIN.replace("CHAIN_LENGTH", str(length)))
+    ours = set(child_pids(os.getpid()))
+    with reaping(lambda: ours) as active:
+        if not active:
+            pytest.skip("this system has no PR_SET_CHILD_SUBREAPER")
+        subprocess.run([sys.executable, str(script), str(length), no_leftover_processes], check=True)
+        deadline = time.monotonic() + 60
+        while (started := len(processes_mentioning(no_leftover_processes))) < length:
+            assert time.monotonic() < deadline, f"only {started} started"
+            time.sleep(0.1)
+        kill_orphans(keep=ours)
+        assert processes_mentioning(no_leftover_processes) == set()

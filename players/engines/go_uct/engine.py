@@ -91,6 +91,12 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
         if self._searcher is not None:
             self._searcher.close()
 
+    def prepare(self, game: GoGame, state: GoState) -> None:
+        """Build the searcher for this board and search once (numba loads its code), so that
+        the first genmove under a clock doesn't pay for either."""
+        if (game.size, game.komi) != self._key:
+            self.searcher(game).search(state, 1, None)
+
     def searcher(self, game: GoGame):
         key = (game.size, game.komi)
         if key != self._key:

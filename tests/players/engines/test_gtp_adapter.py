@@ -178,3 +178,75 @@ def test_resign_leaves_the_game_as_it_was():
     engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_go, size=5)
     assert ok(engine, "genmove b") == "resign"
     assert len(adapter.history) == 1
+
+
+# The clock's other settings commands, and handicap
+
+def test_kgs_and_kata_time_settings_set_both_clocks():
+    engine, adapter, generator = adapter_for(new_othello, 6)
+    ok(engine, "kgs-time_settings byoyomi 30 5 3")
+    assert adapter.clocks[0].kind == "byoyomi" and adapter.clocks[1].periods == 3
+    ok(engine, "time_left w 5 2")                  # overtime: a period, 2 periods left
+    ok(engine, "genmove b")
+    ok(engine, "genmove w")
+    budget = [event for event in generator.events if event[0] == "generate"][-1][2]
+    assert budget == pytest.approx(0.9 * 5 - 0.1)
+    ok(engine, "kata-time_settings fischer 60 2.5")
+    assert (adapter.clocks[0].kind, adapter.clocks[0].increment) == ("fischer", 2.5)
+    ok(engine, "kgs-time_settings none")
+    ok(engine, "genmove b")
+    assert [event for event in generator.events if event[0] == "generate"][-1][2] is None
+    for bad in ["kgs-time_settings fischer 60 2", "kgs-time_settings absolute",
+                "kgs-time_settings canadian 60 10 2.5", "kgs-time_settings byoyomi 60 -1 3",
+                "kata-time_settings sudden 5", "kata-time_settings absolute nan",
+                "kgs-time_settings"]:
+        fails(engine, bad)
+
+
+@pytest.mark.parametrize("new_game", [new_go, lambda size, komi: LightGo(size, komi)])
+def test_go_engines_place_fixed_handicap(new_game):
+    engine, adapter, generator = adapter_for(new_game, 9)
+    assert ok(engine, "fixed_handicap 3").split() == ["G7", "C3", "C7"]
+    game = adapter.game
+    assert [game.colour_at(adapter.state, game.move_to_action(p))
+            for p in ((6, 6), (2, 2), (6, 2))] == ["b", "b", "b"]
+    assert game.to_play(adapter.state) == 1                    # White moves first
+    ok(engine, "genmove w")
+    fails(engine, "fixed_handicap 2")                          # the board isn't empty
+    ok(engine, "clear_board")
+    fails(engine, "fixed_handicap 5 6")
+    fails(engine, "fixed_handicap 10")
+
+
+@pytest.mark.parametrize("new_game", [new_go, lambda size, komi: LightGo(size, komi)])
+def test_go_engines_place_and_take_free_handicap(new_game):
+    engine, adapter, _ = adapter_for(new_game, 9)
+    placed = ok(engine, "place_free_handicap 12").split()
+    assert len(set(placed)) == 12
+    assert placed[:9] == ok(engine_for(new_game), "fixed_handicap 9").split()
+    assert adapter.game.empty_points(adapter.state) == 81 - 12
+    ok(engine, "clear_board")
+    ok(engine, "set_free_handicap A1 J9 E5")
+    assert adapter.game.empty_points(adapter.state) == 78
+    assert adapter.game.to_play(adapter.state) == 1
+    ok(engine, "clear_board")
+    for bad in ["set_free_handicap A1", "set_free_handicap A1 A1", "set_free_handicap A1 Z9",
+                "set_free_handicap A1 pass", "place_free_handicap 1", "place_free_handicap 81"]:
+        fails(engine, bad)
+
+
+def engine_for(new_game):
+    return adapter_for(new_game, 9)[0]
+
+
+def test_on_a_small_board_free_handicap_has_no_fixed_layout_to_start_from():
+    engine, adapter, _ = adapter_for(new_go, 5)
+    assert len(set(ok(engine, "place_free_handicap 4").split())) == 4
+    engine, _, _ = adapter_for(new_go, 5)
+    fails(engine, "fixed_handicap 2")
+
+
+def test_othello_engines_have_no_handicap_commands():
+    engine, _, _ = adapter_for(new_othello, 6)
+    listed = ok(engine, "list_commands").split()
+    assert "fixed_handicap" not in listed and "kgs-time_settings" in listed

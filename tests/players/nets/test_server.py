@@ -17,7 +17,8 @@ from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor
 from players.nets.model import NetConfig, PolicyValueNet
 from players.nets.server import InferenceServer, RemotePredictor, connect_or_start, server_address
-from ringmaster.reaper import is_shared_service
+from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE
+from ringmaster.reaper import is_shared_service, new_service_token
 from tests.conftest import gone_within, processes_mentioning
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
@@ -83,7 +84,9 @@ def test_server_batches_requests_from_several_clients(tmp_path):
 
 
 @pytest.mark.integration
-def test_engines_share_one_server_process(tmp_path, no_leftover_processes):
+def test_engines_share_one_server_process(tmp_path, no_leftover_processes, monkeypatch):
+    # The engine was given its run's token (Player(..., shared_services=True)).
+    monkeypatch.setenv(SERVICE_TOKEN_VARIABLE, new_service_token())
     model_path = tmp_path / "m.pt"
     save_checkpoint(model_path, tiny_net())
     address = server_address(model_path, "cpu")

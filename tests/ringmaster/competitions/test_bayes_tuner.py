@@ -54,6 +54,8 @@ def peak(p):
     ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
     ({"komi": 7}, "'komi': must be fractional"),
     ({"parameters": []}, "'parameters': empty list"),
+    ({"initial_points": 10**9, "number_of_games": None},
+     "'initial_points': 1000000000 is more than the 10000 a design may have"),
 ])
 def test_bad_settings_are_refused_in_one_line(changes, message):
     with pytest.raises(ControlFileError) as excinfo:

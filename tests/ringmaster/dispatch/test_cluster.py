@@ -15,7 +15,8 @@ import pytest
 from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
 from tests.fakes.cli import CliResult
 from tests.fakes.fake_commands import fake_engine_command
-from tests.ringmaster.run.test_lifecycle import CTL, MC_TUNER, check_consistent, write
+from tests.ringmaster.game.test_engine_pool import _engine_pids
+from tests.ringmaster.run.test_lifecycle import CTL, MC_TUNER, _default_sigint, check_consistent, write
 
 pytestmark = pytest.mark.integration
 
@@ -55,6 +56,19 @@ def test_playoff_through_the_cluster_names_the_host_of_every_game(write_ctl, clu
     workers = set(cluster.scheduler_info["workers"])
     assert all(h.split()[1] in workers for h in hosts)
     assert "Games per host" in open(ctl[:-4] + ".report").read()
+
+
+def test_games_at_a_time_control_through_the_cluster(write_ctl, cluster):
+    # Each game's clock travels in its job; a loss on time comes back as such.
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--time-commands", "time_settings,time_left"),
+                               q=fake_engine_command("--name", "q", "--think-on", "2", "2"),
+                               games=2).replace("scorer = 'internal'",
+                                                "scorer = 'internal'\ntime_control = 'per_move 1'"))
+    result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads(invoke("show", ctl, "--json").output)
+    assert [g["time_loss"] for g in report["games"]] == [True, True]
+    assert all(g["clock_black"] and g["clock_white"] for g in report["games"])
 
 
 def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
@@ -122,30 +136,93 @@ def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
     assert not os.path.exists(ctl[:-4] + ".games")
 
 
-def test_a_worker_killed_mid_game_then_every_game_counted_once(write_ctl, cluster, distributed):
-    games = 8
+@pytest.mark.parametrize("address", ["not-an-address", "tcp://host-without-port"])
+def test_an_address_that_is_not_one_is_a_one_line_error_before_anything_starts(write_ctl, address):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=1))
+    result = invoke("run", ctl, "--cluster", address)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == (f"ringmaster: --cluster {address!r} is not a scheduler's address: "
+                             f"missing port number in address '{address.split('//')[-1]}' "
+                             "(give tcp://HOST:PORT)\n")
+    assert not os.path.exists(ctl[:-4] + ".log")
+
+
+def test_workers_killed_mid_game_then_every_game_counted_once_with_its_own_record(
+        write_ctl, cluster, distributed):
+    # Twice, a worker killed by pid while games are in progress; Dask plays its games
+    # again elsewhere, and a game it had finished (its result on the lost worker) must not
+    # be played again over the counted one's record.
+    games = 16
     ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
                                q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
                                games=games))
     client = distributed.Client(cluster.scheduler_address, set_as_default=False)
-    pids = client.run(os.getpid)
     outcome = []
     thread = threading.Thread(
         target=lambda: outcome.append(invoke("run", ctl, "-q", "--cluster",
                                              cluster.scheduler_address)))
     thread.start()
-    deadline = time.monotonic() + 120
-    while "starting game" not in _read(ctl[:-4] + ".log") or not _processing(client):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    time.sleep(0.5)   # in the middle of games
-    victim = next(iter(_processing(client)))
-    os.kill(pids[victim], signal.SIGKILL)
+    victims = []
+    for responses in (1, 6):
+        deadline = time.monotonic() + 120
+        while _read(ctl[:-4] + ".log").count("response from game") < responses or \
+                not _processing(client):
+            assert time.monotonic() < deadline and thread.is_alive()
+            time.sleep(0.05)
+        time.sleep(0.3)   # in the middle of games
+        victim = next(iter(_processing(client)))
+        os.kill(client.run(os.getpid)[victim], signal.SIGKILL)
+        victims.append(victim)
     thread.join(300)
     client.close()
     assert outcome and outcome[0].exit_code == EXIT_OK, outcome and outcome[0].output
     check_consistent(ctl, games)
-    assert f"lost Dask worker {victim}" in _read(ctl[:-4] + ".log")
+    check_records(ctl)
+    for victim in victims:
+        assert f"lost Dask worker {victim}" in _read(ctl[:-4] + ".log")
+
+
+def check_records(ctl: str) -> None:
+    """Each game's record is the counted game's: its result and its number of moves."""
+    from sgfmill import sgf
+    base = ctl[:-4]
+    state = json.load(open(base + ".status"))
+    for entry in state["games"]:
+        with open(f"{base}.games/{entry['game_id']}.sgf", "rb") as f:
+            game = sgf.Sgf_game.from_bytes(f.read())
+        moves = [node for node in game.get_main_sequence()[1:] if node.get_move()[0]]
+        assert (game.get_root().get("RE"), len(moves)) == (entry["result"], entry["moves"]), \
+            entry["game_id"]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
+def test_a_stopped_ringmaster_stops_its_games_on_the_workers(write_ctl, cluster, tmp_path, stop):
+    # Games that would run for minutes: once the ringmaster has gone, their engines must go
+    # within seconds, and nothing they do may touch the records.
+    marker = str(tmp_path / "stopped-engine")
+    games = 6
+    ctl = write_ctl(CTL.format(p=fake_engine_command("--name", marker, "--move-delay", "1"),
+                               q=fake_engine_command("--name", marker + "q", "--move-delay", "1"),
+                               games=games) + "skip_player_checks = True\n")
+    run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
+                            "--cluster", cluster.scheduler_address],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True, preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 120
+    while len(_engine_pids(marker)) < 4:   # two games, on the two workers
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.1)
+    records = sorted(os.listdir(ctl[:-4] + ".games")) if os.path.exists(ctl[:-4] + ".games") else []
+    os.killpg(run.pid, stop)
+    run.wait(60)
+    deadline = time.monotonic() + 20
+    while _engine_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _engine_pids(marker), "engines of the stopped run play on"
+    games_dir = ctl[:-4] + ".games"
+    assert [n for n in (os.listdir(games_dir) if os.path.exists(games_dir) else [])
+            if not n.startswith(".")] == [n for n in records if not n.startswith(".")]
 
 
 def _read(path: str) -> str:

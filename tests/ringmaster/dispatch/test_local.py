@@ -19,6 +19,10 @@ class Job:
     number: int
     slot: int | None = None
 
+    @property
+    def game_id(self) -> str:
+        return str(self.number)
+
 
 class Source(JobSource):
     """Hands out jobs 0..n-1 and records what comes back."""
@@ -186,3 +190,20 @@ def test_the_loop_asks_a_source_that_had_no_job_again_once_a_result_is_in():
     assert [e[:2] for e in loop.events if e[0] == "start"] == [
         ("start", 0), ("start", 1), ("start", 2), ("start", 3)]
     assert sorted(source.responses) == [0, 1, 2, 3]
+
+
+def dies_on_2(job: Job):
+    if job.number == 2:
+        os.kill(os.getpid(), signal.SIGKILL)   # as the OOM killer does
+    return job.number
+
+
+@pytest.mark.integration
+def test_a_job_whose_worker_dies_is_played_again_and_then_given_up():
+    source = Source(5)
+    notes: list[str] = []
+    run_jobs(source, dies_on_2, 1, poll_interval=0.05, note=notes.append)
+    # Each time a new worker takes over; the others' games are played as usual.
+    assert sorted(source.responses) == [0, 1, 3, 4]
+    assert source.errors == [(2, "lost with its worker process 3 times (killed: out of memory?)")]
+    assert notes.count("a worker process died (killed: out of memory?); game 2 will be played again") == 2

@@ -14,6 +14,7 @@ from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
 from ringmaster.gtp.controller import GtpController
+from tests.conftest import processes_mentioning
 from tests.fakes.channels import ScriptedChannel, fake_engine_channel
 from tests.fakes.cli import invoke
 from tests.fakes.fake_commands import fake_engine_command
@@ -186,16 +187,7 @@ def test_kept_engines_are_spared_by_the_reaper_until_taken():
 # Integration: real engine processes.
 
 def _engine_pids(marker: str) -> set[int]:
-    pids = set()
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as f:
-                    if marker.encode() in f.read():
-                        pids.add(int(name))
-            except OSError:
-                pass
-    return pids
+    return processes_mentioning(marker)
 
 
 @pytest.mark.integration
@@ -237,3 +229,75 @@ def test_kill_9_of_the_group_leaves_no_kept_engine(write_ctl, tmp_path, parallel
     while _engine_pids(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _engine_pids(marker), "a kept engine outlived the killed ringmaster"
+
+
+class FailsOnce:
+    """A channel factory whose engines of player p refuse 'komi' once, in the second game."""
+
+    def __init__(self) -> None:
+        self.counting = CountingFactory()
+        self.komis = 0
+
+    def __call__(self, spec, env, stderr):
+        channel = self.counting(spec, env, stderr)
+        if spec.code != "p":
+            return channel
+        send, get = channel.send_command, channel.get_response
+        refusing: list[bool] = []   # per command sent and not yet answered: refuse it?
+
+        def send_command(command, arguments):
+            self.komis += command == "komi"
+            refusing.append(command == "komi" and self.komis == 2)
+            send(command, arguments)
+
+        def get_response(timeout):
+            response = get(timeout)
+            return (True, "komi refused") if refusing.pop(0) else response
+        channel.send_command, channel.get_response = send_command, get_response
+        return channel
+
+
+def test_a_kept_engine_that_fails_the_set_up_is_replaced_not_the_game_voided(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               games=3, extra="reuse_engines = True", p_options=""))
+    factory = FailsOnce()
+    result = invoke("run", ctl, "-q", channel_factory=factory)
+    assert result.exit_code == 0, result.output
+    state = json.load(open(ctl[:-4] + ".status"))
+    assert state["void_game_count"] == 0 and len(state["competition"]["results"]["0"]) == 3
+    assert factory.counting.starts == {"p": 2, "q": 1}
+
+
+END_OF_GAME = "known_command gomill-cpu_time"   # the last command of an engine's first game
+
+
+def _play_twice(tmp_path, p_command) -> list:
+    """Two games of p (reused) against q, in this process, each job as a worker plays it."""
+    players = [PlayerSpec("p", tuple(p_command), reuse=True, timeout=10),
+               PlayerSpec("q", tuple(fake_engine_command("--name", "q")), timeout=10)]
+    results = []
+    try:
+        for n in range(2):
+            job = GameJob(game_id=f"g{n}", player_b=players[0], player_w=players[1], board_size=5,
+                          komi=0.5, use_internal_scorer=True)
+            results.append(play_game_job(job))
+            time.sleep(0.3)   # the engine waits, kept, between games
+    finally:
+        engine_pool.release_engines()
+    return results
+
+
+@pytest.mark.integration
+def test_a_kept_engine_that_died_while_it_waited_is_replaced(tmp_path):
+    # It answers the last command of its first game (whether it can report its CPU time),
+    # then exits, before the next game asks anything of it.
+    results = _play_twice(tmp_path, fake_engine_command("--exit-after", END_OF_GAME))
+    assert not any(r.game_result.is_forfeit for r in results), [r.warnings for r in results]
+
+
+@pytest.mark.integration
+def test_a_kept_engine_that_said_more_than_it_was_asked_is_replaced(tmp_path):
+    # An unasked-for response after its first game's last answer: kept, it would answer
+    # every command of the next game with the answer to the one before.
+    results = _play_twice(tmp_path, fake_engine_command("--extra-after", END_OF_GAME))
+    assert not any(r.game_result.is_forfeit for r in results), [r.warnings for r in results]

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from players.engines.pig_hold import HoldAt, make_pig_engine
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.pig_referee import dice_seed
 from ringmaster.game.play import REFEREES, PigGameReferee, play_game_job
@@ -104,10 +104,11 @@ def test_a_pig_record_is_synced_by_its_worker_or_left_to_the_coordinator(
                                                 "w": lambda: hold_engine(10)}))
     record = str(tmp_path / "games" / "0_0.json")
     assert json.loads(open(record).read())["result"] == result.game_result.sgf_result
+    assert result.record == record and result.record_synced is not coordinator_syncs
     if coordinator_syncs:
-        assert result.unsynced_record == record and synced == []
+        assert synced == []
     else:
-        assert result.unsynced_record is None and synced[-1] == str(tmp_path / "games")
+        assert synced[-1] == str(tmp_path / "games")
 
 
 def test_a_tampered_record_does_not_replay(tmp_path):
@@ -173,6 +174,21 @@ def test_a_pig_playoff_runs_reports_each_seat_and_checks_players(tmp_path):
     assert len(os.listdir(tmp_path / "pig.games")) == 4
     checks = {c.player.code: c for c in ringmaster.competition.get_player_checks()}
     assert run_player_checks([checks["h20"]], ringmaster.channel_factory) == [None]
+
+
+@pytest.mark.parametrize("first, then", [("pig_target = 20", "pig_target = 30"),
+                                         ("pig_target = 20", ""),
+                                         ("", "pig_max_turns = 150")])
+def test_a_pig_setting_changed_between_runs_is_refused_as_komi_is(tmp_path, first, then):
+    ringmaster = make_ringmaster(tmp_path, first)
+    ringmaster.load_state()
+    ringmaster.open_log()
+    ringmaster.run(max_games=1)
+    ringmaster.close_log()
+    ringmaster.close_state()
+    again = make_ringmaster(tmp_path, then)
+    with pytest.raises(CompetitionError, match="in the control file but was .* for the games in pig.status"):
+        again.load_state()
 
 
 def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):

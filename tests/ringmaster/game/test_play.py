@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
+from pathlib import Path
 
 import pytest
 from sgfmill import sgf
 
 from ringmaster.errors import JobFailed
+from ringmaster.files import TEMP_SUFFIX
 from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
@@ -212,6 +215,25 @@ def test_play_game_job_plays_scores_and_records(tmp_path):
     assert not (tmp_path / "void").exists()
 
 
+@pytest.mark.parametrize("answer", ["nan", "inf", " -inf", " -1", "1e308", "1e10", "oops"])
+def test_a_cpu_time_that_is_not_a_time_is_a_late_error_and_no_figure(tmp_path, answer):
+    response = play_game_job(make_job(tmp_path, b_options=("--cpu-time", answer)), fake_engine_channel)
+    # The engine's claim is refused; what the channel measured at close stands, if anything.
+    cpu = response.game_result.cpu_times["pb"]
+    assert cpu is None or (math.isfinite(cpu) and 0 <= cpu < 1e6)
+    assert not response.game_result.is_forfeit
+    assert [w for w in response.warnings if "error getting cpu time from player pb" in w]
+    # What reaches the state and show --json is standard JSON.
+    json.dumps(response.game_result.to_json(), allow_nan=False)
+
+
+def test_an_engines_name_reaches_the_reports_without_its_control_characters(tmp_path):
+    job = make_job(tmp_path, b_options=("--name", "evil\x9b2J\x1b[31m"))
+    response = play_game_job(job, fake_engine_channel)
+    assert response.engine_names["pb"] == "evil\\x9b2J\\x1b[31m:1.0"
+    assert not any(0x80 <= ord(c) <= 0x9f or ord(c) < 0x20 for c in response.engine_names["pb"])
+
+
 def test_both_engines_are_launched_before_either_is_greeted(tmp_path):
     # The second engine starts up while the first answers its first commands.
     events: list = []
@@ -296,11 +318,24 @@ def test_a_game_record_is_synced_by_its_worker_or_left_to_the_coordinator(
     result = play_game_job(job, fake_engine_channel)
     record = str(tmp_path / "games" / "g1.sgf")
     assert sgf.Sgf_game.from_bytes(open(record, "rb").read()).get_root().get("RE")
+    assert result.record == record and result.record_attempt is None
+    assert result.record_synced is not coordinator_syncs
     if coordinator_syncs:
-        assert result.unsynced_record == record and synced == []
+        assert synced == []
     else:
-        assert result.unsynced_record is None
         assert synced[-1] == str(tmp_path / "games")   # the directory, after the file
+
+
+def test_a_record_to_commit_is_written_under_its_attempts_own_name(tmp_path):
+    # Each attempt at a game writes its own file; only the coordinator renames one into place.
+    job = make_job(tmp_path, commit_record=True)
+    first, second = play_game_job(job, fake_engine_channel), play_game_job(job, fake_engine_channel)
+    games = tmp_path / "games"
+    assert first.record == second.record == str(games / "g1.sgf")
+    assert first.record_attempt != second.record_attempt
+    assert sorted(os.listdir(games)) == sorted(os.path.basename(r.record_attempt)
+                                               for r in (first, second))
+    assert all(name.startswith(".g1.sgf.") and name.endswith(TEMP_SUFFIX) for name in os.listdir(games))
 
 
 def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
@@ -321,6 +356,25 @@ def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
         # Saves before it: one for each game before; the next one counts this game.
         assert len([p for p in synced[:record] if is_state(p)]) == n
         assert is_state(synced[record + 2])
+
+
+def test_a_second_result_for_a_counted_game_is_ignored_and_its_record_never_stands(write_ctl):
+    # As when Dask plays a delivered task again, or an orphaned attempt finishes late.
+    ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command("--name", "b2"),
+                               games=2, extra=""))
+    ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
+    ringmaster.load_state()
+    job = ringmaster.get_job()
+    first = play_game_job(job, fake_engine_channel)
+    late = play_game_job(job, fake_engine_channel)
+    ringmaster.process_response(first)
+    record = Path(first.record).read_bytes()
+    assert not os.path.exists(first.record_attempt)
+    ringmaster.process_response(late)
+    assert Path(first.record).read_bytes() == record
+    assert os.path.exists(late.record_attempt)   # left for the next run's clean-up
+    assert [g.game_id for g in ringmaster.game_index] == [job.game_id]
+    assert ringmaster.competition.games_played() == 1
 
 
 def test_only_a_cluster_leaves_each_record_to_its_worker_to_sync(write_ctl):

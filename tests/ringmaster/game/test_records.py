@@ -6,6 +6,7 @@ import os
 
 from sgfmill import sgf
 
+from ringmaster.game.clock import parse_time_control
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.records import EngineNames, PlayedGame, game_sgf, write_game_record
 from ringmaster.game.result import GameResult
@@ -103,3 +104,47 @@ def test_players_are_named_by_engine_and_code_so_configurations_are_told_apart()
     different = {"b": EngineNames("A:1"), "w": EngineNames("B:2")}
     root = parse(game_sgf(job, played(engines=different))).get_root()
     assert (root.get("PB"), root.get("PW")) == ("A:1 (mcts-c02)", "B:2 (mcts-c07)")
+
+
+def test_clocks_are_recorded_as_sabaki_and_gogui_read_them():
+    control = parse_time_control("canadian 60 30 5")
+    job = make_job(time_control_b=control, time_control_w=control, time_margin=0.5)
+    game = played(moves=[("b", (2, 2), None), ("w", (6, 6), None), ("b", (3, 3), None)],
+                  clock_marks={0: (58.76543, None), 1: (12.5, 4), 2: (0.0004, None)})
+    root = parse(game_sgf(job, game)).get_root()
+    assert (root.get("TM"), root.get("OT")) == (60, "5/30 Canadian")
+    assert "Time control: canadian 60 30 5 (margin 0.5s)" in root.get("C")
+    nodes = parse(game_sgf(job, game)).get_main_sequence()[1:]
+    assert nodes[0].get("BL") == 58.765 and not nodes[0].has_property("OB")
+    assert nodes[1].get("WL") == 12.5 and nodes[1].get("OW") == 4
+    assert nodes[2].get("BL") == 0
+
+
+def test_an_untimed_game_has_no_clock_properties():
+    root = parse(game_sgf(make_job(), played())).get_root()
+    for name in ("TM", "OT"):
+        assert not root.has_property(name)
+    assert "time control" not in root.get("C").lower()
+    assert not any(node.has_property(p) for node in parse(game_sgf(make_job(), played()))
+                   .get_main_sequence() for p in ("BL", "WL"))
+
+
+def test_byoyomi_records_the_periods_left(tmp_path, virtual_time):
+    from ringmaster.game.play import play_game_job
+    from tests.fakes.channels import fake_engine_channel
+    from tests.fakes.fake_commands import fake_engine_command
+    control = parse_time_control("byoyomi 1 2 3")
+    job = make_job(tmp_path, board_size=5, komi=0.5, use_internal_scorer=True,
+                   player_b=PlayerSpec("alpha", tuple(fake_engine_command("--think", "0.6",
+                                                                          "--think-on", "3", "2.5"))),
+                   player_w=PlayerSpec("beta", tuple(fake_engine_command())),
+                   time_control_b=control, time_control_w=None)
+    play_game_job(job, fake_engine_channel)
+    game = parse(open(tmp_path / "games" / "7.sgf", "rb").read())
+    assert not game.get_root().has_property("TM")    # the sides' controls differ
+    black = [node for node in game.get_main_sequence()[1:] if node.get_move()[0] == "b"]
+    assert black[0].get("BL") == 0.4 and not black[0].has_property("OB")
+    assert (black[1].get("BL"), black[1].get("OB")) == (2, 3)    # main spent: a whole period
+    assert (black[2].get("BL"), black[2].get("OB")) == (2, 2)    # 2.5s: one period lost
+    assert (black[3].get("BL"), black[3].get("OB")) == (2, 2)
+    assert not any(node.has_property("WL") for node in game.get_main_sequence())

@@ -230,6 +230,27 @@ def test_commands_through_a_channel_without_send_commands_are_sent_in_turn():
     channel.assert_done()
 
 
+def test_answers_read_by_a_deadline_wait_no_longer_than_it_leaves():
+    channel = ScriptedChannel([("play b C3", (False, "")), ("time_left w 5 0", (False, "")),
+                               ("genmove w", (False, "D4"))])
+    controller = GtpController(channel, "player x", default_timeout=300)
+    sent = controller.send_commands(("play", "b", "C3"), ("time_left", "w", "5", "0"),
+                                    ("genmove", "w"))
+    before = time.monotonic()
+    assert controller.receive_commands(sent, deadline=before + 7) == ["", "", "D4"]
+    assert all(0 < timeout <= 7 for timeout in channel.timeouts)
+    assert channel.timeouts == sorted(channel.timeouts, reverse=True)
+
+
+def test_a_deadline_already_past_leaves_no_time_to_wait():
+    channel = ScriptedChannel([("genmove w", GtpTimeout("timed out waiting for a response"))])
+    controller = GtpController(channel, "player x", default_timeout=300)
+    with pytest.raises(GtpTimeout, match="timeout \\(0s\\) waiting for response to 'genmove w'"):
+        controller.receive_commands(controller.send_commands(("genmove", "w")),
+                                    deadline=time.monotonic() - 1)
+    assert channel.timeouts == [0.0] and controller.channel_is_bad
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -401,3 +422,12 @@ def test_closing_never_waits_for_a_descendant_that_holds_the_pipes(tmp_path,
     thread.join(120)   # a guard only: closing used to wait the child's 600 s
     assert child_alive_after_close == [True]   # close returned while the child still held them
     os.kill(child, signal.SIGKILL)
+
+
+def test_a_huge_failure_response_is_clipped_in_the_message_kept():
+    text = "x" * 1_000_000
+    controller = GtpController(ScriptedChannel([("boardsize 9", (True, text))]), "player p")
+    with pytest.raises(BadGtpResponse) as info:
+        controller.do_command("boardsize", "9")
+    assert len(str(info.value)) < 700 and str(info.value).endswith("... (1000000 characters)")
+    assert info.value.gtp_message == text

@@ -55,3 +55,14 @@ def test_a_go_pass_is_never_forced():
     for vertex in ("A1", "B2"):
         rules.play("b", rules.parse_move(vertex))
     assert not rules.pass_is_forced("w") and not rules.pass_is_forced("b")
+
+
+def test_fixed_handicap_is_the_gtp_specifications_layout():
+    # GTP 2 section 4.1.1, on 19x19 (as GNU Go places them).
+    spec = {2: "D4 Q16", 3: "D4 Q16 D16", 4: "D4 Q16 D16 Q4", 5: "D4 Q16 D16 Q4 K10",
+            6: "D4 Q16 D16 Q4 D10 Q10", 7: "D4 Q16 D16 Q4 D10 Q10 K10",
+            8: "D4 Q16 D16 Q4 D10 Q10 K4 K16", 9: "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10"}
+    rules = get_rules("go", 19)
+    for stones, vertices in spec.items():
+        expected = sorted(rules.parse_move(v) for v in vertices.split())
+        assert sorted(rules.fixed_handicap_points(stones)) == expected, stones

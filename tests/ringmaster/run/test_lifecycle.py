@@ -28,7 +28,7 @@ from ringmaster.errors import (
     StartupCheckFailed,
     StateFileError,
 )
-from ringmaster.run.lifecycle import run_competition
+from ringmaster.run.lifecycle import COMPLETE_MESSAGE, run_competition
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
@@ -91,6 +91,33 @@ def test_kill_9_of_the_whole_group_at_random_moments(write_ctl, parallel):
     _, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 0, stderr
     check_consistent(ctl, GAMES)
+
+
+@pytest.mark.integration
+def test_a_worker_killed_mid_run_is_replaced_and_its_game_played_again(write_ctl):
+    # As the OOM killer would: one worker process of -j 2, in the middle of the games.
+    from ringmaster.reaper import child_pids
+    slow = ("--move-delay", "0.02")
+    games = 10
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+                               games=games))
+    proc = start_run(ctl, "-j", "2")
+    log = Path(ctl[:-4] + ".log")
+    deadline = time.monotonic() + 120
+    while not (log.exists() and log.read_text().count("response from game") >= 2):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    workers = [pid for pid in child_pids(proc.pid)
+               if open(f"/proc/{pid}/cmdline", "rb").read() == open(f"/proc/{proc.pid}/cmdline", "rb").read()]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    assert b"Traceback" not in stderr
+    check_consistent(ctl, games)
+    state = json.load(open(ctl[:-4] + ".status"))
+    assert state["void_game_count"] == 0
+    assert "a worker process died" in log.read_text()
 
 
 @pytest.mark.integration
@@ -300,6 +327,36 @@ def test_history_is_reconciled_and_crash_debris_removed_at_start(write_ctl):
     Path(base + ".cmd").write_text("stop\n")
     run_competition(ringmaster_for(ctl), quiet=True)
     check_consistent(ctl, 2)
+
+
+def test_a_complete_competition_still_repairs_its_history_and_removes_debris(write_ctl):
+    # As a run killed while saving its last game leaves them: the state counts every game,
+    # the history lacks the last line, a temporary is left.
+    ctl = playoff(write_ctl, games=2)
+    run_competition(ringmaster_for(ctl), quiet=True)
+    base = ctl[:-4]
+    history = Path(base + ".hist").read_text()
+    Path(base + ".hist").write_text("".join(history.splitlines(keepends=True)[:-1]))
+    Path(base + ".games/.0_1.sgf.x.ringmaster-tmp").write_text("half")
+    said = []
+    run_competition(ringmaster_for(ctl), quiet=True, say=said.append)
+    assert said == [COMPLETE_MESSAGE]
+    assert Path(base + ".hist").read_text() == history
+    assert sorted(os.listdir(base + ".games")) == ["0_0.sgf", "0_1.sgf"]
+
+
+def test_a_run_removes_only_its_own_competitions_temporaries(write_ctl):
+    # 't' and 't.x' side by side: starting t must not touch what t.x's run is writing.
+    ctl = playoff(write_ctl, games=1)
+    other = Path(ctl).with_name("comp.x.ctl")
+    other.write_text(Path(ctl).read_text())
+    directory = Path(ctl).parent
+    theirs = directory / ".comp.x.status.abc123.ringmaster-tmp"
+    ours = directory / ".comp.status.def456.ringmaster-tmp"
+    theirs.write_text("being written")
+    ours.write_text("left by a killed run")
+    run_competition(ringmaster_for(ctl), quiet=True)
+    assert theirs.exists() and not ours.exists()
 
 
 def test_void_games_halt_the_run_and_are_recorded(write_ctl):
@@ -537,6 +594,33 @@ def test_a_full_disk_is_a_one_line_error_and_the_resumed_run_completes(write_ctl
     assert Path(ctl[:-4] + ".status").read_bytes() == status_before
     monkeypatch.undo()                   # space freed
     assert invoke("run", ctl).exit_code == 0
+    check_consistent(ctl, 4)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parallel", [[], ["-j", "2"]])
+def test_a_record_that_cannot_be_written_is_the_runs_error_not_a_void_game(write_ctl, monkeypatch,
+                                                                           parallel):
+    # The disk fills while a worker writes a record (the workers are forked from here).
+    import errno
+
+    import ringmaster.files as files
+    ctl = playoff(write_ctl, games=4)
+    real_replace = os.replace
+
+    def replace(source, target):
+        if str(target).endswith(".sgf"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_replace(source, target)
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = invoke("run", ctl, "-q", *parallel)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1, result.output
+    assert result.output.startswith("ringmaster: can't write ") and "No space left" in result.output
+    assert not os.path.exists(ctl[:-4] + ".void")
+    assert "void" not in Path(ctl[:-4] + ".log").read_text()
+    monkeypatch.undo()
+    assert invoke("run", ctl, "-q").exit_code == 0
     check_consistent(ctl, 4)
 
 

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ringmaster.competitions.base import PlayerCheck
+from ringmaster.control_file import load_control_file
 from ringmaster.game.job import PlayerSpec
-from ringmaster.run.lifecycle import run_competition
+from ringmaster.run.lifecycle import parallel_clock_warning, run_competition
 from ringmaster.run.ringmaster import Ringmaster
-from ringmaster.run.startup_checks import engines_started_together, run_player_checks, usable_cores
-from tests.fakes.channels import recording_factory
+from ringmaster.run.startup_checks import (
+    engines_started_together,
+    failure_messages,
+    run_player_checks,
+    usable_cores,
+)
+from tests.fakes.channels import fake_engine_channel, recording_factory
+from tests.fakes.cli import invoke
 from tests.fakes.fake_commands import fake_engine_command
 
 
@@ -121,3 +130,108 @@ matchups = [Matchup('p', 'q', number_of_games=1)]
     run_competition(Ringmaster(ctl, channel_factory=recording_factory(events)), say=lambda _: None)
     assert launches_and_first_commands(events)[:3] == [
         ("launch", "p"), ("launch", "q"), ("p", "protocol_version")]
+
+
+# The commands the competition needs
+
+def test_a_missing_handicap_command_fails_the_check_naming_engine_and_command():
+    needs = (("place_free_handicap", "handicap 3 (free)"), ("fixed_handicap", "handicap 2 (fixed)"))
+    errors = run_player_checks([replace(check("p1"), needs=needs)], fake_engine_channel)
+    assert errors == ["it has no 'place_free_handicap' command, which handicap 3 (free) needs"]
+    assert failure_messages([check("p1")], errors) == [
+        "player p1 failed startup check: it has no 'place_free_handicap' command, which "
+        "handicap 3 (free) needs"]
+
+
+def test_a_timed_engine_with_no_time_command_is_named_in_a_warning_not_failed():
+    notes: list[str] = []
+    errors = run_player_checks([replace(check("p1"), timed=True),
+                                replace(check("p2", "--time-commands", "time_settings"), timed=True),
+                                check("p3")], fake_engine_channel, notes=notes)
+    assert errors == [None, None, None]
+    assert notes == ["player p1 lists none of the time commands kata-time_settings, "
+                     "kgs-time_settings, time_settings: it is timed all the same, but not told "
+                     "its clock"]
+
+
+CTL = """
+competition_type = 'playoff'
+players = {{'p': Player({p!r}), 'q': Player({q!r})}}
+board_size = 9
+komi = 0.5
+{top}
+matchups = [Matchup('p', 'q', number_of_games=1), {matchup}]
+"""
+
+
+def checks_for(write_ctl, top="", matchup="Matchup('q', 'p', number_of_games=0)"):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               top=top, matchup=matchup))
+    return {c.player.code: c for c in load_control_file(ctl).make_competition().get_player_checks()}
+
+
+def test_each_player_is_checked_for_what_all_its_matchups_need(write_ctl):
+    checks = checks_for(write_ctl, matchup="Matchup('p', 'q', id='h', handicap=2, "
+                                           "handicap_style='free', number_of_games=2)")
+    assert checks["p"].needs == (("place_free_handicap", "handicap 2 (free)"),)
+    assert checks["q"].needs == (("set_free_handicap", "handicap 2 (free)"),)
+    assert not checks["p"].timed
+    checks = checks_for(write_ctl, matchup="Matchup('p', 'q', id='h', handicap=2, alternating=True, "
+                                           "time_control='per_move 5', number_of_games=2)")
+    assert checks["q"].needs == (("fixed_handicap", "handicap 2 (fixed)"),) and checks["q"].timed
+
+
+def test_a_matchup_with_no_games_asks_for_nothing(write_ctl):
+    checks = checks_for(write_ctl, top="", matchup="Matchup('p', 'q', id='h', handicap=2, "
+                                                    "time_control='absolute 5', number_of_games=0)")
+    assert checks["p"].needs == () and not checks["p"].timed
+
+
+def test_a_run_at_a_time_control_warns_of_an_engine_with_no_time_command(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(),
+                               q=fake_engine_command("--name", "q", "--time-commands",
+                                                     "kgs-time_settings,time_left"),
+                               top="time_control = 'absolute 600'",
+                               matchup="Matchup('q', 'p', number_of_games=0)"))
+    result = invoke("run", ctl, "-q", channel_factory=fake_engine_channel)
+    assert result.exit_code == 0, result.output
+    log = open(ctl[:-4] + ".log").read()
+    assert "player p lists none of the time commands" in log
+    assert "player q lists" not in log
+
+
+def test_a_run_needing_a_missing_handicap_command_stops_in_one_line(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               top="", matchup="Matchup('q', 'p', id='h', handicap=3, "
+                                                "handicap_style='free', number_of_games=1)"))
+    result = invoke("run", ctl, "-q", channel_factory=fake_engine_channel)
+    assert result.exit_code != 0
+    assert ("player q failed startup check: it has no 'place_free_handicap' command, which "
+            "handicap 3 (free) needs") in result.output
+
+
+def test_the_parallel_warning_needs_a_clock_and_more_games_than_cores():
+    assert parallel_clock_warning(4, True, 2).startswith(
+        "-j 4 plays more games at once than the 2 cores this process may use")
+    assert parallel_clock_warning(2, True, 2) is None
+    assert parallel_clock_warning(None, True, 1) is None
+    assert parallel_clock_warning(4, False, 2) is None
+
+
+def test_a_timed_run_with_more_games_than_cores_warns(write_ctl, monkeypatch):
+    monkeypatch.setattr("ringmaster.run.lifecycle.usable_cores", lambda: 0)
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               top="time_control = 'absolute 600'",
+                               matchup="Matchup('q', 'p', number_of_games=0)"))
+    run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), parallel=1,
+                    say=lambda _: None)
+    assert "-j 1 plays more games at once than the 0 cores" in open(ctl[:-4] + ".log").read()
+
+
+def test_check_names_a_timed_engine_with_no_time_command(write_ctl):
+    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                               top="time_control = 'absolute 600'",
+                               matchup="Matchup('q', 'p', number_of_games=0)"))
+    result = invoke("check", ctl, channel_factory=fake_engine_channel)
+    assert result.exit_code == 0, result.output
+    assert "warning: player p lists none of the time commands" in result.stderr

@@ -173,6 +173,37 @@ def test_a_corrupt_line_before_a_good_one_is_refused_in_one_line(store, tmp_path
         store.read()
 
 
+def test_a_line_present_twice_is_applied_once(store, tmp_path):
+    run = saved_runs(store, 4)
+    journal = tmp_path / "c.journal"
+    lines = journal.read_bytes().split(b"\n")   # the header, 3 lines, then b""
+    for repeated in ([lines[0]] + lines[1:3] + lines[2:],      # a line twice in a row
+                     lines[:4] + [lines[2], lines[4]],         # an earlier line again at the end
+                     lines[:2] + lines[1:]):                   # the first line twice
+        journal.write_bytes(b"\n".join(repeated))
+        assert store.read() == run.expected()
+
+
+def test_a_line_missing_before_a_good_one_is_refused_in_one_line(store, tmp_path):
+    saved_runs(store, 5)
+    journal = tmp_path / "c.journal"
+    lines = journal.read_bytes().split(b"\n")
+    journal.write_bytes(b"\n".join(lines[:2] + lines[3:]))
+    with pytest.raises(StateFileError, match="^journal file c.journal is corrupt at line 3: ValueError$"):
+        store.read()
+
+
+def test_a_journal_without_line_numbers_is_still_read(store, tmp_path):
+    # As a ringmaster before the numbers wrote it.
+    run = saved_runs(store, 4)
+    journal = tmp_path / "c.journal"
+    lines = journal.read_bytes().split(b"\n")
+    plain = [lines[0]] + [json.dumps({k: v for k, v in json.loads(line).items() if k != "n"}).encode()
+                          for line in lines[1:-1]] + [b""]
+    journal.write_bytes(b"\n".join(plain))
+    assert store.read() == run.expected()
+
+
 def test_a_journal_of_another_snapshot_is_ignored(store, tmp_path):
     # A run killed after writing a snapshot, before beginning its journal.
     run = saved_runs(store, 3)

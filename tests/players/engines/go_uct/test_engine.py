@@ -6,7 +6,8 @@ from players.engines.go_uct.engine import build_parser, make_engine
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
-            "quit", "time_settings", "time_left", "kgs-genmove_cleanup"]
+            "quit", "time_settings", "time_left", "kgs-genmove_cleanup", "kgs-time_settings",
+            "kata-time_settings", "fixed_handicap", "place_free_handicap", "set_free_handicap"]
 
 
 @pytest.fixture(params=["fast", "generic"])
@@ -152,3 +153,23 @@ def test_help_shows_every_default_and_says_it_speaks_gtp():
         assert option in text
         assert f"(default: {default})" in text, option
     assert "(default 0.2 fast, 0.7 generic)" in text and "(default: None)" not in text
+
+
+@pytest.mark.parametrize("engine_kind", ["fast", "generic"])
+def test_a_clock_has_the_searcher_built_before_the_first_genmove(engine_kind):
+    options = build_parser().parse_args(["--engine", engine_kind, "--playouts", "60", "--seed", "3"])
+    engine, generator = make_engine(options)
+    searchers = []
+    original = generator.searcher
+    generator.searcher = lambda game: searchers.append(game) or original(game)
+    try:
+        ok(engine, "boardsize 7")
+        ok(engine, "komi 8.5")
+        assert searchers == []                  # nothing built without a clock
+        ok(engine, "kata-time_settings fischer 5 0.1")
+        assert [(g.size, g.komi) for g in searchers] == [(7, 8.5)]
+        ok(engine, "kgs-time_settings absolute 5")
+        assert len(searchers) == 1              # the same board: built once
+        ok(engine, "genmove b")
+    finally:
+        generator.close()

@@ -1,0 +1,30 @@
+competition_type = 'playoff'
+
+description = """
+Our MCTS engine (fast search: UCT with RAVE and priors, heavy playouts, one
+thread) against GNU Go level 10 on 9x9, komi 7.5, alternating colours, area
+scoring, both at 'absolute 60': a clock the ringmaster keeps, tells each engine
+(kata-time_settings for ours, time_settings for GNU Go, time_left before each
+move) and enforces. The playout limit is out of reach, so the clock alone
+decides how long our engine thinks. Needs GNU Go in /usr/games (Debian's gnugo
+package). reports/clock.md says how to run it and what it found:
+    ringmaster run control_files/mcts_vs_gnugo_absolute60.ctl -j 1
+"""
+
+GNUGO = '/usr/games/gnugo'
+
+players = {
+    'mcts': Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast',
+                    '--policy', 'heavy', '--playouts', '100000000', '--threads', '1']),
+    'gnugo-l10': Player([GNUGO, '--mode', 'gtp', '--level', '10', '--chinese-rules',
+                         '--capture-all-dead']),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+time_control = 'absolute 60'
+
+matchups = [
+    Matchup('mcts', 'gnugo-l10', alternating=True, number_of_games=40),
+]

@@ -1,0 +1,61 @@
+"""After the tuning event: write and run an SPRT playoff of the tuned --expand-after against the default.
+
+Usage (from this folder): python confirm_sprt.py -- reads the tuner's recommendation from
+`ringmaster show tune_mcts_expand_after.ctl --json`, writes confirm_sprt.ctl (the same
+engine, board and time control, colours alternating) and runs it (-j 1).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CTL = """competition_type = 'playoff'
+
+description = \"\"\"
+SPRT of the bayes_tuner's recommendation (tune_mcts_expand_after.ctl: {parameters})
+against our rollout MCTS engine at its default (--expand-after 2), at the same time
+control: 7x7 Go, komi 8.5, 'fischer 5 0.1', colours alternating.
+\"\"\"
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--playouts', '100000000', *options],
+                  discard_stderr=True)
+
+
+players = {{
+    'tuned': mcts('--expand-after', {expand_after!r}),
+    'default': mcts(),
+}}
+
+board_size = 7
+komi = 8.5
+scorer = 'internal'
+move_limit = 200
+time_control = 'fischer 5 0.1'
+reuse_engines = True
+
+matchups = [Matchup('tuned', 'default', alternating=True, number_of_games=1000,
+                    sprt={{'elo0': 0, 'elo1': 30, 'alpha': 0.05, 'beta': 0.05}})]
+"""
+
+
+def expand_after(parameters: str) -> str:
+    """'expand_after: 5' -> '5': the value as the report shows it."""
+    return dict(part.split(": ") for part in parameters.split("; "))["expand_after"]
+
+
+def main() -> None:
+    shown = subprocess.run(["ringmaster", "show", "tune_mcts_expand_after.ctl", "--json"],
+                           capture_output=True, text=True, check=True)
+    recommended = json.loads(shown.stdout)["recommended"]
+    with open("confirm_sprt.ctl", "w") as f:
+        f.write(CTL.format(parameters=recommended["parameters"],
+                           expand_after=expand_after(recommended["parameters"])))
+    sys.exit(subprocess.call(["ringmaster", "run", "confirm_sprt.ctl", "-j", "1", "-q"]))
+
+
+if __name__ == "__main__":
+    main()
