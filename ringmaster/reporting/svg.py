@@ -201,12 +201,16 @@ def _finite(values: Sequence[float]) -> list[float]:
 
 def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
                hlines: Sequence[tuple[float, str, str]] = (),
-               y_range: tuple[float, float] | None = None) -> str:
-    """Lines with optional bands and dashed horizontal lines (value, label, colour)."""
-    xs = _finite([x for s in series for x, _ in s.points])
+               y_range: tuple[float, float] | None = None,
+               x_ticks: Sequence[tuple[float, str]] | None = None,
+               dots: Sequence[tuple[float, float, float]] = ()) -> str:
+    """Lines with optional bands and dashed horizontal lines (value, label, colour); x_ticks
+    (position, label) replace the round ticks (a log scale labelled in its own units); dots
+    (x, y, weight) are drawn over the lines, their area growing with the weight."""
+    xs = _finite([x for s in series for x, _ in s.points] + [x for x, _, _ in dots])
     ys = _finite([y for s in series for _, y in s.points]
                  + [v for s in series for v in (s.lows or []) + (s.highs or [])]
-                 + [h for h, _, _ in hlines])
+                 + [h for h, _, _ in hlines] + [y for _, y, _ in dots])
     if y_range is not None:
         y_low, y_high = y_range
     else:
@@ -215,7 +219,7 @@ def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
         y_low, y_high = y_low - pad, y_high + pad
     frame = Frame(min(xs) if xs else 0.0, max(xs) if xs else 1.0, y_low, y_high)
     chart = Chart(frame, title, x_label, y_label)
-    chart.axes()
+    chart.axes(x_ticks)
     for i, s in enumerate(series):
         colour = COLOURS[i % len(COLOURS)]
         if s.lows is not None and s.highs is not None:
@@ -224,6 +228,11 @@ def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
         chart.hline(value, colour, label)
     for i, s in enumerate(series):
         chart.polyline(s.points, COLOURS[i % len(COLOURS)])
+    heaviest = max((w for _, _, w in dots), default=1.0) or 1.0
+    for x, y, weight in dots:
+        radius = 1.5 + 3.0 * math.sqrt(max(weight, 0.0) / heaviest)
+        chart.parts.append(f'<circle cx="{frame.x(x):.1f}" cy="{frame.y(y):.1f}" r="{radius:.1f}" '
+                           f'class="dot" fill="{COLOURS[1]}" fill-opacity="0.55"/>')
     if len(series) > 1:
         chart.legend([(s.label, COLOURS[i % len(COLOURS)]) for i, s in enumerate(series)])
     return chart.render()
