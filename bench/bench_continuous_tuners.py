@@ -1,4 +1,4 @@
-"""Simple regret of every tuner on CLOP's artificial problems (1, 2, 4 dimensions), through the tuner code.
+"""Simple regret of every tuner on CLOP-style problems (1, 2, 4 dimensions), through the tuner code.
 
 Each run drives a real tuner (McTuner, CeTuner, SpsaTuner, BayesTuner: the same
 get_game / process_game_result the ringmaster calls) with simulated games
@@ -15,12 +15,25 @@ checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final p
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
 has trend = 'constant'.
 
-Results go to a JSON-lines file, one line per run, so an interrupted bench goes on
-where it stopped; --report turns the file into tables and a log-log SVG plot.
+Results go to a JSON-lines file, one line per run (a per-budget tuner's run is one
+budget), so an interrupted bench goes on where it stopped; --report turns the file
+into tables and a log-log SVG plot, with the checkpoints the file holds. Runs are
+done in blocks of 20 seeds, and within a block the 1-D and 2-D problems at up to
+2,000 games first (issue 34's question), so a bench stopped early has whole cells.
 
 Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0] [--jobs 2] [--tuners a,b]
-           [--problems a,b] [--games 20000] [--out FILE]
+           [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
+           [--section NAME]
+
+Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
+  nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
+      --budgets 300,600,1200,2000,5000,20000 --per-budget-max 5000 \
+      --tuners "mc_tuner depth 1,mc_tuner depth 2,spsa_tuner,bayes_tuner" \
+      --problems Log1D,Smooth2D,Rosenbrock,IllCorrelated,Edge2D,Quadratic4D,Flat4D \
+      --out reports/continuous_tuners_budgets.jsonl
+  python bench/bench_continuous_tuners.py report --out reports/continuous_tuners_budgets.jsonl \
+      --md reports/continuous_tuners.md --section budgets --svg reports/continuous_tuners_budgets.svg
 """
 
 from __future__ import annotations
@@ -47,13 +60,14 @@ from ringmaster.competitions.simulate import make_simulated_candidate, run_simul
 from ringmaster.settings import Player  # noqa: E402
 from ringmaster.tuning.scales import LINEAR  # noqa: E402
 
-CHECKPOINTS = (1000, 2000, 5000, 20000)
+CHECKPOINTS = (1000, 2000, 5000, 20000)          # --budgets' default (issue 15's bench)
+SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
           "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
               "bayes_tuner constant")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
-MD_START, MD_END = "<!-- results -->", "<!-- /results -->"
+SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
 
 def common() -> dict[str, Any]:
@@ -119,7 +133,8 @@ def recommended(tuner: Any) -> list[float]:
 
 
 def run_one(task: tuple[str, str, int, tuple[int, ...]]) -> dict[str, Any]:
-    """One seed of one tuner on one problem: the regret at each checkpoint."""
+    """One seed of one tuner on one problem: the regret at each checkpoint (a per-budget tuner:
+    a run for each)."""
     tuner_name, problem_name, seed, budgets = task
     problem: Problem = PROBLEMS[problem_name]
     started = time.process_time()
@@ -152,15 +167,39 @@ def load_results(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[int, ...],
+         per_budget_max: int) -> list[tuple[str, str, int, tuple[int, ...]]]:
+    """The runs, in order: blocks of SEED_BLOCK seeds, in each the 1-D and 2-D problems at up to
+    2,000 games first. A per-budget tuner has a task a budget (up to per_budget_max)."""
+    tasks = []
+    for s in seeds:
+        for p in problems:
+            for t in tuners:
+                if t in PER_BUDGET:
+                    tasks += [(t, p, s, (b,)) for b in budgets if b <= per_budget_max]
+                else:
+                    tasks.append((t, p, s, budgets))
+
+    def order(task: tuple[str, str, int, tuple[int, ...]]) -> tuple[int, int, int]:
+        decisive = PROBLEMS[task[1]].dimensions <= 2 and min(task[3]) <= 2000
+        return (task[2] // SEED_BLOCK, 0 if decisive else 1, task[2])
+
+    return sorted(tasks, key=order)
+
+
+def task_key(tuner: str, problem: str, seed: int, budgets: Any) -> tuple[str, str, int, tuple[int, ...]]:
+    return (tuner, problem, seed, tuple(sorted(int(b) for b in budgets)))
+
+
 def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    done = {(r["tuner"], r["problem"], r["seed"]) for r in load_results(out)}
+    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"]) for r in load_results(out)}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
     problems = args.problems.split(",") if args.problems else list(PROBLEMS)
-    budgets = tuple(c for c in CHECKPOINTS if c <= args.games)
+    budgets = tuple(sorted(int(b) for b in args.budgets.split(",")))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    tasks = [(t, p, s, budgets) for s in seeds for p in problems for t in tuners
-             if (t, p, s) not in done]
+    tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max)
+             if task_key(*t) not in done]
     started = time.time()
     print(f"{len(tasks)} runs to do ({len(done)} already in {out})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as f:
@@ -192,6 +231,56 @@ def table(results: list[dict[str, Any]]) -> dict[tuple[str, str, int], dict[str,
     return {key: summarise(values) for key, values in cells.items()}
 
 
+def checkpoints_of(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[int]:
+    return sorted({games for _, _, games in stats})
+
+
+def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]:
+    """Issue 34's goals: on the smooth 1-D and 2-D problems bayes_tuner's mean regret at or below
+    spsa_tuner's at every budget up to 2,000 and below 0.02 at 1,200; on the 4-D problems, at or
+    below the better mc_tuner's at 20,000 within 2,000 games."""
+    def cell(problem: str, tuner: str, games: int) -> str:
+        s = stats.get((problem, tuner, games))
+        return "-" if s is None else f"{s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+
+    lines = []
+    for name in SMOOTH_LOW_D:
+        if name not in PROBLEMS:
+            continue
+        budgets = [g for g in checkpoints_of(stats) if g <= 2000
+                   and (name, "bayes_tuner", g) in stats and (name, "spsa_tuner", g) in stats]
+        if not budgets:
+            continue
+        behind = [g for g in budgets if stats[(name, "bayes_tuner", g)]["mean"]
+                  > stats[(name, "spsa_tuner", g)]["mean"]]
+        clear = [g for g in behind if stats[(name, "bayes_tuner", g)]["low"]
+                 > stats[(name, "spsa_tuner", g)]["high"]]
+        at_1200 = stats.get((name, "bayes_tuner", 1200))
+        lines.append(
+            f"- {name}: bayes_tuner's mean at or below spsa_tuner's at "
+            f"{', '.join(str(g) for g in budgets if g not in behind) or 'no budget'}; above at "
+            f"{', '.join(str(g) for g in behind) or 'none'}"
+            + (f" (intervals apart at {', '.join(str(g) for g in clear)})" if clear else "")
+            + (f"; at 1200 games {cell(name, 'bayes_tuner', 1200)}, "
+               f"{'below' if at_1200['mean'] < 0.02 else 'not below'} 0.02" if at_1200 else ""))
+    for name, problem in PROBLEMS.items():
+        if problem.dimensions != 4:
+            continue
+        mc = [stats[(name, t, 20000)] for t in ("mc_tuner depth 1", "mc_tuner depth 2")
+              if (name, t, 20000) in stats]
+        bayes = [(g, stats[(name, "bayes_tuner", g)]) for g in checkpoints_of(stats)
+                 if g <= 2000 and (name, "bayes_tuner", g) in stats]
+        if not mc or not bayes:
+            continue
+        target = min(s["mean"] for s in mc)
+        met = [g for g, s in bayes if s["mean"] <= target]
+        lines.append(f"- {name}: the better mc_tuner at 20000 games {target:.4f}; bayes_tuner "
+                     + ", ".join(f"at {g} {s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+                                 for g, s in bayes)
+                     + (f": met from {met[0]} games" if met else ": not met within 2000 games"))
+    return lines
+
+
 def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]:
     """The issue's goal: best continuous tuner within 2000 games vs the mc_tuner at 20000."""
     lines = []
@@ -216,7 +305,8 @@ def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]
 
 
 def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) -> None:
-    """Log-log plot: mean simple regret against games, one panel per problem, quartiles as bars."""
+    """Log-log plot: mean simple regret against games, one panel per problem, the mean's 95% interval
+    as bars; only the tuners and problems in stats."""
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
                "uniform": "#7f7f7f", "spsa_tuner": "#d62728",
                "spsa_tuner last iterate": "#ff9896", "spsa_tuner gamma 1/6": "#8c564b",
@@ -226,9 +316,14 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
     names = list(PROBLEMS)
     width = margin + len(names) * (panel_w + margin)
     height = panel_h + 2 * margin + 20 * len(colours) // 3 + 30
-    x_lo, x_hi = math.log10(800), math.log10(25000)
-    values = [s["q1"] for s in stats.values() if s["q1"] > 0] + \
-        [s["q3"] for s in stats.values() if s["q3"] > 0]
+    checkpoints = checkpoints_of(stats)
+    x_lo, x_hi = math.log10(min(checkpoints) * 0.8), math.log10(max(checkpoints) * 1.25)
+    shown = [t for t in colours if any(key[1] == t for key in stats)]
+    colours = {t: colours[t] for t in shown}
+    names = [n for n in names if any(key[0] == n for key in stats)]
+    width = margin + len(names) * (panel_w + margin)
+    values = [s["low"] for s in stats.values() if s["low"] > 0] + \
+        [s["high"] for s in stats.values() if s["high"] > 0]
     y_lo = math.floor(math.log10(max(min(values), 1e-5))) if values else -4
     y_hi = math.ceil(math.log10(max(values))) if values else 0
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -250,19 +345,19 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
             _, y = px(1000, 10 ** e)
             parts.append(f'<line x1="{left}" x2="{left + panel_w}" y1="{y}" y2="{y}" stroke="#ddd"/>')
             parts.append(f'<text x="{left - 4}" y="{y + 4}" text-anchor="end">1e{e}</text>')
-        for games in CHECKPOINTS:
+        for games in checkpoints:
             x, _ = px(games, 1)
             parts.append(f'<text x="{x}" y="{top + panel_h + 14}" text-anchor="middle">{games}</text>')
         for tuner, colour in colours.items():
-            points = [(g, stats[(name, tuner, g)]) for g in CHECKPOINTS if (name, tuner, g) in stats]
+            points = [(g, stats[(name, tuner, g)]) for g in checkpoints if (name, tuner, g) in stats]
             if not points:
                 continue
             coords = [px(g, s["mean"]) for g, s in points]
             parts.append('<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>'.format(
                 colour, " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)))
             for (g, s), (x, y) in zip(points, coords):
-                _, y1 = px(g, s["q1"])
-                _, y3 = px(g, s["q3"])
+                _, y1 = px(g, s["low"])
+                _, y3 = px(g, s["high"])
                 parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y1:.1f}" y2="{y3:.1f}" '
                              f'stroke="{colour}" opacity="0.5"/>')
                 parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/>')
@@ -272,7 +367,7 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
         parts.append(f'<line x1="{x}" x2="{x + 20}" y1="{y}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
         parts.append(f'<text x="{x + 26}" y="{y + 4}">{tuner}</text>')
     parts.append(f'<text x="{margin}" y="{height - 6}">simple regret (win-rate points, log scale; '
-                 'line: mean, bar: quartiles) against games played (log scale)</text>')
+                 'line: mean, bar: its 95% interval) against games played (log scale)</text>')
     parts.append("</svg>")
     path.write_text("\n".join(parts) + "\n")
 
@@ -280,22 +375,23 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
 def report_text(results: list[dict[str, Any]]) -> str:
     """The results as markdown: seeds and CPU time, a table per checkpoint, and the goal's verdict."""
     stats = table(results)
-    seeds: dict[tuple[str, str], int] = {}
     cpu: dict[str, float] = {}
     for r in results:
-        seeds[(r["tuner"], r["problem"])] = seeds.get((r["tuner"], r["problem"]), 0) + 1
         cpu[r["tuner"]] = cpu.get(r["tuner"], 0.0) + r["cpu_seconds"]
-    lines = [f"Runs: {len(results)}; seeds per (tuner, problem): {min(seeds.values())} to "
-             f"{max(seeds.values())}. CPU seconds per tuner (all its runs): "
+    ns = [s["n"] for s in stats.values()]
+    tuners = [t for t in TUNERS if any(key[1] == t for key in stats)]
+    problems = {n: p for n, p in PROBLEMS.items() if any(key[0] == n for key in stats)}
+    lines = [f"Runs: {len(results)}; seeds per cell: {min(ns)} to {max(ns)} (n in each cell). "
+             "CPU seconds per tuner (all its runs): "
              + ", ".join(f"{t} {s:.0f}" for t, s in cpu.items()) + ".", ""]
-    for games in CHECKPOINTS:
+    for games in checkpoints_of(stats):
         lines += [f"**{games} games**: simple regret, mean [95% interval of the mean] (quartiles q1, median, "
                   "q3; n seeds)", "",
-                  "| problem (best win rate) | " + " | ".join(TUNERS) + " |",
-                  "|---|" + "---|" * len(TUNERS)]
-        for name, problem in PROBLEMS.items():
+                  "| problem (best win rate) | " + " | ".join(tuners) + " |",
+                  "|---|" + "---|" * len(tuners)]
+        for name, problem in problems.items():
             cells = []
-            for tuner in TUNERS:
+            for tuner in tuners:
                 st = stats.get((name, tuner, games))
                 cells.append("-" if st is None else
                              f"{st['mean']:.4f} [{st['low']:.4f}, {st['high']:.4f}] "
@@ -303,8 +399,13 @@ def report_text(results: list[dict[str, Any]]) -> str:
             label = f"{name} {problem.dimensions}-D ({problem.best_rate:.3f})"
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         lines.append("")
-    lines += ["Goal (2-D and 4-D problems): the best continuous tuner's mean regret within 2000 games "
-              "at or below the better mc_tuner's at 20000 games:", ""] + goal_lines(stats)
+    if min(checkpoints_of(stats)) < 1000:
+        lines += ["Issue 34's goals (smooth 1-D and 2-D: bayes_tuner at or below spsa_tuner up to 2000 "
+                  "games and below 0.02 at 1200; 4-D: at or below the better mc_tuner at 20000 within "
+                  "2000 games), mean [95% interval]:", ""] + issue34_lines(stats)
+    else:
+        lines += ["Goal (2-D and 4-D problems): the best continuous tuner's mean regret within 2000 games "
+                  "at or below the better mc_tuner's at 20000 games:", ""] + goal_lines(stats)
     return "\n".join(lines)
 
 
@@ -316,7 +417,8 @@ def report(args: argparse.Namespace) -> None:
     if args.md:
         path = Path(args.md)
         page = path.read_text()
-        start, end = page.index(MD_START) + len(MD_START), page.index(MD_END)
+        md_start, md_end = f"<!-- {args.section} -->", f"<!-- /{args.section} -->"
+        start, end = page.index(md_start) + len(md_start), page.index(md_end)
         path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
     if args.svg:
         svg_plot(table(results), Path(args.svg))
@@ -328,12 +430,17 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--games", type=int, default=max(CHECKPOINTS))
+    parser.add_argument("--budgets", default=",".join(str(c) for c in CHECKPOINTS),
+                        help="comma-separated checkpoints (games)")
+    parser.add_argument("--per-budget-max", type=int, default=max(CHECKPOINTS),
+                        help="spsa_tuner and bayes_tuner run only at budgets up to this")
     parser.add_argument("--tuners", default=None, help="comma-separated; default: all")
     parser.add_argument("--problems", default=None, help="comma-separated; default: all")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--svg", default=None)
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
+    parser.add_argument("--section", default="results",
+                        help="the markdown section's markers: <!-- NAME --> and <!-- /NAME -->")
     args = parser.parse_args()
     run(args) if args.command == "run" else report(args)
 

@@ -69,6 +69,19 @@ def ill_correlated_strength(v: Sequence[float]) -> float:
     return 0.2 * (_ill(10.0 * a) + _ill(b)) + 0.1
 
 
+def smooth2d_strength(v: Sequence[float]) -> float:
+    """Not CLOP's: a tilted, anisotropic bowl, s = 0.5 - 0.8 (a^2 + 0.5 b^2) - 0.3 a b, a = v0 - 0.3,
+    b = v1 + 0.4; optimum v = (0.3, -0.4)."""
+    a, b = v[0] - 0.3, v[1] + 0.4
+    return 0.5 - 0.8 * (a * a + 0.5 * b * b) - 0.3 * a * b
+
+
+def edge2d_strength(v: Sequence[float]) -> float:
+    """Not CLOP's: s = 0.55 - 0.6 (v0 - 1.2)^2 - 0.5 (v1 + 0.3)^2, whose peak lies outside the cube:
+    the optimum is on the edge v0 = 1, at v = (1, -0.3)."""
+    return 0.55 - 0.6 * (v[0] - 1.2) ** 2 - 0.5 * (v[1] + 0.3) ** 2
+
+
 @dataclass(frozen=True)
 class Problem:
     """A landscape: name, dimensions, strength over v in [-1, 1]^d and its optimum in v."""
@@ -99,6 +112,8 @@ PROBLEMS: dict[str, Problem] = {p.name: p for p in (
     Problem("Log1D", 1, log1d_strength, (-0.525,)),
     Problem("Rosenbrock", 2, rosenbrock_strength, (0.25, -0.3)),
     Problem("IllCorrelated", 2, ill_correlated_strength, (-0.5, 0.4)),
+    Problem("Smooth2D", 2, smooth2d_strength, (0.3, -0.4)),
+    Problem("Edge2D", 2, edge2d_strength, (1.0, -0.3)),
     Problem("Flat4D", 4, flat_strength, (-0.6,) * 4),
     Problem("Quadratic4D", 4, quadratic_strength, (-0.2,) * 4),
 )}
