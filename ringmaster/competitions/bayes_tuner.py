@@ -22,13 +22,17 @@ from ringmaster.settings import (
 from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
 
 TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
-MIN_GAMES_PER_POINT = 10
+MIN_GAMES_PER_POINT = 2      # the binomial model takes a 2-game match at its worth
 UNLIMITED_GAMES_PER_POINT = 20
 RANDOM_CANDIDATES = 500
 LOCAL_CANDIDATES = 100
+KG_ANSWERS = 200             # uniform points among the knowledge gradient's possible answers
+KG_CHOICES = 150             # uniform points among the places it may play next
+KG_SPREAD = 0.15             # sd of the choices near the current best (optimiser units)
 SLICE_POINTS = 21
 INCONSISTENT = "status file is inconsistent with control file"
 TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
+ACQUISITIONS = ("knowledge_gradient", "ucb")
 WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
 
 
@@ -47,6 +51,7 @@ BAYES_SETTINGS = [
     Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
     Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
     Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
+    Setting("acquisition", interpret_enum(*ACQUISITIONS), default="knowledge_gradient"),
     Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
     Setting("refit_every", interpret_positive_int, default=10),
     Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
@@ -75,9 +80,11 @@ class BayesTuner(ContinuousTuner):
     """Gaussian-process Bayesian optimisation over matches. Game number g plays point g // games_per_point.
 
     Game ids are '<point>r<round>'; candidate codes 'p<point>'. The model: each match's
-    logit win rate is a noisy observation (gaussian_process.match_observation) of a GP
-    with a Matérn 5/2 kernel and a quadratic (or constant) trend; the next point
-    maximises mean + ucb_kappa * sd; the recommendation maximises the mean.
+    wins are binomial with the logistic of f at its point (gaussian_process.GaussianProcess,
+    Laplace's approximation), f a GP with a Matérn 5/2 kernel and a quadratic (or constant)
+    trend. The initial design is the start then a Latin hypercube; after it, the next point
+    maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb');
+    the recommendation maximises the posterior mean over the whole space.
     Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
     """
 
@@ -107,6 +114,7 @@ class BayesTuner(ContinuousTuner):
                 f"'number_of_games': {self.number_of_games} is fewer than the initial points' matches "
                 f"({self.initial_points} x {self.games_per_point}); lower games_per_point or "
                 "initial_points", setting="number_of_games")
+        self.acquisition: str = settings["acquisition"]
         self.ucb_kappa: float = settings["ucb_kappa"]
         self.refit_every: int = settings["refit_every"]
         self.trend: str = settings["trend"]
@@ -177,12 +185,7 @@ class BayesTuner(ContinuousTuner):
         refit_every points with results, kept in the state so a resumed run gives the same model."""
         import numpy as np
 
-        from ringmaster.tuning.gaussian_process import (
-            GaussianProcess,
-            Hyperparameters,
-            fit,
-            match_observation,
-        )
+        from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
         observed = self._observed()
         if not observed:
@@ -191,31 +194,19 @@ class BayesTuner(ContinuousTuner):
         if self._model_cache is not None and self._model_cache[0] == key:
             return self._model_cache[1]
         x = np.array([p["x"] for p in observed])
-        obs = [match_observation(p["wins"], p["games"]) for p in observed]
-        y = np.array([o[0] for o in obs])
-        noise = np.array([o[1] for o in obs])
+        wins = np.array([p["wins"] for p in observed])
+        games = np.array([p["games"] for p in observed], dtype=float)
         start = None if self.hyper is None else Hyperparameters(tuple(self.hyper[:-1]), self.hyper[-1])
-        trend = self.model_trend(len(observed))
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
-                or trend != self.fitted_trend:
-            gp = fit(x, y, noise, start, trend)
+                or self.trend != self.fitted_trend:
+            gp = fit(x, wins, games, start, self.trend)
             self.hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
         else:
-            gp = GaussianProcess(x, y, noise, start, trend=trend)
+            gp = GaussianProcess(x, wins, games, start, trend=self.trend)
         self._model_cache = (key, gp)
-        self._model_data = (x, y, noise)
         return gp
-
-    def model_trend(self, points: int) -> str:
-        """The model's trend on this many points: the trend setting's, but a quadratic only once
-        there are twice as many points as it has coefficients (a constant before)."""
-        from ringmaster.tuning.gaussian_process import trend_size
-
-        if points < 2 * trend_size(len(self.parameter_specs), "quadratic"):
-            return "constant"
-        return self.trend
 
     def _candidates(self, rng: Any, around: Any, spread: float, count: int) -> Any:
         """count uniform points and LOCAL_CANDIDATES normal ones (sd spread) around the rows of around."""
@@ -263,31 +254,44 @@ class BayesTuner(ContinuousTuner):
         found = self.recommendation()
         return list(self.start) if found is None else found[0]
 
+    def _design_point(self, index: int) -> list[float]:
+        """The initial design's index-th point: the start, then a Latin hypercube."""
+        if index == 0:
+            return list(self.start)
+        if not hasattr(self, "_design") or len(self._design) != self.initial_points - 1:
+            self._design = latin_hypercube(self.initial_points - 1, len(self.parameter_specs),
+                                           random.Random(1))
+        return self._design[index - 1]
+
     def _next_point(self) -> list[float]:
-        """A new point: the initial design first, then the UCB maximum, points still being
+        """A new point: the initial design first, then the acquisition's maximum, points still being
         played counted as matches that went as the model predicts (so parallel games spread)."""
         import numpy as np
 
-        from ringmaster.tuning.gaussian_process import GaussianProcess
+        from ringmaster.tuning.gaussian_process import GaussianProcess, knowledge_gradient
 
         if len(self.points) < self.initial_points:
-            if not hasattr(self, "_design") or len(self._design) != self.initial_points:
-                self._design = latin_hypercube(self.initial_points, len(self.parameter_specs),
-                                               random.Random(1))
-            return self._design[len(self.points)]
+            return self._design_point(len(self.points))
         gp = self.model()
         pending = [p["x"] for p in self.points if p["games"] == 0]
         if pending:
-            x, y, noise = self._model_data
-            mean, _ = gp.predict(np.array(pending))
-            gp = GaussianProcess(np.concatenate([x, np.array(pending)]), np.concatenate([y, mean]),
-                                 np.concatenate([noise, np.full(len(pending), 4.0 / self.games_per_point)]),
+            pending_x = np.array(pending)
+            rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
+            size = float(self.games_per_point)
+            gp = GaussianProcess(np.concatenate([gp.x, pending_x]),
+                                 np.concatenate([gp.wins, size * rate]),
+                                 np.concatenate([gp.games, np.full(len(pending), size)]),
                                  gp.hyper, trend=gp.trend)
         rng = np.random.default_rng(self.rng.getrandbits(64))
         best = self._best_mean(gp, rng)
-        candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
-        mean, sd = gp.predict(candidates)
-        return [float(v) for v in candidates[int(np.argmax(mean + self.ucb_kappa * sd))]]
+        if self.acquisition == "ucb":
+            candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
+            mean, sd = gp.predict(candidates)
+            return [float(v) for v in candidates[int(np.argmax(mean + self.ucb_kappa * sd))]]
+        answers = self._candidates(rng, best, 0.05, KG_ANSWERS)
+        choices = self._candidates(rng, best, KG_SPREAD, KG_CHOICES)
+        gain = knowledge_gradient(gp, choices, answers, self.games_per_point)
+        return [float(v) for v in choices[int(np.argmax(gain))]]
 
     # Games
 

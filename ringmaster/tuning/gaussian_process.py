@@ -1,4 +1,4 @@
-"""A small Gaussian process in numpy: constant or quadratic trend, Matérn 5/2 ARD kernel, known noises."""
+"""A numpy Gaussian process for match results: binomial games (Laplace), Matérn 5/2 kernel, a trend."""
 
 from __future__ import annotations
 
@@ -7,9 +7,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-LENGTHSCALES = np.geomspace(0.05, 2.0, 8)    # optimiser units: the unit cube is 1 wide
-SIGNAL_SDS = np.geomspace(0.05, 2.0, 8)       # logit units (0.1 is about 2.5 win-rate points at 50%)
-SWEEPS = 2
+LENGTHSCALES = np.geomspace(0.05, 2.0, 9)     # optimiser units: the unit cube is 1 wide
+SIGNAL_SDS = np.geomspace(0.1, 4.0, 9)        # logit units (0.1 is about 2.5 win-rate points at 50%)
+LENGTHSCALE_PRIOR = (0.6, 0.5)                # log-normal: median, sd of the log (optimiser units)
+SIGNAL_PRIOR = (1.0, 1.0)
+LEVEL_SD = 1.0            # prior sd of the constant term of the trend (logit)
+TREND_SD = 5.0            # prior sd of each linear and quadratic coefficient (logit, z = x - 0.5)
+NEWTON_ITERATIONS = 50
+NEWTON_TOLERANCE = 1e-9
+TRENDS = ("constant", "quadratic")
 
 
 def squared_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -23,15 +29,6 @@ def matern52(squares: np.ndarray, lengthscales: np.ndarray) -> np.ndarray:
     r2 = np.tensordot(1.0 / (np.asarray(lengthscales) ** 2), squares, axes=1)
     r = np.sqrt(np.maximum(r2, 0.0)) * math.sqrt(5.0)
     return (1.0 + r + r * r / 3.0) * np.exp(-r)
-
-
-@dataclass(frozen=True)
-class Hyperparameters:
-    lengthscales: tuple[float, ...]
-    signal_sd: float
-
-
-TRENDS = ("constant", "quadratic")
 
 
 def trend_features(x: np.ndarray, trend: str) -> np.ndarray:
@@ -53,109 +50,218 @@ def trend_size(dims: int, trend: str) -> int:
     return 1 if trend == "constant" else 1 + dims + dims * (dims + 1) // 2
 
 
-class GaussianProcess:
-    """The posterior of f given y_i = f(x_i) + e_i, e_i ~ N(0, noise_i), f = h(x)'b + g, g ~ GP(0, s^2 k).
+def trend_prior_sds(dims: int, trend: str) -> np.ndarray:
+    """The prior sd of each trend coefficient: LEVEL_SD for the constant, TREND_SD for the others."""
+    sds = np.full(trend_size(dims, trend), TREND_SD)
+    sds[0] = LEVEL_SD
+    return sds
 
-    h is the trend's basis (trend_features: a constant, or a full quadratic) and its
-    coefficients b have a flat prior: they are estimated by generalised least squares,
-    and their uncertainty is part of every predicted sd. So far from the data the model
-    follows the trend fitted to all of it, no more sure of it than the data allow,
-    and the GP term g adds what the trend can't express.
+
+@dataclass(frozen=True)
+class Hyperparameters:
+    lengthscales: tuple[float, ...]
+    signal_sd: float
+
+
+def prior_covariance(a: np.ndarray, b: np.ndarray, hyper: Hyperparameters, trend: str) -> np.ndarray:
+    """Cov(f(a_i), f(b_j)) under the prior: the trend with independent normal coefficients plus
+    signal_sd^2 times the Matérn correlation."""
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    sds = trend_prior_sds(a.shape[1], trend)
+    trend_part = (trend_features(a, trend) * sds ** 2) @ trend_features(b, trend).T
+    return hyper.signal_sd ** 2 * matern52(squared_differences(a, b), np.asarray(hyper.lengthscales)) \
+        + trend_part
+
+
+def prior_variance(points: np.ndarray, hyper: Hyperparameters, trend: str) -> np.ndarray:
+    """Var f(p) under the prior at each row of points."""
+    points = np.atleast_2d(points)
+    features = trend_features(points, trend)
+    sds = trend_prior_sds(points.shape[1], trend)
+    return hyper.signal_sd ** 2 + np.sum((features * sds) ** 2, axis=1)
+
+
+def logistic(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-value))
+
+
+def log_likelihood(f: np.ndarray, wins: np.ndarray, games: np.ndarray) -> float:
+    """log P(wins | f) for binomial games with win probability logistic(f), without the binomial
+    coefficients (they don't depend on f)."""
+    return float(np.sum(-wins * np.logaddexp(0.0, -f) - (games - wins) * np.logaddexp(0.0, f)))
+
+
+def laplace_mode(k: np.ndarray, wins: np.ndarray, games: np.ndarray,
+                 start: np.ndarray | None = None) -> np.ndarray:
+    """The f maximising log P(wins | f) - f' K^-1 f / 2: Newton's method (Rasmussen and Williams,
+    algorithm 3.1, for binomial counts) from start (a guess near the mode), halving a step that
+    would lower the objective."""
+    size = len(wins)
+    f = np.zeros(size) if start is None else np.asarray(start, dtype=float)
+    a = np.zeros(size)
+    objective = -np.inf
+    for _ in range(NEWTON_ITERATIONS):
+        rate = 1.0 / (1.0 + np.exp(-f))
+        w = games * rate * (1.0 - rate)
+        root_w = np.sqrt(w)
+        b = w * f + wins - games * rate
+        system = np.eye(size) + root_w[:, None] * k * root_w[None, :]
+        newton_a = b - root_w * np.linalg.solve(system, root_w * (k @ b))
+        step = 1.0
+        while True:
+            trial_a = a + step * (newton_a - a)
+            trial_f = k @ trial_a
+            trial = -0.5 * trial_a @ trial_f + log_likelihood(trial_f, wins, games)
+            if trial >= objective - 1e-12 or step < 1e-3:
+                break
+            step *= 0.5
+        gain = trial - objective
+        a, f, objective = trial_a, trial_f, trial
+        if gain < NEWTON_TOLERANCE:
+            break
+    return f
+
+
+class GaussianProcess:
+    """The posterior of f after binomial games: wins_i ~ Binomial(games_i, logistic(f(x_i))).
+
+    f's prior is a trend (a constant, or a full quadratic in z = x - 0.5) with independent
+    normal coefficients (trend_prior_sds), plus a Gaussian process with a Matérn 5/2
+    kernel, a lengthscale per dimension and signal_sd. The posterior is Laplace's
+    approximation: a normal distribution at the posterior mode of f at the points played,
+    with the curvature of the log likelihood there (Rasmussen and Williams, section 3.4).
+    A point with no games is allowed, and fractional wins (a pending match's expected
+    result) too.
     """
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, noise: np.ndarray, hyper: Hyperparameters,
-                 squares: np.ndarray | None = None, trend: str = "constant") -> None:
-        self.x = np.asarray(x, dtype=float)
-        squares = squared_differences(self.x, self.x) if squares is None else squares
+    def __init__(self, x: np.ndarray, wins: np.ndarray, games: np.ndarray, hyper: Hyperparameters,
+                 trend: str = "constant", start: np.ndarray | None = None) -> None:
+        self.x = np.atleast_2d(np.asarray(x, dtype=float))
+        self.wins = np.asarray(wins, dtype=float)
+        self.games = np.asarray(games, dtype=float)
         self.hyper = hyper
         self.trend = trend
-        self.lengthscales = np.asarray(hyper.lengthscales, dtype=float)
-        self.signal_var = hyper.signal_sd ** 2
-        k = self.signal_var * matern52(squares, self.lengthscales) + np.diag(noise)
-        self.chol = np.linalg.cholesky(k)
-        self.chol_inv = np.linalg.inv(self.chol)
-        features = trend_features(self.x, trend)
-        self.whitened_h = self.chol_inv @ features                    # L^-1 H
-        self.h_k_inv_h = self.whitened_h.T @ self.whitened_h          # H' K^-1 H
-        self.h_k_inv_h_inv = np.linalg.pinv(self.h_k_inv_h)           # pinv: points in a line stay usable
-        self.coefficients = self.h_k_inv_h_inv @ (self.whitened_h.T @ (self.chol_inv @ y))
-        self.residual = y - features @ self.coefficients
-        self.alpha = self.chol_inv.T @ (self.chol_inv @ self.residual)
+        k = prior_covariance(self.x, self.x, hyper, trend) + 1e-9 * np.eye(len(self.x))
+        self.mode = laplace_mode(k, self.wins, self.games, start)
+        rate = 1.0 / (1.0 + np.exp(-self.mode))
+        self.gradient = self.wins - self.games * rate                 # = K^-1 mode at the mode
+        self.root_w = np.sqrt(self.games * rate * (1.0 - rate))
+        chol = np.linalg.cholesky(np.eye(len(self.x)) + self.root_w[:, None] * k * self.root_w[None, :])
+        self.chol_inv = np.linalg.inv(chol)
+        self._log_det = float(np.sum(np.log(np.diag(chol))))
+        self._k = k
 
     def log_marginal_likelihood(self) -> float:
-        """The likelihood of the data with the trend's coefficients integrated out (REML)."""
-        _, log_det_h = np.linalg.slogdet(self.h_k_inv_h)
-        return float(-0.5 * self.residual @ self.alpha - np.sum(np.log(np.diag(self.chol)))
-                     - 0.5 * log_det_h
-                     - 0.5 * (len(self.residual) - len(self.coefficients)) * math.log(2 * math.pi))
-
-    def _cross(self, points: np.ndarray) -> np.ndarray:
-        points = np.atleast_2d(np.asarray(points, dtype=float))
-        return self.signal_var * matern52(squared_differences(points, self.x), self.lengthscales)
+        """Laplace's approximation of log P(wins | hyperparameters), binomial coefficients left out."""
+        return -0.5 * float(self.gradient @ self.mode) \
+            + log_likelihood(self.mode, self.wins, self.games) - self._log_det
 
     def predict_mean(self, points: np.ndarray) -> np.ndarray:
         """Posterior mean of f at each row of points."""
-        return trend_features(points, self.trend) @ self.coefficients + self._cross(points) @ self.alpha
+        return prior_covariance(points, self.x, self.hyper, self.trend) @ self.gradient
+
+    def _whitened(self, points: np.ndarray) -> np.ndarray:
+        cross = prior_covariance(points, self.x, self.hyper, self.trend)
+        return self.chol_inv @ (self.root_w[:, None] * cross.T)
 
     def predict(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of f at each row of points."""
-        features = trend_features(points, self.trend)
-        cross = self._cross(points)
-        mean = features @ self.coefficients + cross @ self.alpha
-        v = self.chol_inv @ cross.T
-        unexplained = features.T - self.whitened_h.T @ v        # h(x) - H' K^-1 k(x), one column a point
-        level = np.sum(unexplained * (self.h_k_inv_h_inv @ unexplained), axis=0)
-        var = np.maximum(self.signal_var - np.sum(v * v, axis=0) + level, 1e-12)
-        return mean, np.sqrt(var)
+        points = np.atleast_2d(np.asarray(points, dtype=float))
+        v = self._whitened(points)
+        var = prior_variance(points, self.hyper, self.trend) - np.sum(v * v, axis=0)
+        return self.predict_mean(points), np.sqrt(np.maximum(var, 1e-12))
+
+    def covariance(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Posterior covariance of f between each row of a and each row of b."""
+        a, b = np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))
+        return prior_covariance(a, b, self.hyper, self.trend) - self._whitened(a).T @ self._whitened(b)
 
 
-def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray,
-        start: Hyperparameters | None = None, trend: str = "constant") -> GaussianProcess:
-    """The GP whose hyperparameters maximise the marginal likelihood, by coordinate search on grids.
+def log_prior(hyper: Hyperparameters) -> float:
+    """The hyperparameters' log-normal prior density (up to a constant): lengthscales near 0.3 of the
+    range, so that a few noisy early matches don't make a parameter look irrelevant, and signal near 1."""
+    median, spread = LENGTHSCALE_PRIOR
+    total = sum(-0.5 * ((math.log(ls) - math.log(median)) / spread) ** 2 for ls in hyper.lengthscales)
+    median, spread = SIGNAL_PRIOR
+    return total - 0.5 * ((math.log(hyper.signal_sd) - math.log(median)) / spread) ** 2
 
-    Each sweep tries every grid lengthscale for one dimension at a time, then every
-    signal sd: SWEEPS sweeps from the grids' middles, or one from start.
+
+def _candidates(best: Hyperparameters, dim: int, values: np.ndarray) -> list[Hyperparameters]:
+    """best with its dim-th hyperparameter (the signal sd after the lengthscales) set to each value."""
+    found = []
+    for value in values:
+        lengthscales = list(best.lengthscales)
+        signal = best.signal_sd
+        if dim == len(lengthscales):
+            signal = float(value)
+        else:
+            lengthscales[dim] = float(value)
+        found.append(Hyperparameters(tuple(lengthscales), signal))
+    return found
+
+
+def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None = None,
+        trend: str = "constant") -> GaussianProcess:
+    """The GP whose hyperparameters maximise the marginal likelihood times their prior.
+
+    Coordinate search: from start (one sweep) or the grids' middles (two sweeps), every grid
+    value of one hyperparameter at a time, the others held.
     """
-    x = np.asarray(x, dtype=float)
+    x = np.atleast_2d(np.asarray(x, dtype=float))
     dims = x.shape[1]
     sweeps = 1
     if start is None or len(start.lengthscales) != dims:
         start = Hyperparameters((float(LENGTHSCALES[len(LENGTHSCALES) // 2]),) * dims,
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))
-        sweeps = SWEEPS
-    squares = squared_differences(x, x)
-    best = GaussianProcess(x, y, noise, start, squares, trend)
-    best_score = best.log_marginal_likelihood()
+        sweeps = 2
+    best = GaussianProcess(x, wins, games, start, trend)
+    best_score = best.log_marginal_likelihood() + log_prior(start)
+
+    def consider(hypers: list[Hyperparameters]) -> bool:
+        nonlocal best, best_score
+        improved = False
+        for hyper in hypers:
+            if hyper == best.hyper:
+                continue
+            candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode)
+            score = candidate.log_marginal_likelihood() + log_prior(hyper)
+            if score > best_score + 1e-9:
+                best, best_score, improved = candidate, score, True
+        return improved
+
     for _ in range(sweeps):
         for dim in range(dims + 1):
-            grid = SIGNAL_SDS if dim == dims else LENGTHSCALES
-            for value in grid:
-                ls = list(best.hyper.lengthscales)
-                sd = best.hyper.signal_sd
-                if dim == dims:
-                    sd = float(value)
-                else:
-                    ls[dim] = float(value)
-                hyper = Hyperparameters(tuple(ls), sd)
-                if hyper == best.hyper:
-                    continue
-                candidate = GaussianProcess(x, y, noise, hyper, squares, trend)
-                score = candidate.log_marginal_likelihood()
-                if score > best_score + 1e-9:
-                    best, best_score = candidate, score
+            consider(_candidates(best.hyper, dim, SIGNAL_SDS if dim == dims else LENGTHSCALES))
     return best
 
 
-def match_observation(wins: float, games: int) -> tuple[float, float]:
-    """A match's result as a noisy observation of the logit win rate: (value, noise variance).
+GAUSS_HERMITE_NODES = 20
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(GAUSS_HERMITE_NODES)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
-    The win rate is estimated as (wins + 0.5) / (games + 1), and the variance of its
-    logit as 1 / (games * p (1 - p)) with p = (wins + 1) / (games + 2) (the delta method).
+
+def knowledge_gradient(gp: GaussianProcess, choices: np.ndarray, answers: np.ndarray,
+                       games: int) -> np.ndarray:
+    """For each row of choices, the expected rise of the best posterior mean over answers if a
+    match of games were played there (Frazier, Powell and Dayanik's knowledge gradient).
+
+    The match's result is taken as a normal observation of f with the binomial variance
+    1 / (games p (1 - p)), p the predicted win rate; after it, the mean at each answer a
+    moves by Cov(f(a), f(x)) / sqrt(Var f(x) + noise) times a standard normal Z. The
+    expectation over Z is by Gauss-Hermite quadrature.
     """
-    rate = (wins + 0.5) / (games + 1.0)
-    p = (wins + 1.0) / (games + 2.0)
-    return math.log(rate / (1.0 - rate)), 1.0 / (max(games, 1) * p * (1.0 - p))
+    mean_a = gp.predict_mean(answers)
+    mean_x, sd_x = gp.predict(choices)
+    rate = 1.0 / (1.0 + np.exp(-mean_x))
+    noise = 1.0 / (games * rate * (1.0 - rate))
+    moves = gp.covariance(choices, answers) / np.sqrt(sd_x ** 2 + noise)[:, None]
+    return expected_best(mean_a, moves) - float(np.max(mean_a))
 
 
-def logistic(value: float) -> float:
-    return 1.0 / (1.0 + math.exp(-value))
+def expected_best(means: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """E max_a (means_a + moves_ia Z), Z standard normal, for each row i of moves (quadrature)."""
+    total = np.zeros(len(moves))
+    for node, weight in zip(_NODES, _WEIGHTS):
+        total += weight * np.max(means[None, :] + moves * node, axis=1)
+    return total
+

@@ -46,8 +46,10 @@ def peak(p):
 # Settings
 
 @pytest.mark.parametrize("changes, message", [
-    ({"number_of_games": 50}, "'number_of_games': 50 is fewer than the initial points' matches (7 x 10)"),
+    ({"number_of_games": 20, "games_per_point": 4},
+     "'number_of_games': 20 is fewer than the initial points' matches (7 x 4)"),
     ({"ucb_kappa": -1.0}, "'ucb_kappa': must not be negative"),
+    ({"acquisition": "ei"}, "'acquisition': must be one of 'knowledge_gradient', 'ucb'"),
     ({"games_per_point": 0}, "'games_per_point': must be positive"),
     ({"refit_every": "often"}, "'refit_every': invalid integer"),
     ({"trend": "cubic"}, "'trend': must be one of 'constant', 'quadratic'"),
@@ -71,7 +73,9 @@ def test_the_trend_setting_offers_exactly_the_models_trends():
 
 
 def test_match_size_gives_about_150_points_and_is_even():
-    assert default_games_per_point(1000) == 10
+    assert default_games_per_point(1000) == 8       # 6.7 rounds to 7, made even
+    assert default_games_per_point(300) == 2        # the binomial model takes 2-game matches
+    assert default_games_per_point(100) == 2
     assert default_games_per_point(20000) == 134
     assert default_games_per_point(5000) % 2 == 0
     assert default_games_per_point(None) == 20
@@ -85,7 +89,7 @@ def test_latin_hypercube_has_one_point_in_each_slice_of_each_dimension():
 
 def test_defaults():
     tuner = make_tuner(parameters=[Parameter("a", scale=LINEAR(0, 1)), Parameter("b", scale=LOG(1, 10))])
-    assert tuner.games_per_point == 10 and tuner.initial_points == 10
+    assert tuner.games_per_point == 4 and tuner.initial_points == 10
     assert tuner.recommended_parameters() == [0.5, 0.5]
     assert tuner.candidate_colour == "b"
     assert make_tuner(candidate_colour=None).candidate_colour == "random"
@@ -111,13 +115,29 @@ def test_the_model_finds_the_peak():
 
 
 @pytest.mark.parametrize("trend", ["quadratic", "constant"])
-def test_the_trend_is_quadratic_once_there_are_twice_as_many_points_as_coefficients(trend):
-    tuner = make_tuner(trend=trend)          # 1-D: a quadratic has 3 coefficients, so 6 points
-    run_simulation(tuner, peak, 50, random.Random(2))
-    assert tuner.model().trend == tuner.fitted_trend == "constant"
-    run_simulation(tuner, peak, 10, random.Random(3))
-    assert len(tuner._observed()) == 6
+def test_the_trend_is_the_settings_from_the_first_fit(trend):
+    # The trend's coefficients have a prior, so a quadratic is safe on a few points.
+    tuner = make_tuner(trend=trend)
+    run_simulation(tuner, peak, 8, random.Random(2))
+    assert len(tuner._observed()) == 2
     assert tuner.model().trend == tuner.fitted_trend == trend
+
+
+def test_the_design_starts_at_the_start_then_fills_a_latin_hypercube():
+    tuner = make_tuner(games_per_point=2,
+                       parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.2)])
+    run_simulation(tuner, peak, 14, random.Random(2))
+    xs = [p["x"][0] for p in tuner.points]
+    assert xs[0] == 0.2
+    assert sorted(int(x * 6) for x in xs[1:7]) == list(range(6))
+
+
+@pytest.mark.parametrize("acquisition", ["knowledge_gradient", "ucb"])
+def test_both_acquisitions_find_the_peak(acquisition):
+    tuner = make_tuner(acquisition=acquisition)
+    assert run_simulation(tuner, peak, 600, random.Random(2)) == 600
+    point, _, _ = tuner.recommendation()
+    assert abs(point[0] - 0.7) < 0.12
 
 
 def test_points_being_played_push_the_next_point_elsewhere():

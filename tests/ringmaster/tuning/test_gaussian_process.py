@@ -1,64 +1,104 @@
-"""Tests for the numpy Gaussian process (ringmaster/tuning/gaussian_process.py)."""
+"""Tests for the numpy Gaussian process on binomial match results (ringmaster/tuning/gaussian_process.py)."""
 
 import math
 
 import numpy as np
 import pytest
+from scipy import optimize, stats
 
 from ringmaster.tuning.gaussian_process import (
     GaussianProcess,
     Hyperparameters,
+    expected_best,
     fit,
-    logistic,
-    match_observation,
+    knowledge_gradient,
+    matern52,
+    squared_differences,
     trend_features,
     trend_size,
 )
 
 
-def test_nearly_noiseless_data_are_reproduced_and_sure_only_near_the_data():
-    x = np.array([[0.1], [0.5], [0.9]])
-    y = np.array([0.2, -0.1, 0.4])
-    gp = GaussianProcess(x, y, np.full(3, 1e-8), Hyperparameters((0.3,), 1.0))
-    mean, sd = gp.predict(x)
-    assert mean == pytest.approx(y, abs=1e-4)
-    assert np.all(sd < 1e-3)
-    _, far_sd = gp.predict(np.array([[0.3]]))
-    assert far_sd[0] > 0.05
+def test_one_even_match_at_the_middle_is_checked_by_hand():
+    # 4 wins of 8 at x = 0.5: by symmetry the mode is f = 0, where W = 8 * 1/4 = 2. The prior
+    # variance there is signal 1 + level 1 (the quadratic's other terms vanish at z = 0) = 2,
+    # so the posterior variance is 2 - 2 * 2 / (2 + 1/2) = 0.4.
+    gp = GaussianProcess(np.array([[0.5]]), np.array([4.0]), np.array([8.0]),
+                         Hyperparameters((0.3,), 1.0), trend="quadratic")
+    mean, sd = gp.predict(np.array([[0.5]]))
+    assert mean[0] == pytest.approx(0.0, abs=1e-9)
+    assert sd[0] ** 2 == pytest.approx(0.4)
 
 
-def test_the_level_is_uncertain_with_little_data():
-    # One match of 10 games: the level itself is known only to the match's noise.
-    value, noise = match_observation(5, 10)
-    gp = GaussianProcess(np.array([[0.5]]), np.array([value]), np.array([noise]),
-                         Hyperparameters((0.3,), 0.3))
-    _, sd = gp.predict(np.array([[0.5]]))
-    assert sd[0] >= math.sqrt(noise) * 0.99
+def test_three_points_match_the_textbook_laplace_posterior():
+    # Rasmussen and Williams, section 3.4: f_hat maximises log p(w | f) - f'K^-1 f / 2, then at a new
+    # point mean k*'K^-1 f_hat and variance k** - k*'(K + W^-1)^-1 k*. Computed here with scipy's
+    # optimiser and plain inverses, the constant trend written out as a kernel term (level sd 1).
+    x = np.array([[0.1], [0.4], [0.8]])
+    wins, games = np.array([3.0, 7.0, 4.0]), np.array([10.0, 10.0, 6.0])
+    hyper = Hyperparameters((0.3,), 0.7)
+
+    def kernel(a, b):
+        r = np.abs(a[:, None, 0] - b[None, :, 0]) / 0.3 * math.sqrt(5)
+        return 0.49 * (1 + r + r * r / 3) * np.exp(-r) + 1.0
+
+    k = kernel(x, x)
+
+    def negative_log_posterior(f):
+        p = 1 / (1 + np.exp(-f))
+        return -np.sum(wins * np.log(p) + (games - wins) * np.log(1 - p)) + 0.5 * f @ np.linalg.solve(k, f)
+
+    f_hat = optimize.minimize(negative_log_posterior, np.zeros(3), method="BFGS", tol=1e-12).x
+    p = 1 / (1 + np.exp(-f_hat))
+    w_inv = np.diag(1 / (games * p * (1 - p)))
+    new = np.array([[0.25], [0.6], [1.0]])
+    k_star = kernel(new, x)
+    expected_mean = k_star @ np.linalg.solve(k, f_hat)
+    expected_var = np.diag(kernel(new, new) - k_star @ np.linalg.inv(k + w_inv) @ k_star.T)
+
+    gp = GaussianProcess(x, wins, games, hyper, trend="constant")
+    mean, sd = gp.predict(new)
+    assert gp.predict_mean(x) == pytest.approx(f_hat, abs=1e-5)
+    assert mean == pytest.approx(expected_mean, abs=1e-5)
+    assert sd ** 2 == pytest.approx(expected_var, rel=1e-5)
+    # Laplace's marginal likelihood: log p(w | f_hat) - f_hat'K^-1 f_hat / 2 - log|I + W K| / 2.
+    expected_lml = (-negative_log_posterior(f_hat)
+                    - 0.5 * np.linalg.slogdet(np.eye(3) + np.linalg.inv(w_inv) @ k)[1])
+    assert gp.log_marginal_likelihood() == pytest.approx(expected_lml, abs=1e-6)
+    # The posterior covariance between points is the same formula off the diagonal.
+    cov = gp.covariance(new, new)
+    assert cov == pytest.approx(kernel(new, new) - k_star @ np.linalg.inv(k + w_inv) @ k_star.T, abs=1e-6)
 
 
-def test_fit_prefers_a_long_lengthscale_for_a_flat_function_and_short_for_a_wiggly_one():
+def test_a_two_game_match_is_worth_what_two_games_are():
+    # The old model turned 1 win in 2 into a logit with a guessed variance; the binomial model
+    # must give a lone 2-game match at 50% the same mode as 0 games, and less spread.
+    hyper = Hyperparameters((0.3,), 1.0)
+    x = np.array([[0.5]])
+    none = GaussianProcess(x, np.array([0.0]), np.array([0.0]), hyper)
+    two = GaussianProcess(x, np.array([1.0]), np.array([2.0]), hyper)
+    many = GaussianProcess(x, np.array([100.0]), np.array([200.0]), hyper)
+    sds = [g.predict(x)[1][0] for g in (none, two, many)]
+    assert none.predict_mean(x)[0] == pytest.approx(0.0) == pytest.approx(two.predict_mean(x)[0])
+    assert sds[0] > sds[1] > sds[2]
+    assert sds[0] ** 2 == pytest.approx(2.0)      # the prior: signal 1 + level 1
+
+
+def test_fit_prefers_a_long_lengthscale_for_a_flat_landscape_and_short_for_a_wiggly_one():
     rng = np.random.default_rng(1)
     x = rng.random((60, 1))
-    noise = np.full(60, 0.01)
-    flat = fit(x, 0.3 * x[:, 0] + rng.normal(0, 0.1, 60), noise)
-    wiggly = fit(x, np.sin(25 * x[:, 0]) + rng.normal(0, 0.1, 60), noise)
+    games = np.full(60, 200.0)
+    flat = fit(x, rng.binomial(200, 1 / (1 + np.exp(-0.3 * x[:, 0]))).astype(float), games)
+    wiggly = fit(x, rng.binomial(200, 1 / (1 + np.exp(-np.sin(25 * x[:, 0])))).astype(float), games)
     assert flat.hyper.lengthscales[0] > wiggly.hyper.lengthscales[0]
 
 
 def test_fit_finds_the_relevant_dimension():
     rng = np.random.default_rng(2)
     x = rng.random((80, 2))
-    y = np.sin(8 * x[:, 0]) + rng.normal(0, 0.05, 80)
-    gp = fit(x, y, np.full(80, 0.0025))
+    rate = 1 / (1 + np.exp(-np.sin(8 * x[:, 0])))
+    gp = fit(x, rng.binomial(400, rate).astype(float), np.full(80, 400.0))
     assert gp.hyper.lengthscales[0] < gp.hyper.lengthscales[1]
-
-
-def test_match_observation_is_the_logit_of_the_shrunk_rate_with_delta_method_noise():
-    value, noise = match_observation(7, 10)
-    assert value == pytest.approx(math.log(7.5 / 3.5))
-    p = 8 / 12
-    assert noise == pytest.approx(1 / (10 * p * (1 - p)))
-    assert logistic(value) == pytest.approx(7.5 / 11)
 
 
 def test_the_quadratic_trend_has_every_term_of_a_full_quadratic():
@@ -78,51 +118,53 @@ def quadratic_surface(x):
 def test_a_quadratic_trend_extrapolates_a_quadratic_and_a_constant_one_does_not():
     rng = np.random.default_rng(3)
     x = 0.3 + 0.4 * rng.random((30, 2))          # data only in the middle of the square
-    y = quadratic_surface(x)
+    games = np.full(30, 1e6)
+    wins = games / (1 + np.exp(-quadratic_surface(x)))
     hyper = Hyperparameters((0.3, 0.3), 0.2)
     corners = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    quadratic = GaussianProcess(x, y, np.full(30, 1e-6), hyper, trend="quadratic")
-    constant = GaussianProcess(x, y, np.full(30, 1e-6), hyper, trend="constant")
-    assert quadratic.predict_mean(corners) == pytest.approx(quadratic_surface(corners), abs=1e-3)
+    quadratic = GaussianProcess(x, wins, games, hyper, trend="quadratic")
+    constant = GaussianProcess(x, wins, games, hyper, trend="constant")
+    # The trend's coefficients have a prior (not flat), so the extrapolation is near, not exact.
+    assert quadratic.predict_mean(corners) == pytest.approx(quadratic_surface(corners), abs=0.15)
     assert np.max(np.abs(constant.predict_mean(corners) - quadratic_surface(corners))) > 0.3
 
 
-def test_predictions_match_the_limit_of_a_broad_prior_on_the_trend():
-    # A flat prior on the trend's coefficients is the limit of a N(0, v I) prior as v grows, and
-    # that prior is a GP whose kernel adds v H H'. The closed forms must agree with it, and the
-    # REML likelihood must rank hyperparameters as the broad prior's marginal likelihood does.
-    rng = np.random.default_rng(4)
-    x = rng.random((12, 2))
-    y = np.sin(4 * x[:, 0]) + x[:, 1] + rng.normal(0, 0.1, 12)
-    noise = np.full(12, 0.01)
-    points = rng.random((5, 2))
-    v = 1e6
-    h, hp = trend_features(x, "quadratic"), trend_features(points, "quadratic")
-
-    def broad_prior(hyper):
-        signal_var = hyper.signal_sd ** 2
-        k_total = signal_var * _matern(x, x, hyper) + np.diag(noise) + v * h @ h.T
-        cross = signal_var * _matern(points, x, hyper) + v * hp @ h.T
-        prior = signal_var * _matern(points, points, hyper) + v * hp @ hp.T
-        mean = cross @ np.linalg.solve(k_total, y)
-        var = np.diag(prior - cross @ np.linalg.solve(k_total, cross.T))
-        sign, logdet = np.linalg.slogdet(k_total)
-        log_likelihood = -0.5 * y @ np.linalg.solve(k_total, y) - 0.5 * logdet
-        return mean, np.sqrt(var), log_likelihood
-
-    hypers = [Hyperparameters((0.3, 0.5), 0.8), Hyperparameters((0.6, 0.2), 0.3)]
-    likelihoods = []
-    for hyper in hypers:
-        gp = GaussianProcess(x, y, noise, hyper, trend="quadratic")
-        mean, sd, log_likelihood = broad_prior(hyper)
-        got_mean, got_sd = gp.predict(points)
-        assert got_mean == pytest.approx(mean, abs=1e-4)
-        assert got_sd == pytest.approx(sd, rel=1e-3)
-        likelihoods.append((gp.log_marginal_likelihood(), log_likelihood))
-    (reml_a, broad_a), (reml_b, broad_b) = likelihoods
-    assert reml_a - reml_b == pytest.approx(broad_a - broad_b, abs=1e-3)
+def test_expected_best_of_two_lines_is_the_closed_form():
+    # E max(a1 + b1 Z, a2 + b2 Z) = a1 + E max(0, m + s Z), m = a2 - a1, s = b2 - b1 > 0,
+    # and E max(0, m + s Z) = m Phi(m / s) + s phi(m / s).
+    means = np.array([0.3, 0.1])
+    moves = np.array([[0.05, 0.4], [0.2, 0.25], [0.0, 0.0]])
+    got = expected_best(means, moves)
+    for row, value in zip(moves, got):
+        m, s = means[1] - means[0], row[1] - row[0]
+        exact = means[0] + (m * stats.norm.cdf(m / s) + s * stats.norm.pdf(m / s) if s > 0 else max(m, 0))
+        assert value == pytest.approx(exact, abs=2e-3)
 
 
-def _matern(a, b, hyper):
-    from ringmaster.tuning.gaussian_process import matern52, squared_differences
-    return matern52(squared_differences(a, b), np.asarray(hyper.lengthscales))
+def test_the_knowledge_gradient_of_one_answer_is_zero_and_of_two_is_the_closed_form():
+    x = np.array([[0.2], [0.5], [0.8]])
+    gp = GaussianProcess(x, np.array([5.0, 7.0, 4.0]), np.array([10.0, 10.0, 10.0]),
+                         Hyperparameters((0.25,), 0.8))
+    choices = np.array([[0.3], [0.65], [0.95]])
+    # One possible answer: a match can't change which point is best.
+    assert knowledge_gradient(gp, choices, np.array([[0.5]]), 10) == pytest.approx(0.0, abs=1e-12)
+    # Two: the closed form above, with the moves computed from the posterior by hand.
+    answers = np.array([[0.45], [0.7]])
+    means = gp.predict_mean(answers)
+    mean_x, sd_x = gp.predict(choices)
+    p = 1 / (1 + np.exp(-mean_x))
+    moves = gp.covariance(choices, answers) / np.sqrt(sd_x ** 2 + 1 / (10 * p * (1 - p)))[:, None]
+    got = knowledge_gradient(gp, choices, answers, 10)
+    for row, value in zip(moves, got):
+        lo = int(np.argmin(row))
+        m, s = means[1 - lo] - means[lo], abs(row[1] - row[0])
+        exact = means[lo] + m * stats.norm.cdf(m / s) + s * stats.norm.pdf(m / s) - means.max()
+        assert value == pytest.approx(exact, abs=2e-3)
+        assert value > 0
+
+
+def test_matern_is_one_at_zero_distance_and_the_textbook_formula_elsewhere():
+    a, b = np.array([[0.0, 0.0]]), np.array([[0.0, 0.0], [0.3, 0.4]])
+    got = matern52(squared_differences(a, b), np.array([0.5, 1.0]))
+    r = math.sqrt(5) * math.sqrt((0.3 / 0.5) ** 2 + 0.4 ** 2)
+    assert got[0] == pytest.approx([1.0, (1 + r + r * r / 3) * math.exp(-r)])
