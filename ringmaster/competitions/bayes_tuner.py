@@ -29,6 +29,8 @@ LOCAL_CANDIDATES = 100
 KG_ANSWERS = 200             # uniform points among the knowledge gradient's possible answers
 KG_CHOICES = 150             # uniform points among the places it may play next
 KG_SPREAD = 0.15             # sd of the choices near the current best (optimiser units)
+ARGMAX_DRAWS = 200           # posterior draws for the optimum's location
+ARGMAX_POINTS = 400          # uniform points they are drawn at (with the played and the best's neighbours)
 SLICE_POINTS = 21
 INCONSISTENT = "status file is inconsistent with control file"
 TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
@@ -121,6 +123,7 @@ class BayesTuner(ContinuousTuner):
         self.check_make_candidate(self.sample_engine_parameters())
         self._model_cache: tuple[Any, Any] | None = None
         self._recommendation_cache = None
+        self._argmax_cache: tuple[int, Any] | None = None
 
     # State
 
@@ -133,6 +136,7 @@ class BayesTuner(ContinuousTuner):
         self.opponent_description: str | None = None
         self._model_cache = None
         self._recommendation_cache: tuple[int, Any] | None = None
+        self._argmax_cache = None
         self.clean_confirmation()
 
     def get_status(self) -> dict[str, Any]:
@@ -171,6 +175,7 @@ class BayesTuner(ContinuousTuner):
             raise CompetitionError(INCONSISTENT) from None
         self._model_cache = None
         self._recommendation_cache = None
+        self._argmax_cache = None
 
     # The model
 
@@ -293,6 +298,31 @@ class BayesTuner(ContinuousTuner):
         gain = knowledge_gradient(gp, choices, answers, self.games_per_point)
         return [float(v) for v in choices[int(np.argmax(gain))]]
 
+    def optimum_location(self) -> list[tuple[float, float, float]] | None:
+        """Where the optimum lies by the model: per parameter (2.5%, 50%, 97.5%) quantiles, in
+        optimiser units, of the argmax of ARGMAX_DRAWS joint posterior draws of f over
+        ARGMAX_POINTS uniform points, the points played and the recommendation's neighbours.
+        None before any result; seeded by the number of results."""
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import posterior_samples
+
+        found = self.recommendation()
+        if found is None:
+            return None
+        if self._argmax_cache is not None and self._argmax_cache[0] == self.results():
+            return self._argmax_cache[1]
+        gp = self.model()
+        rng = np.random.default_rng(self.results() + 1)
+        points = self._candidates(rng, np.array([found[0]]), 0.05, ARGMAX_POINTS)
+        points = np.concatenate([points, gp.x])
+        draws = posterior_samples(gp, points, ARGMAX_DRAWS, rng)
+        argmax = points[np.argmax(draws, axis=1)]
+        low, mid, high = np.quantile(argmax, [0.025, 0.5, 0.975], axis=0)
+        location = [(float(a), float(b), float(c)) for a, b, c in zip(low, mid, high)]
+        self._argmax_cache = (self.results(), location)
+        return location
+
     # Games
 
     def tuning_games_due(self) -> bool:
@@ -405,10 +435,32 @@ class BayesTuner(ContinuousTuner):
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
                       f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
             out.write("  (a model estimate from the tuning games; confirm_games gives an independent one)\n")
+            out.write(f"Where the optimum lies, by the model (the best points of {ARGMAX_DRAWS} posterior "
+                      "draws, 95%):\n")
+            for row in self.optimum_intervals():
+                out.write(f"  {row['shown_low']}  to  {row['shown_high']}  (median {row['shown_median']})\n")
             self._write_slices(out)
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
+
+    def optimum_intervals(self) -> list[dict[str, Any]]:
+        """optimum_location() per parameter in engine units: code, low, median, high (and each as
+        the parameter's format shows it); [] before any result."""
+        location = self.optimum_location()
+        found = self.recommendation()
+        if location is None or found is None:
+            return []
+        rows = []
+        for j, (spec, quantiles) in enumerate(zip(self.parameter_specs, location)):
+            row: dict[str, Any] = {"code": spec.code, "optimiser": list(quantiles)}
+            for name, value in zip(("low", "median", "high"), quantiles):
+                point = list(found[0])
+                point[j] = value
+                row[name] = self.convert(point)[j]
+                row[f"shown_{name}"] = spec.format % (row[name],)
+            rows.append(row)
+        return rows
 
     def _write_slices(self, out: TextIO) -> None:
         out.write("\nThe model along each parameter, the others at the recommendation "
@@ -435,7 +487,7 @@ class BayesTuner(ContinuousTuner):
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
-                           "elo": elo_from_rate(rate)}
+                           "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()
         report.update({
             "games_played": played,

@@ -265,3 +265,12 @@ def expected_best(means: np.ndarray, moves: np.ndarray) -> np.ndarray:
         total += weight * np.max(means[None, :] + moves * node, axis=1)
     return total
 
+
+def posterior_samples(gp: GaussianProcess, points: np.ndarray, count: int,
+                      rng: np.random.Generator) -> np.ndarray:
+    """count joint draws of f at the rows of points from the posterior: shape (count, len(points))."""
+    points = np.atleast_2d(np.asarray(points, dtype=float))
+    cov = gp.covariance(points, points)
+    values, vectors = np.linalg.eigh((cov + cov.T) / 2.0)
+    root = vectors * np.sqrt(np.maximum(values, 0.0))
+    return gp.predict_mean(points)[None, :] + rng.standard_normal((count, len(points))) @ root.T

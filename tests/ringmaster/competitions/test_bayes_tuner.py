@@ -211,6 +211,22 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     (curve,) = data["slices"]
     assert curve["code"] == "x" and len(curve["win_rate"]) == 21
     assert all(lo <= m <= hi for lo, m, hi in zip(curve["low"], curve["win_rate"], curve["high"]))
+    (optimum,) = data["recommended"]["optimum_95"]
+    assert optimum["low"] <= optimum["median"] <= optimum["high"]
+    assert "Where the optimum lies, by the model" in text
+    assert f"{optimum['shown_low']}  to  {optimum['shown_high']}" in text
+
+
+def test_the_optimums_interval_holds_the_peak_and_narrows_with_games():
+    tuner = make_tuner(number_of_games=1200, seed=3)
+    run_simulation(tuner, peak, 60, random.Random(8))
+    (early,) = tuner.optimum_location()
+    run_simulation(tuner, peak, 1140, random.Random(9))
+    (late,) = tuner.optimum_location()
+    assert late[0] <= 0.7 <= late[2]
+    assert late[2] - late[0] < 0.5 * (early[2] - early[0])
+    point, _, _ = tuner.recommendation()
+    assert late[0] <= point[0] <= late[2]
 
 
 # A whole run, in process

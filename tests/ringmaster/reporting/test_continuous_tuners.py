@@ -102,5 +102,9 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     assert str(escape(verdict["evidence"])) in page
     assert "x: modelled win rate, 95% band" in page and "k: modelled win rate, 95% band" in page
     assert "log10 k" not in page and "x (others at the answer)" in page
+    x, k = report["recommended"]["optimum_95"]
+    assert "Where the optimum lies, by the model" in page
+    assert (f"{x['shown_low']} to {x['shown_high']} (median {x['shown_median']}); "
+            f"{k['shown_low']} to {k['shown_high']}") in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
     assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page

@@ -13,6 +13,7 @@ from ringmaster.tuning.gaussian_process import (
     fit,
     knowledge_gradient,
     matern52,
+    posterior_samples,
     squared_differences,
     trend_features,
     trend_size,
@@ -161,6 +162,16 @@ def test_the_knowledge_gradient_of_one_answer_is_zero_and_of_two_is_the_closed_f
         exact = means[lo] + m * stats.norm.cdf(m / s) + s * stats.norm.pdf(m / s) - means.max()
         assert value == pytest.approx(exact, abs=2e-3)
         assert value > 0
+
+
+def test_posterior_samples_have_the_posteriors_mean_and_covariance():
+    x = np.array([[0.1], [0.5], [0.9]])
+    gp = GaussianProcess(x, np.array([2.0, 8.0, 5.0]), np.array([10.0, 10.0, 10.0]),
+                         Hyperparameters((0.3,), 1.0))
+    points = np.array([[0.2], [0.5], [0.7]])
+    draws = posterior_samples(gp, points, 40000, np.random.default_rng(5))
+    assert draws.mean(axis=0) == pytest.approx(gp.predict_mean(points), abs=0.02)
+    assert np.cov(draws.T) == pytest.approx(gp.covariance(points, points), abs=0.02)
 
 
 def test_matern_is_one_at_zero_distance_and_the_textbook_formula_elsewhere():
