@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.game.adjudication import Adjudication
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
 from ringmaster.game.result import GameResult
 from ringmaster.game.timekeeper import ClockUse
@@ -78,6 +79,8 @@ class GameJob:
                             replace a counted game's record
       time_control_b, time_control_w -- each side's TimeControl, or None: not timed
       time_margin        -- seconds a move may overrun its clock before it loses on time
+      referee            -- the referee engine's PlayerSpec (code 'referee'), or None
+      adjudication       -- when the referee engine's score ends the game (Adjudication), or None
     """
 
     game_id: str
@@ -107,6 +110,8 @@ class GameJob:
     time_control_b: TimeControl | None = None
     time_control_w: TimeControl | None = None
     time_margin: float = DEFAULT_TIME_MARGIN
+    referee: PlayerSpec | None = None
+    adjudication: Adjudication | None = None
 
 
 @dataclass

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ringmaster import reaper
 from ringmaster.errors import JobFailed
+from ringmaster.game.adjudication import Adjudicator
 from ringmaster.game.engines import (
     ChannelFactory,
     EngineDescription,
@@ -22,8 +23,10 @@ from ringmaster.game.records import (
     write_game_record,
     write_pig_record,
 )
-from ringmaster.game.referee import EnginePlayer, Referee
+from ringmaster.game.referee import Referee
+from ringmaster.game.referee_engine import RefereeEngine
 from ringmaster.game.result import GameResult
+from ringmaster.game.scoring import EnginePlayer
 from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
@@ -48,14 +51,16 @@ class GameReferee(Protocol):
 
     record_extension: str
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
-        """After the set-up commands: what comes before the first move (Go's handicap).
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
+        """After the set-up commands: what comes before the first move (Go's handicap), told
+        to the referee engine too if there is one.
 
         Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
         """
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
         """Play the game to its end (an engine's failure forfeits it), timed by clock if given."""
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
@@ -113,21 +118,29 @@ class BoardGameReferee:
         self.rules = get_rules(job.game, job.board_size)
         self.handicap_points: list = []
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
+        tell = None if referee_engine is None else referee_engine.tell
         if self.job.handicap:
             self.handicap_points = _place_handicap(controllers, self.rules, self.job)
+            for point in self.handicap_points:
+                if tell is not None:
+                    tell("b", self.rules.format_move(point))
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
         job, rules = self.job, self.rules
         specs = {"b": job.player_b, "w": job.player_w}
         players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
                                    specs[c].is_reliable_scorer) for c in ("b", "w")}
+        adjudicator = None
+        if job.adjudication is not None and referee_engine is not None:
+            adjudicator = Adjudicator(job.adjudication, referee_engine)
         referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
                           use_internal_scorer=job.use_internal_scorer,
                           handicap_stones=len(self.handicap_points),
                           handicap_compensation=job.internal_scorer_handicap_compensation,
-                          clock=clock)
+                          clock=clock, referee_engine=referee_engine, adjudicator=adjudicator)
         return referee.play("w" if self.handicap_points else rules.first_player())
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
@@ -152,12 +165,13 @@ class PigGameReferee:
         self.seed = dice_seed(job)
         self.rules = PigRules.from_options(dict(job.rules_options))
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
         pass
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
-        # The control file refuses a time control for Pig (Rules.has_clock).
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
+        # The control file refuses a time control and a referee for Pig.
         codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
         return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
 
@@ -202,18 +216,26 @@ def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
     clock = game_clock(job)
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
+        referee_engine = None
+        if job.referee is not None:
+            referee_engine = RefereeEngine(engines.launch_referee, setup)
+            stack.callback(referee_engine.abandon)
         try:
             # After the set-up, in the same write: each engine told its clock its own way.
             answers = engines.start(setup, None if clock is None else clock.settings_commands)
             if clock is not None:
                 for colour, responses in answers.items():
                     clock.note_failures(colour, engines.controllers[colour], responses)
-            referee.prepare(engines.controllers)
+            referee.prepare(engines.controllers, referee_engine)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None
-        game = referee.play(engines.controllers, clock)
+        game = referee.play(engines.controllers, clock, referee_engine)
         descriptions = engines.descriptions
         cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
+        if referee_engine is not None:
+            closing = referee_engine.close()
+            if closing is not None:
+                game.late_errors.append(closing)
     return _finish(job, game, referee, descriptions, cpu_times, clock)
 
 
@@ -226,11 +248,13 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         game_id=job.game_id, player_b=codes["b"], player_w=codes["w"],
         winning_colour=game.winning_colour, sgf_result=game.sgf_result,
         detail=game.detail, is_forfeit=game.is_forfeit,
-        cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")})
+        cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")},
+        is_adjudicated=getattr(game, "is_adjudicated", False))
     warnings = []
     if game.is_forfeit:
         warnings.append(f"game {job.game_id}: {game.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
+    warnings += [f"game {job.game_id}: {w}" for w in getattr(game, "warnings", [])]
     if clock is not None:
         warnings += [f"game {job.game_id}: {w}" for w in clock.warnings]
     # The fsyncs are left to the coordinator where it can do them: at -j N they

@@ -129,6 +129,8 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         lines.append(f"Void game: {game.void_reason}")
     if job.sgf_note:
         lines.append(job.sgf_note)
+    if job.referee is not None:
+        lines.append(f"Referee engine: {' '.join(job.referee.command)}")
     lines += time_control_lines(job)
     if result is not None:
         for colour in ("b", "w"):
