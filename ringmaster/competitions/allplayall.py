@@ -58,6 +58,7 @@ class AllPlayAll(Tournament):
             Setting("rounds", interpret_optional(interpret_nonnegative_int), default=None)],
             config)
         check_game_settings(settings)
+        self.check_referee(settings)
         if config.get("competitors") is None:
             raise ControlFileError("'competitors' not specified", setting="competitors")
         try:

@@ -58,6 +58,7 @@ class Playoff(Tournament):
         top = load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
         if top.get("board_size") is not None:
             check_game_settings(top)
+        self.check_referee(top)
         if config.get("matchups") is None:
             raise ControlFileError("'matchups' not specified", setting="matchups")
         try:
@@ -95,6 +96,7 @@ class Playoff(Tournament):
             merged = {**defaults, **{k: v for k, v in args.items() if v is not None}}
             settings = load_settings(MATCHUP_SETTINGS, merged, context)
             check_game_settings(settings, f"{context}: ")
+            self.check_referee(settings, f"{context}: ")
             check_player_clocks(settings, (self.players[p1], self.players[p2]), f"{context}: ")
             name = args.get("name")
             if name is not None:

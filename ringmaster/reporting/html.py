@@ -105,6 +105,10 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     boards = sorted({describe_game(settings) for settings in all_settings if settings})
     if boards:
         rows.append(("game", "; ".join(boards)))
+    scoring = sorted({m["scoring"] for m in report.get("matchups") or [] if m.get("scoring")}
+                     | ({report["scoring"]} if report.get("scoring") else set()))
+    if scoring:
+        rows.append(("scoring", "; ".join(scoring)))
     wanted = progress.get("games_wanted")
     rows += [
         ("started", progress.get("started") or "--"),
@@ -145,9 +149,8 @@ def describe_game(settings: dict[str, Any]) -> str:
         words = [f"{game} {size}x{size}", f"komi {settings['komi']}"]
         if settings.get("handicap"):
             words.append(f"handicap {settings['handicap']} ({settings.get('handicap_style')})")
-        if rules.players_may_score:
-            words.append("scored by the referee" if settings.get("scorer") == "internal"
-                         else "scored by the players (the referee when they disagree)")
+        if rules.players_may_score and settings.get("scorer") != "internal":
+            words.append("scored by the players")
         else:
             words.append("scored by the referee")
         words.append(f"move limit {settings.get('move_limit')}")

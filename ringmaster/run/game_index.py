@@ -32,6 +32,7 @@ class GameEntry(EncodedOnce):
       time_loss   -- True if a player lost on time (no forfeit)
       clock_black, clock_white -- [moves timed, seconds charged, longest move, seconds left
                      at the end] of a timed side, or None
+      adjudicated -- True if the referee engine's score ended it
     """
 
     game_id: str
@@ -52,6 +53,7 @@ class GameEntry(EncodedOnce):
     time_loss: bool = False
     clock_black: list[float] | None = None
     clock_white: list[float] | None = None
+    adjudicated: bool = False
 
     @property
     def is_void(self) -> bool:
@@ -75,7 +77,7 @@ class GameEntry(EncodedOnce):
         check_field(data, "moves", (int,), what, optional=True)
         for name in ("seconds", "cpu_black", "cpu_white"):
             check_field(data, name, NUMBER, what, optional=True)
-        for name in ("forfeit", "time_loss"):
+        for name in ("forfeit", "time_loss", "adjudicated"):
             check_field(data, name, (bool,), what, optional=True)
         for name in ("clock_black", "clock_white"):
             value = data.get(name)
@@ -97,7 +99,8 @@ def entry_for_result(result: GameResult, moves: int | None, seconds: float | Non
                      result.winning_player, moves, seconds, result.cpu_times.get(result.player_b),
                      result.cpu_times.get(result.player_w), finished, result.is_forfeit,
                      result.detail, data, time_loss=result.is_time_loss,
-                     clock_black=clocks[0], clock_white=clocks[1])
+                     clock_black=clocks[0], clock_white=clocks[1],
+                     adjudicated=result.is_adjudicated)
 
 
 _FIELD_NAMES = [f.name for f in fields(GameEntry)]
