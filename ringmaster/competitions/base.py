@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ringmaster.competitions.openings import Openings, interpret_openings
 from ringmaster.competitions.referee_settings import (
     REFEREE_CODE,
     adjudication_of,
@@ -121,6 +122,7 @@ GAME_SETTINGS = [
     Setting("time_control", canonical_time_control, default=NONE),
     Setting("time_margin", interpret_time_margin, default=DEFAULT_TIME_MARGIN),
     Setting("adjudication", interpret_optional(interpret_adjudication_setting), default=None),
+    Setting("openings", interpret_optional(interpret_openings), default=None),
 ] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
      for game in GAMES for s in get_rules_class(game).option_settings]
 
@@ -134,14 +136,16 @@ SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game", "time_control",
 def saved_game_settings(settings: dict[str, Any], players: tuple[PlayerSpec, ...] = (),
                         referee: PlayerSpec | None = None) -> dict[str, Any]:
     """What a later run must not change: the settings of SAVED_GAME_SETTINGS that a game's
-    settings give, the game's own settings (Pig's pig_target...) with their defaults, and the
-    referee engine's command ('none' for none). time_control is both sides' (see effective_time_control);
+    settings give, the game's own settings (Pig's pig_target...) with their defaults, the
+    opening suite (its description, with a digest of its openings) and the referee engine's
+    command ('none' for neither). time_control is both sides' (see effective_time_control);
     time_margin is left out when no side is timed (it means nothing then)."""
     saved = {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
     if "time_control" in saved:
         saved["time_control"] = effective_time_control(settings, players)
         if saved["time_control"] == NONE:
             saved.pop("time_margin", None)
+    saved["openings"] = settings.get("openings") or NONE
     saved["referee"] = saved_referee(referee)
     options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
     return {**saved, **options, **rules_options(settings)}
@@ -204,7 +208,14 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
                                    setting=None if context else name)
     check_game_clock(settings, context)
     if not rules.uses_board:
+        if settings.get("openings") is not None:
+            raise ControlFileError(f"{context}'openings': {game} has no board to play openings on",
+                                   setting=None if context else "openings")
         return
+    if settings.get("openings") is not None and settings.get("handicap"):
+        raise ControlFileError(f"{context}'openings' and 'handicap' can't go together: give the "
+                               "handicap stones in the openings (AB)",
+                               setting=None if context else "openings")
     # A playoff's top-level settings hold only those given; complete settings hold them all.
     for name in ("board_size", "komi"):
         if name in settings and settings[name] is None:
@@ -251,7 +262,7 @@ class Competition(ABC):
     @classmethod
     def control_file_globals(cls) -> dict[str, Any]:
         """Names a control file of this type can use without defining them."""
-        return {"Player": Player}
+        return {"Player": Player, "Openings": Openings}
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -419,9 +430,9 @@ class Competition(ABC):
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """{matchup id, or '' for a tuner: the settings its games are played under}.
 
-        Only board_size, komi, handicap, game, time_control, time_margin and the
-        referee engine (saved_game_settings): the state keeps them, so that a
-        later run refuses a control file that changed them.
+        Only board_size, komi, handicap, game, time_control, time_margin, the
+        openings and the referee engine (saved_game_settings): the state keeps
+        them, so that a later run refuses a control file that changed them.
         """
         return {}
 

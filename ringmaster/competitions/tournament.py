@@ -24,6 +24,8 @@ from ringmaster.competitions.matchup_stats import (
     render_table,
     score_for,
 )
+from ringmaster.competitions.opening_stats import opening_report, opening_report_json
+from ringmaster.competitions.openings import OpeningSuite
 from ringmaster.competitions.referee_settings import (
     REFEREE_CODE,
     describe_scoring,
@@ -56,6 +58,8 @@ class MatchupSpec:
       alternating            -- swap colours on odd-numbered games
       number_of_games        -- None: no limit
       sprt                   -- SprtSpec: stop once the test accepts a hypothesis, or None
+      suite                  -- the OpeningSuite its games start from (games 2k and 2k+1 play
+                                opening k, colours swapped: alternating), or None
     """
 
     id: str
@@ -67,6 +71,7 @@ class MatchupSpec:
     number_of_games: int | None
     explicit_name: bool = False
     sprt: SprtSpec | None = None
+    suite: OpeningSuite | None = None
 
     def game_id(self, number: int) -> str:
         if self.number_of_games is None or self.number_of_games <= 1:
@@ -198,7 +203,7 @@ class Tournament(Competition):
 
     def get_player_checks(self) -> list[PlayerCheck]:
         """One check a player, in the settings of its first matchup, with the commands
-        all its matchups need (handicap, scoring) and whether any
+        all its matchups need (handicap, openings' set-up stones, scoring) and whether any
         of them is timed; and one for the referee engine, if any, with what it needs."""
         checks: dict[str, PlayerCheck] = {}
         for m in self.matchups.values():
@@ -209,6 +214,8 @@ class Tournament(Competition):
                 needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
                                        as_white=index == 1 or m.alternating)
                 needs += player_scoring_needs(m.game_settings, self.referee)
+                if m.suite is not None and m.suite.needs_setup:
+                    needs += (("set_free_handicap", "the openings' set-up stones"),)
                 timed = player_time_control(m.game_settings, self._player_spec(code)) != "none"
                 self._add_check(checks, base, self.players[base], m, needs, timed)
             if self.referee is not None:
@@ -241,9 +248,12 @@ class Tournament(Competition):
             b, w = m.player_1, m.player_2
         event = (f"{self.competition_code} ({m.name})" if m.explicit_name
                  else self.competition_code)
-        return self.make_game_job(m.game_id(number), self._player_spec(b),
-                                  self._player_spec(w), m.game_settings,
-                                  game_data=[mid, number], sgf_event=event)
+        job = self.make_game_job(m.game_id(number), self._player_spec(b),
+                                 self._player_spec(w), m.game_settings,
+                                 game_data=[mid, number], sgf_event=event)
+        if m.suite is not None:
+            job.opening = m.suite.opening_for_game(number)
+        return job
 
     def process_game_result(self, response: GameJobResult) -> str | None:
         mid, number = response.game_data
@@ -371,6 +381,9 @@ class Tournament(Competition):
         if stats.adjudicated:
             out.write(f"adjudicated (the referee engine's score ended the game): "
                       f"{stats.adjudicated} of {stats.total} games\n")
+        suite = self.matchups[mid].suite if mid in self.matchups else None
+        if suite is not None:
+            out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
             out.write(f"SPRT: {state.describe()}\n")
@@ -435,7 +448,9 @@ class Tournament(Competition):
             results = self.results.get(mid, [])
             state = self.sprt_states.get(mid)
             spec = self.matchups.get(mid)
+            suite = spec.suite if spec else None
             matchups.append({"id": mid, "name": name, "number_of_games": limit,
+                             "openings": suite and opening_report_json(results, suite, p1),
                              "scoring": describe_scoring(spec.game_settings, self.referee)
                              if spec else None,
                              "in_control_file": mid in self.matchups,

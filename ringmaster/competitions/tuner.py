@@ -118,6 +118,9 @@ class Tuner(Competition):
         self.game_settings = load_settings(GAME_SETTINGS, config)
         check_game_settings(self.game_settings)
         self.check_referee(self.game_settings)
+        if self.game_settings["openings"] is not None:
+            raise ControlFileError("'openings': the tuners play no openings (a playoff or an "
+                                   "all-play-all does)", setting="openings")
         komi = self.game_settings["komi"]
         if (require_fractional_komi and get_rules_class(self.game_settings["game"]).usual_komi_is_fractional
                 and komi == int(komi)):

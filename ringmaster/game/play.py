@@ -15,6 +15,7 @@ from ringmaster.game.engines import (
     subprocess_channel,
 )
 from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.opening import play_opening
 from ringmaster.game.pig_referee import Dice, PigReferee, dice_seed
 from ringmaster.game.records import (
     EngineNames,
@@ -33,6 +34,7 @@ from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules, get_rules_class
 from ringmaster.rules.base import Colour, Rules
 from ringmaster.rules.pig import PigRules
+from ringmaster.rules.symmetry import fingerprint
 
 
 class RefereedGame(Protocol):
@@ -53,8 +55,8 @@ class GameReferee(Protocol):
 
     def prepare(self, controllers: dict[Colour, GtpController],
                 referee_engine: RefereeEngine | None = None) -> None:
-        """After the set-up commands: what comes before the first move (Go's handicap), told
-        to the referee engine too if there is one.
+        """After the set-up commands: what comes before the first move (Go's handicap, an
+        opening), told to the referee engine too if there is one.
 
         Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
         """
@@ -62,6 +64,10 @@ class GameReferee(Protocol):
     def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
              referee_engine: RefereeEngine | None = None) -> RefereedGame:
         """Play the game to its end (an engine's failure forfeits it), timed by clock if given."""
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        """The game's fingerprint (rules.symmetry), for finding duplicate games; None if it has
+        none."""
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -116,7 +122,11 @@ class BoardGameReferee:
     def __init__(self, job: GameJob) -> None:
         self.job = job
         self.rules = get_rules(job.game, job.board_size)
+        self.start = [(colour, (r, c)) for r, row in enumerate(self.rules.board_rows())
+                      for c, colour in enumerate(row) if colour is not None]
         self.handicap_points: list = []
+        self.setup_points: list = []      # the opening's set-up stones (no handicap compensation)
+        self.opening_moves: list = []
 
     def prepare(self, controllers: dict[Colour, GtpController],
                 referee_engine: RefereeEngine | None = None) -> None:
@@ -126,6 +136,10 @@ class BoardGameReferee:
             for point in self.handicap_points:
                 if tell is not None:
                     tell("b", self.rules.format_move(point))
+        opening = self.job.opening
+        if opening is not None:
+            self.opening_moves = play_opening(controllers, self.rules, opening, tell)
+            self.setup_points = list(opening.setup)
 
     def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
              referee_engine: RefereeEngine | None = None) -> RefereedGame:
@@ -140,8 +154,18 @@ class BoardGameReferee:
                           use_internal_scorer=job.use_internal_scorer,
                           handicap_stones=len(self.handicap_points),
                           handicap_compensation=job.internal_scorer_handicap_compensation,
-                          clock=clock, referee_engine=referee_engine, adjudicator=adjudicator)
-        return referee.play("w" if self.handicap_points else rules.first_player())
+                          clock=clock, referee_engine=referee_engine, adjudicator=adjudicator,
+                          opening=self.opening_moves)
+        if job.opening is not None:
+            first = job.opening.first_player(rules.first_player())
+        else:
+            first = "w" if self.handicap_points else rules.first_player()
+        return referee.play(first)
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        stones = self.start + [("b", p) for p in self.handicap_points + self.setup_points]
+        return fingerprint(self.job.board_size, stones,
+                           [(colour, move) for colour, move, _ in game.moves])
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -151,7 +175,7 @@ class BoardGameReferee:
         return write_game_record(self.job, PlayedGame(
             moves=game.moves, result=result, notes=game.notes,  # type: ignore[attr-defined]
             late_errors=game.late_errors, engines=engines,
-            handicap_points=self.handicap_points,
+            handicap_points=self.handicap_points + self.setup_points,
             clock_marks=game.clock_marks), durable=durable)  # type: ignore[attr-defined]
 
 
@@ -171,9 +195,12 @@ class PigGameReferee:
 
     def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
              referee_engine: RefereeEngine | None = None) -> RefereedGame:
-        # The control file refuses a time control and a referee for Pig.
+        # The control file refuses a time control, a referee and openings for Pig.
         codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
         return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        return None
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -269,4 +296,6 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         warnings=warnings, moves=len(game.moves),
         record=record_pathname(job, True, referee.record_extension) if attempt else pathname,
         record_attempt=attempt, record_synced=not job.coordinator_syncs_record,
-        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()})
+        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()},
+        fingerprint=referee.fingerprint(game),
+        opening=None if job.opening is None else job.opening.name)

@@ -90,14 +90,15 @@ class Referee:
     don't agree on, a game at the move limit is scored by it instead of
     being void, and an adjudicator (adjudication.Adjudicator) asks it for its
     score as the game goes on. A move after which a check is due is sent to
-    the opponent only after the check.
+    the opponent only after the check. opening is the moves already played
+    (the opening's, game.opening), which start the record.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
                  move_limit: int, use_internal_scorer: bool, handicap_stones: int = 0,
                  handicap_compensation: str = "full", clock: GameClock | None = None,
                  referee_engine: RefereeEngine | None = None,
-                 adjudicator: Adjudicator | None = None) -> None:
+                 adjudicator: Adjudicator | None = None, opening: list | None = None) -> None:
         self.rules = rules
         self.players = players
         self.komi = komi
@@ -108,7 +109,7 @@ class Referee:
         self.clock = clock
         self.referee_engine = referee_engine
         self.adjudicator = adjudicator
-        self.record = GameRecord()
+        self.record = GameRecord(moves=list(opening or []))
         self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
         # The opponent's 'play' and genmove, sent before the board was updated:
         # (the mover's colour, the vertex, the commands or the error sending them, when written).

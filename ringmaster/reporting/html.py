@@ -109,6 +109,10 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
                      | ({report["scoring"]} if report.get("scoring") else set()))
     if scoring:
         rows.append(("scoring", "; ".join(scoring)))
+    openings = sorted({s["openings"] for s in all_settings if s and s.get("openings")})
+    if openings:
+        rows.append(("openings", "; ".join(openings) + " (games 2k and 2k+1 of a matchup play "
+                     "opening k, colours swapped)"))
     wanted = progress.get("games_wanted")
     rows += [
         ("started", progress.get("started") or "--"),

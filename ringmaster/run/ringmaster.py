@@ -267,7 +267,7 @@ class Ringmaster(JobSource):
         entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
-            response.game_data, response.clock_use)
+            response.game_data, response.clock_use, response.opening, response.fingerprint)
         entry.host = self._hosts.pop(response.game_id, None)
         entry.note = job.sgf_note
         self.game_index.append(entry)

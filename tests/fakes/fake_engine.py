@@ -275,6 +275,8 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         "play": play,
         "genmove": genmove,
         "fixed_handicap": lambda args: None,
+        "set_free_handicap": lambda args: state.board.apply_setup(
+            [common.move_from_vertex(v, state.size) for v in args], [], []),
     })
     if options.score is not None:
         engine.add_command("final_score", final_score)
