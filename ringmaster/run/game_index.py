@@ -110,8 +110,8 @@ def entry_for_result(result: GameResult, moves: int | None, seconds: float | Non
 
 
 DUPLICATE_HINT = ("deterministic engines replay the same game: play an opening suite "
-                  "(openings = Openings(...)) with an opening for each pair of games, or give "
-                  "the engines a seed or randomness option")
+                  "(openings = Openings(...)) with an opening for each pair of games, or an "
+                  "engine option that varies its play (sampling, a seed drawn per game)")
 
 
 def duplicate_games(entries: list[GameEntry]) -> dict[str, str]:
