@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from ringmaster.competitions.openings import opening_index
+from ringmaster.competitions.openings import opening_index, read_suite
 from ringmaster.control_file import load_control_file
 from ringmaster.errors import ControlFileError
 from tests.fakes import cli
@@ -286,3 +286,20 @@ def test_worker_processes_give_each_game_its_opening(write_ctl, tmp_path):
     result = cli.invoke("run", ctl, "-q", "-j", "2")
     assert result.exit_code == 0, result.output
     assert len(check_records(ctl, 8)) == 8
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.mark.parametrize("suite, game, size", [("go9", "go", 9), ("go19", "go", 19),
+                                               ("othello8", "othello", 8)])
+def test_the_suites_we_ship_pass_the_checks_and_are_balanced_as_measured(suite, game, size):
+    loaded = read_suite(str(ROOT / "openings" / suite), suite, game, size, None, "sequential", 0)
+    assert len(loaded.openings) >= 6
+    # Each opening's comment gives Black's margin as reports/make_openings.py measured it:
+    # as many openings Black won as White won.
+    margins = []
+    for opening in loaded.openings:
+        root = sgf.Sgf_game.from_bytes((ROOT / "openings" / suite / opening.name).read_bytes()).get_root()
+        margins.append(float(root.get("C").rsplit("black - white ", 1)[1]))
+    assert sum(m > 0 for m in margins) == sum(m < 0 for m in margins) == len(margins) / 2
