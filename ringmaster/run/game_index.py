@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -119,7 +120,7 @@ def duplicate_games(entries: list[GameEntry]) -> dict[str, str]:
     colours, the same moves from the same start (under the board's symmetries)."""
     first: dict[tuple[str, str, str], str] = {}
     duplicates = {}
-    for entry in entries:
+    for entry in by_game_id(entries):
         if entry.fingerprint is None or entry.is_void:
             continue
         key = (entry.black, entry.white, entry.fingerprint)
@@ -161,13 +162,23 @@ def _csv_cell(value: Any) -> str | int:
     return value
 
 
+def game_id_order(game_id: str) -> tuple:
+    """A sort key that puts ids in their numbers' order: '0_9' before '0_10', '2a' before '10a'."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", game_id)))
+
+
+def by_game_id(entries: list[GameEntry]) -> list[GameEntry]:
+    """The entries in game id order (a void game before its replay: the sort is stable)."""
+    return sorted(entries, key=lambda entry: game_id_order(entry.game_id))
+
+
 def games_csv(entries: list[GameEntry]) -> str:
-    """One row per game, with a header row; empty cells for unknown values."""
+    """One row per game, in game id order, with a header row; empty cells for unknown values."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     duplicates = duplicate_games(entries)
-    for entry in entries:
+    for entry in by_game_id(entries):
         row = entry.to_json()
         row["duplicate_of"] = duplicates.get(entry.game_id)
         for side in ("black", "white"):

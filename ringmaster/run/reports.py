@@ -14,6 +14,7 @@ from ringmaster.files import write_atomically
 from ringmaster.run.game_index import (
     DUPLICATE_HINT,
     GameEntry,
+    by_game_id,
     duplicate_games,
     duplicates_report,
     games_csv,
@@ -118,7 +119,7 @@ class RunReports:
         report["progress"] = self.progress()
         duplicates = duplicate_games(run.game_index)
         report["games"] = [{**g.to_json(), "duplicate_of": duplicates.get(g.game_id)}
-                           for g in run.game_index]
+                           for g in by_game_id(run.game_index)]
         report["duplicates"] = {"count": len(duplicates),
                                 "hint": DUPLICATE_HINT if duplicates else None}
         report["games_directory"] = os.path.basename(run.paths.games)
@@ -152,7 +153,9 @@ class RunReports:
         self._html_written_at = time.monotonic()
 
     def result_in(self) -> None:
-        """A result came in: FILE.html is due (see write_html_if_due)."""
+        """A result came in: the run's rate may start (RunClock.note_result); FILE.html is due
+        (see write_html_if_due)."""
+        self.run.clock.note_result()
         self.html_due = True
         self.write_html_if_due()
 
