@@ -19,6 +19,10 @@ players = {
                          '--capture-all-dead'], timeout=60),
 }
 
+# Disputes over dead stones (our engines list none; GNU Go may list its own) go to a
+# third GNU Go; without it such a game would have no result.
+referee = Player([GNUGO, '--mode', 'gtp', '--chinese-rules'])
+
 board_size = 9
 komi = 7.5
 scorer = 'internal'

@@ -135,6 +135,18 @@ class GtpAdapter:
     def final_score(self) -> str:
         return self.game.final_score(self.state, self.komi)
 
+    def final_status_list(self, status: str) -> str:
+        """final_status_list (Go): our engines count by Tromp-Taylor's rules, under which every
+        stone on the board is alive, as final_score counts it; so none is dead or in seki."""
+        if status not in ("alive", "dead", "seki"):
+            raise GtpError("invalid status")
+        if status != "alive":
+            return ""
+        game, state = self.game, self.state
+        return " ".join(common.format_vertex(game.action_to_move(action))
+                        for action in range(game.size * game.size)
+                        if game.colour_at(state, action) is not None)
+
     def showboard(self) -> str:
         return "\n" + self.game.render(self.state)
 
@@ -272,6 +284,9 @@ class GtpAdapter:
         })
         if self.game.supports_handicap:
             handlers.update(self._handicap_commands())
+        if self.game.kind in ("go", "go-light"):
+            handlers["final_status_list"] = lambda args: self.final_status_list(
+                args[0] if len(args) == 1 else "")
         return handlers
 
     def _handicap_commands(self) -> dict[str, Callable[[list[str]], str | None]]:

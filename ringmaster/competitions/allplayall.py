@@ -6,6 +6,7 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
+from ringmaster.competitions.openings import load_suite
 from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -58,6 +59,11 @@ class AllPlayAll(Tournament):
             Setting("rounds", interpret_optional(interpret_nonnegative_int), default=None)],
             config)
         check_game_settings(settings)
+        self.check_referee(settings)
+        suite = None
+        if settings["openings"] is not None:
+            suite = load_suite(settings["openings"], self.base_directory, settings["game"],
+                               settings["board_size"])
         if config.get("competitors") is None:
             raise ControlFileError("'competitors' not specified", setting="competitors")
         try:
@@ -83,13 +89,14 @@ class AllPlayAll(Tournament):
         check_player_clocks(settings, tuple(self.players[c] for c in codes))
         game_settings = {s.name: settings[s.name] for s in ALLPLAYALL_SETTINGS}
         game_settings["handicap"] = None
+        game_settings["openings"] = None if suite is None else suite.describe()
         self.matchups = {}
         for i, c1 in enumerate(codes):
             for j in range(i + 1, len(codes)):
                 mid = f"{competitor_letters(i)}v{competitor_letters(j)}"
                 self.matchups[mid] = MatchupSpec(
                     mid, c1, codes[j], f"{c1} v {codes[j]}", game_settings,
-                    alternating=True, number_of_games=settings["rounds"])
+                    alternating=True, number_of_games=settings["rounds"], suite=suite)
 
     def get_status(self) -> dict[str, Any]:
         return {**super().get_status(), "competitors": self.competitors}

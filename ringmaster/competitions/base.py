@@ -8,6 +8,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ringmaster.competitions.openings import Openings, interpret_openings
+from ringmaster.competitions.referee_settings import (
+    REFEREE_CODE,
+    adjudication_of,
+    check_referee_settings,
+    interpret_adjudication_setting,
+    saved_referee,
+)
 from ringmaster.competitions.time_settings import (
     check_game_clock,
     effective_time_control,
@@ -113,6 +121,8 @@ GAME_SETTINGS = [
             interpret_enum("no", "full", "short"), default="full"),
     Setting("time_control", canonical_time_control, default=NONE),
     Setting("time_margin", interpret_time_margin, default=DEFAULT_TIME_MARGIN),
+    Setting("adjudication", interpret_optional(interpret_adjudication_setting), default=None),
+    Setting("openings", interpret_optional(interpret_openings), default=None),
 ] + [Setting(s.name, s.interpreter, default=None)   # None: not given (rules_options)
      for game in GAMES for s in get_rules_class(game).option_settings]
 
@@ -123,17 +133,20 @@ OPTION_GAMES = {s.name: game for game in GAMES for s in get_rules_class(game).op
 SAVED_GAME_SETTINGS = ("board_size", "komi", "handicap", "game", "time_control", "time_margin")
 
 
-def saved_game_settings(settings: dict[str, Any],
-                        players: tuple[PlayerSpec, ...] = ()) -> dict[str, Any]:
+def saved_game_settings(settings: dict[str, Any], players: tuple[PlayerSpec, ...] = (),
+                        referee: PlayerSpec | None = None) -> dict[str, Any]:
     """What a later run must not change: the settings of SAVED_GAME_SETTINGS that a game's
-    settings give, and the game's own settings (Pig's pig_target...) with their defaults.
-    time_control is both sides' (see effective_time_control); time_margin is left out
-    when no side is timed (it means nothing then)."""
+    settings give, the game's own settings (Pig's pig_target...) with their defaults, the
+    opening suite (its description, with a digest of its openings) and the referee engine's
+    command ('none' for neither). time_control is both sides' (see effective_time_control);
+    time_margin is left out when no side is timed (it means nothing then)."""
     saved = {name: settings[name] for name in SAVED_GAME_SETTINGS if name in settings}
     if "time_control" in saved:
         saved["time_control"] = effective_time_control(settings, players)
         if saved["time_control"] == NONE:
             saved.pop("time_margin", None)
+    saved["openings"] = settings.get("openings") or NONE
+    saved["referee"] = saved_referee(referee)
     options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
     return {**saved, **options, **rules_options(settings)}
 
@@ -161,6 +174,7 @@ COMMON_SETTINGS = [
     Setting("timeout", interpret_timeout, default=DEFAULT_TIMEOUT, explicit_none=True),
     Setting("reuse_engines", interpret_bool, default=False),
     Setting("players", interpret_map),
+    Setting(REFEREE_CODE, interpret_any, default=None),
 ]
 
 PLAYER_SETTINGS = [
@@ -194,7 +208,14 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
                                    setting=None if context else name)
     check_game_clock(settings, context)
     if not rules.uses_board:
+        if settings.get("openings") is not None:
+            raise ControlFileError(f"{context}'openings': {game} has no board to play openings on",
+                                   setting=None if context else "openings")
         return
+    if settings.get("openings") is not None and settings.get("handicap"):
+        raise ControlFileError(f"{context}'openings' and 'handicap' can't go together: give the "
+                               "handicap stones in the openings (AB)",
+                               setting=None if context else "openings")
     # A playoff's top-level settings hold only those given; complete settings hold them all.
     for name in ("board_size", "komi"):
         if name in settings and settings[name] is None:
@@ -241,7 +262,7 @@ class Competition(ABC):
     @classmethod
     def control_file_globals(cls) -> dict[str, Any]:
         """Names a control file of this type can use without defining them."""
-        return {"Player": Player}
+        return {"Player": Player, "Openings": Openings}
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -268,7 +289,21 @@ class Competition(ABC):
             except ValueError as exc:
                 raise ControlFileError(f"'players': bad code: {exc}", setting="players") from None
             self.players[code] = self.make_player_spec(code, player)
+        self.referee: PlayerSpec | None = None
+        if settings[REFEREE_CODE] is not None:
+            if not isinstance(settings[REFEREE_CODE], Player):
+                raise ControlFileError("'referee': not a Player (referee = Player('...'))",
+                                       setting=REFEREE_CODE)
+            try:
+                self.referee = self.make_player_spec(REFEREE_CODE, settings[REFEREE_CODE])
+            except ControlFileError as exc:
+                raise ControlFileError(str(exc), setting=REFEREE_CODE) from None
         return settings
+
+    def check_referee(self, settings: dict[str, Any], context: str = "") -> None:
+        """Raise ControlFileError if the game settings ask what the referee engine can't give
+        (referee_settings.check_referee_settings)."""
+        check_referee_settings(settings, self.referee, context)
 
     def make_player_spec(self, code: str, player: Any) -> PlayerSpec:
         """Turn a control file's Player into a PlayerSpec, resolving paths.
@@ -347,7 +382,9 @@ class Competition(ABC):
             sgf_note=sgf_note,
             time_control_b=parse_time_control(player_time_control(game_settings, player_b)),
             time_control_w=parse_time_control(player_time_control(game_settings, player_w)),
-            time_margin=game_settings.get("time_margin", DEFAULT_TIME_MARGIN))
+            time_margin=game_settings.get("time_margin", DEFAULT_TIME_MARGIN),
+            referee=getattr(self, "referee", None),
+            adjudication=adjudication_of(game_settings))
 
     # State: plain JSON-able data, never pickled objects.
 
@@ -393,9 +430,9 @@ class Competition(ABC):
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """{matchup id, or '' for a tuner: the settings its games are played under}.
 
-        Only board_size, komi, handicap, game, time_control and time_margin
-        (saved_game_settings): the state keeps them, so that a later run refuses a
-        control file that changed them.
+        Only board_size, komi, handicap, game, time_control, time_margin, the
+        openings and the referee engine (saved_game_settings): the state keeps
+        them, so that a later run refuses a control file that changed them.
         """
         return {}
 
@@ -443,6 +480,8 @@ class Competition(ABC):
 
     def get_json_report(self) -> dict[str, Any]:
         """Every result and statistic as JSON-able data ('show --json')."""
+        referee = getattr(self, "referee", None)
         return {"competition_type": self.competition_type,
                 "competition_code": self.competition_code,
-                "description": self.description}
+                "description": self.description,
+                "referee": None if referee is None else list(referee.command)}

@@ -9,6 +9,20 @@ from ringmaster.game.result import GameResult, format_float
 from ringmaster.stats.win_rates import elo_json, format_elo, likelihood_of_superiority, wilson_interval
 
 
+def game_number(game_id: str) -> int:
+    """The number in a matchup's game id 'mid_007'."""
+    return int(game_id.rsplit("_", 1)[1])
+
+
+def score_for(result: GameResult, player: str) -> float | None:
+    """The player's score in a game: 1, 0.5 (jigo) or 0; None if it has no result."""
+    if result.is_jigo:
+        return 0.5
+    if result.winning_colour is None:
+        return None
+    return 1.0 if result.winning_player == player else 0.0
+
+
 def format_percent(n: float, baseline: float) -> str:
     """'55.00%' of baseline; '--' when the baseline is 0."""
     if baseline == 0:
@@ -30,7 +44,8 @@ class MatchupStats:
       player_1, player_2, total, wins_1, wins_2, unknown, jigos, forfeits_1, forfeits_2,
       time_losses_1, time_losses_2 (games each lost on time: no forfeits),
       played_1b, played_2b (games with that player as black), wins_1b, wins_1w,
-      wins_2b, wins_2w, wins_b, wins_w, average_time_1, average_time_2, alternating
+      wins_2b, wins_2w, wins_b, wins_w, average_time_1, average_time_2, alternating,
+      adjudicated (games the referee engine's score ended)
     """
 
     player_1: str
@@ -55,6 +70,7 @@ class MatchupStats:
     average_time_1: float | None = None
     average_time_2: float | None = None
     times: dict[str, list[float]] = field(default_factory=dict)
+    adjudicated: int = 0
 
     @property
     def alternating(self) -> bool:
@@ -95,7 +111,7 @@ class MatchupStats:
             "win_rate_1": self.wins_1 / self.decided if self.decided else None,
             "win_rate_1_95": [rate_low, rate_high] if self.decided else None,
             "elo_1_minus_2": elo["elo"], "elo_1_minus_2_95": [elo["elo_low"], elo["elo_high"]],
-            "los_1": self.los_1,
+            "los_1": self.los_1, "adjudicated": self.adjudicated,
         }
 
 
@@ -105,6 +121,7 @@ def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> Ma
     times: dict[str, list[float]] = {player_1: [], player_2: []}
     for r in results:
         s.total += 1
+        s.adjudicated += r.is_adjudicated
         one_is_black = r.player_b == player_1
         if one_is_black:
             s.played_1b += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.openings import OpeningSuite, load_suite
 from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
 from ringmaster.errors import ControlFileError
@@ -58,6 +59,8 @@ class Playoff(Tournament):
         top = load_settings([Setting(s.name, s.interpreter, None) for s in given], defaults)
         if top.get("board_size") is not None:
             check_game_settings(top)
+        self.check_referee(top)
+        self._suites: dict[tuple, OpeningSuite] = {}
         if config.get("matchups") is None:
             raise ControlFileError("'matchups' not specified", setting="matchups")
         try:
@@ -95,7 +98,11 @@ class Playoff(Tournament):
             merged = {**defaults, **{k: v for k, v in args.items() if v is not None}}
             settings = load_settings(MATCHUP_SETTINGS, merged, context)
             check_game_settings(settings, f"{context}: ")
+            self.check_referee(settings, f"{context}: ")
             check_player_clocks(settings, (self.players[p1], self.players[p2]), f"{context}: ")
+            if settings["openings"] is not None and merged.get("alternating") is False:
+                raise ControlFileError(f"{context}: openings are played in colour-swapped pairs: "
+                                       "remove alternating = False")
             name = args.get("name")
             if name is not None:
                 name = interpret_str(name)
@@ -103,9 +110,15 @@ class Playoff(Tournament):
             raise ControlFileError(f"{context}: {exc}", matchup.line) from None
         except ControlFileError as exc:
             raise ControlFileError(str(exc), matchup.line) from None
+        suite = None
+        if settings["openings"] is not None:   # its errors name the Openings' own line
+            suite = load_suite(settings["openings"], self.base_directory, settings["game"],
+                               settings["board_size"], f"{context}: ", self._suites)
         if p1 == p2:
             p2 = f"{p2}#2"
         game_settings = {s.name: settings[s.name] for s in GAME_SETTINGS}
+        game_settings["openings"] = None if suite is None else suite.describe()
         return MatchupSpec(mid, p1, p2, name or f"{p1} v {p2}", game_settings,
-                           settings["alternating"], settings["number_of_games"],
-                           explicit_name=name is not None, sprt=settings["sprt"])
+                           settings["alternating"] or suite is not None,
+                           settings["number_of_games"], explicit_name=name is not None,
+                           sprt=settings["sprt"], suite=suite)

@@ -19,11 +19,22 @@ from ringmaster.competitions.matchup_stats import (
     compute_stats,
     elo_line,
     format_percent,
+    game_number,
     matchup_table,
     render_table,
+    score_for,
+)
+from ringmaster.competitions.opening_stats import opening_report, opening_report_json
+from ringmaster.competitions.openings import OpeningSuite
+from ringmaster.competitions.referee_settings import (
+    REFEREE_CODE,
+    describe_scoring,
+    player_scoring_needs,
+    referee_needs,
 )
 from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.time_settings import player_time_control
+from ringmaster.competitions.tournament_state import check_boards_match, check_state_matches
 from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
@@ -37,20 +48,6 @@ SPRT_BIAS_NOTE = ("(the SPRT stopped this matchup: an estimate taken where a seq
                   "is biased away from zero, so the Elo above overstates the difference)")
 
 
-def game_number(game_id: str) -> int:
-    """The number in a matchup's game id 'mid_007'."""
-    return int(game_id.rsplit("_", 1)[1])
-
-
-def score_for(result: GameResult, player: str) -> float | None:
-    """The player's score in a game: 1, 0.5 (jigo) or 0; None if it has no result."""
-    if result.is_jigo:
-        return 0.5
-    if result.winning_colour is None:
-        return None
-    return 1.0 if result.winning_player == player else 0.0
-
-
 @dataclass
 class MatchupSpec:
     """One pairing of players and the games they play.
@@ -62,6 +59,8 @@ class MatchupSpec:
       alternating            -- swap colours on odd-numbered games
       number_of_games        -- None: no limit
       sprt                   -- SprtSpec: stop once the test accepts a hypothesis, or None
+      suite                  -- the OpeningSuite its games start from (games 2k and 2k+1 play
+                                opening k, colours swapped: alternating), or None
     """
 
     id: str
@@ -73,6 +72,7 @@ class MatchupSpec:
     number_of_games: int | None
     explicit_name: bool = False
     sprt: SprtSpec | None = None
+    suite: OpeningSuite | None = None
 
     def game_id(self, number: int) -> str:
         if self.number_of_games is None or self.number_of_games <= 1:
@@ -115,7 +115,7 @@ class Tournament(Competition):
         self._set_scheduler_groups()
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
-        return {str(key): saved_game_settings(m.game_settings, self._matchup_specs(m))
+        return {str(key): saved_game_settings(m.game_settings, self._matchup_specs(m), self.referee)
                 for key, m in self.matchups.items()}
 
     def _matchup_specs(self, m: MatchupSpec) -> tuple:
@@ -202,8 +202,8 @@ class Tournament(Competition):
             engine_descriptions = dict(status["engine_descriptions"])
         except (KeyError, TypeError, ValueError) as exc:
             raise CompetitionError(f"state is malformed: {type(exc).__name__}: {exc}") from None
-        self.check_state_matches(stored_players, results)
-        self.check_boards_match(stored_boards, results)
+        check_state_matches(self.matchups, stored_players, results)
+        check_boards_match(self.matchups, stored_boards, results)
         self.stored_boards = stored_boards
         self.results = results
         self.ghost_matchups = {}
@@ -219,54 +219,38 @@ class Tournament(Competition):
         self._set_scheduler_groups()
         self.scheduler.rollback()
 
-    def check_state_matches(self, stored_players: dict[str, list[str]],
-                            results: dict[str, list[GameResult]]) -> None:
-        """Raise CompetitionError if a matchup with results changed its players."""
-        for mid, matchup in self.matchups.items():
-            old = stored_players.get(mid)
-            if old is None or not results.get(mid):
-                continue
-            if sorted(old) != sorted([matchup.player_1, matchup.player_2]):
-                raise CompetitionError(
-                    f"existing results for matchup {mid} are inconsistent with control file: "
-                    f"result players are {','.join(old)}; control file players are "
-                    f"{matchup.player_1},{matchup.player_2}")
-
-    def check_boards_match(self, stored_boards: dict[str, list],
-                           results: dict[str, list[GameResult]]) -> None:
-        """Raise CompetitionError if a matchup with results changed its game or board size."""
-        for mid, matchup in self.matchups.items():
-            old = stored_boards.get(mid)
-            if old is None or not results.get(mid):
-                continue
-            new = [matchup.game_settings.get("game", "go"), matchup.game_settings["board_size"]]
-            if old != new:
-                raise CompetitionError(
-                    f"existing results for matchup {mid} are inconsistent with control file: "
-                    f"they were played on {old[0]} {old[1]}x{old[1]}; control file says "
-                    f"{new[0]} {new[1]}x{new[1]}")
-
     # Games
 
     def get_player_checks(self) -> list[PlayerCheck]:
         """One check a player, in the settings of its first matchup, with the commands
-        all its matchups need (handicap) and whether any of them is timed."""
+        all its matchups need (handicap, openings' set-up stones, scoring) and whether any
+        of them is timed; and one for the referee engine, if any, with what it needs."""
         checks: dict[str, PlayerCheck] = {}
         for m in self.matchups.values():
             if m.number_of_games == 0:
                 continue
             for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]
-                check = checks.get(base) or PlayerCheck(
-                    self.players[base], m.game_settings["board_size"],
-                    m.game_settings["komi"], m.game_settings.get("game", "go"),
-                    tuple(rules_options(m.game_settings).items()))
                 needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
                                        as_white=index == 1 or m.alternating)
+                needs += player_scoring_needs(m.game_settings, self.referee)
+                if m.suite is not None and m.suite.needs_setup:
+                    needs += (("set_free_handicap", "the openings' set-up stones"),)
                 timed = player_time_control(m.game_settings, self._player_spec(code)) != "none"
-                checks[base] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
-                                       timed=check.timed or timed)
+                self._add_check(checks, base, self.players[base], m, needs, timed)
+            if self.referee is not None:
+                self._add_check(checks, REFEREE_CODE + " ", self.referee, m,
+                                referee_needs(m.game_settings))
         return list(checks.values())
+
+    @staticmethod
+    def _add_check(checks: dict[str, PlayerCheck], key: str, player, m: MatchupSpec,
+                   needs: tuple[tuple[str, str], ...], timed: bool = False) -> None:
+        check = checks.get(key) or PlayerCheck(
+            player, m.game_settings["board_size"], m.game_settings["komi"],
+            m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
+        checks[key] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
+                              timed=check.timed or timed)
 
     def _player_spec(self, code: str):
         base = code.split("#")[0]
@@ -284,9 +268,12 @@ class Tournament(Competition):
             b, w = m.player_1, m.player_2
         event = (f"{self.competition_code} ({m.name})" if m.explicit_name
                  else self.competition_code)
-        return self.make_game_job(m.game_id(number), self._player_spec(b),
-                                  self._player_spec(w), m.game_settings,
-                                  game_data=[mid, number], sgf_event=event)
+        job = self.make_game_job(m.game_id(number), self._player_spec(b),
+                                 self._player_spec(w), m.game_settings,
+                                 game_data=[mid, number], sgf_event=event)
+        if m.suite is not None:
+            job.opening = m.suite.opening_for_game(number)
+        return job
 
     def process_game_result(self, response: GameJobResult) -> str | None:
         mid, number = response.game_data
@@ -409,7 +396,7 @@ class Tournament(Competition):
             details = describe_game_settings(settings)
             if settings.get("handicap"):
                 details.insert(-1, f"handicap: {settings['handicap']} ({settings['handicap_style']})")
-            detail_line = "   ".join(details)
+            detail_line = "   ".join(details) + f"\nscoring: {describe_scoring(settings, self.referee)}"
         else:
             p1, p2 = self.ghost_matchups[mid]
             name, limit, detail_line = f"{p1} v {p2}", f"{len(results)}", \
@@ -425,6 +412,12 @@ class Tournament(Competition):
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
             out.write(elo_line(stats) + "\n")
+        if stats.adjudicated:
+            out.write(f"adjudicated (the referee engine's score ended the game): "
+                      f"{stats.adjudicated} of {stats.total} games\n")
+        suite = self.matchups[mid].suite if mid in self.matchups else None
+        if suite is not None:
+            out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
             out.write(f"SPRT: {state.describe()}\n")
@@ -491,7 +484,11 @@ class Tournament(Competition):
             results = self.results.get(mid, [])
             state = self.sprt_states.get(mid)
             spec = self.matchups.get(mid)
+            suite = spec.suite if spec else None
             matchups.append({"id": mid, "name": name, "number_of_games": limit,
+                             "openings": suite and opening_report_json(results, suite, p1),
+                             "scoring": describe_scoring(spec.game_settings, self.referee)
+                             if spec else None,
                              "in_control_file": mid in self.matchups,
                              "alternating": spec.alternating if spec else None,
                              "game_settings": spec.game_settings if spec else None,

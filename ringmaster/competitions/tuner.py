@@ -16,6 +16,11 @@ from ringmaster.competitions.base import (
     handicap_needs,
     saved_game_settings,
 )
+from ringmaster.competitions.referee_settings import (
+    describe_scoring,
+    player_scoring_needs,
+    referee_needs,
+)
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.time_settings import check_player_clocks, player_time_control
 from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
@@ -197,6 +202,10 @@ class Tuner(Competition):
         self.load_common_settings(config)
         self.game_settings = load_settings(GAME_SETTINGS, config)
         check_game_settings(self.game_settings)
+        self.check_referee(self.game_settings)
+        if self.game_settings["openings"] is not None:
+            raise ControlFileError("'openings': the tuners play no openings (a playoff or an "
+                                   "all-play-all does)", setting="openings")
         komi = self.game_settings["komi"]
         if (require_fractional_komi and get_rules_class(self.game_settings["game"]).usual_komi_is_fractional
                 and komi == int(komi)):
@@ -211,7 +220,7 @@ class Tuner(Competition):
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""
-        return {"": saved_game_settings(self.game_settings, (self.opponent,))}
+        return {"": saved_game_settings(self.game_settings, (self.opponent,), self.referee)}
 
     def uses_clock(self) -> bool:
         return (player_time_control(self.game_settings, self.opponent) != "none"
@@ -289,13 +298,19 @@ class Tuner(Competition):
         candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
         opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
                                    self.candidate_colour == "random")
-        return [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
-                            self.game_settings["game"],
-                            needs=handicap_needs(self.game_settings, as_black="b" in colours,
-                                                 as_white="w" in colours),
-                            timed=player_time_control(self.game_settings, player) != "none")
-                for player, colours in ((candidate, candidate_colours),
-                                        (self.opponent, opponent_colours))]
+        checks = [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
+                              self.game_settings["game"],
+                              needs=handicap_needs(self.game_settings, as_black="b" in colours,
+                                                   as_white="w" in colours)
+                              + player_scoring_needs(self.game_settings, self.referee),
+                              timed=player_time_control(self.game_settings, player) != "none")
+                  for player, colours in ((candidate, candidate_colours),
+                                          (self.opponent, opponent_colours))]
+        if self.referee is not None:
+            checks.append(PlayerCheck(self.referee, self.game_settings["board_size"],
+                                      self.game_settings["komi"], self.game_settings["game"],
+                                      needs=referee_needs(self.game_settings)))
+        return checks
 
     def sample_engine_parameters(self) -> tuple:
         raise NotImplementedError
@@ -457,6 +472,7 @@ class Tuner(Competition):
                                   if self.opponent_description else {})
         report["engine_descriptions"] = {}
         report["game_settings"] = {k: v for k, v in self.game_settings.items()}
+        report["scoring"] = describe_scoring(self.game_settings, self.referee)
         report["player_time_controls"] = {
             code: p.time_control for code, p in ((self.opponent.code, self.opponent),
                                                  ("candidate (e.g.)", sample))

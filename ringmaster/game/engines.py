@@ -315,10 +315,23 @@ class GameEngines:
         return answers
 
     def _stderr(self, colour: str) -> str | Callable[[str], None]:
-        spec = self.specs[colour]
+        spec = self.specs[colour] if colour in self.specs else self.job.referee
+        assert spec is not None
         if spec.discard_stderr or self.sink is None:
             return "discard"
         return self.sink.for_player(f"{self.job.game_id} {spec.code}")
+
+    def launch_referee(self) -> GtpController:
+        """Start and greet the job's referee engine (never kept between games); its caller
+        closes it. Raises GtpChannelError or BadGtpResponse as for a player."""
+        spec = self.job.referee
+        assert spec is not None
+        controller = launch_player(spec, game_id=self.job.game_id, slot=self.job.slot,
+                                   colour="referee", factory=self.factory,
+                                   stderr=self._stderr("referee"),
+                                   service_token=self.job.service_token)
+        greet_player(controller, spec, self.gtp_log)
+        return controller
 
     def _drop_kept(self, colour: str) -> None:
         """Give up on a kept engine: killed, and no longer this game's."""

@@ -6,7 +6,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.game.adjudication import Adjudication
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
+from ringmaster.game.opening import Opening
 from ringmaster.game.result import GameResult
 from ringmaster.game.timekeeper import ClockUse
 from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE
@@ -78,6 +80,9 @@ class GameJob:
                             replace a counted game's record
       time_control_b, time_control_w -- each side's TimeControl, or None: not timed
       time_margin        -- seconds a move may overrun its clock before it loses on time
+      opening            -- the Opening played before the first genmove, or None
+      referee            -- the referee engine's PlayerSpec (code 'referee'), or None
+      adjudication       -- when the referee engine's score ends the game (Adjudication), or None
     """
 
     game_id: str
@@ -107,6 +112,9 @@ class GameJob:
     time_control_b: TimeControl | None = None
     time_control_w: TimeControl | None = None
     time_margin: float = DEFAULT_TIME_MARGIN
+    opening: Opening | None = None
+    referee: PlayerSpec | None = None
+    adjudication: Adjudication | None = None
 
 
 @dataclass
@@ -125,6 +133,9 @@ class GameJobResult:
                              the coordinator (GameJob.commit_record), or None
       record_synced       -- whether the worker made the record durable (its fsyncs)
       clock_use           -- {player code: ClockUse} for each timed side
+      fingerprint         -- the game's moves from its start, hashed the same under the
+                             board's symmetries (rules.symmetry), or None (Pig)
+      opening             -- the name of the opening it started from, or None
     """
 
     game_id: str
@@ -138,6 +149,8 @@ class GameJobResult:
     record_attempt: str | None = None
     record_synced: bool = True
     clock_use: dict[str, ClockUse] = field(default_factory=dict)
+    fingerprint: str | None = None
+    opening: str | None = None
 
 
 def engine_environment(spec: PlayerSpec, game_id: str, slot: int | None,

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ringmaster import reaper
 from ringmaster.errors import JobFailed
+from ringmaster.game.adjudication import Adjudicator
 from ringmaster.game.engines import (
     ChannelFactory,
     EngineDescription,
@@ -14,6 +15,7 @@ from ringmaster.game.engines import (
     subprocess_channel,
 )
 from ringmaster.game.job import GameJob, GameJobResult
+from ringmaster.game.opening import play_opening
 from ringmaster.game.pig_referee import Dice, PigReferee, dice_seed
 from ringmaster.game.records import (
     EngineNames,
@@ -22,14 +24,17 @@ from ringmaster.game.records import (
     write_game_record,
     write_pig_record,
 )
-from ringmaster.game.referee import EnginePlayer, Referee
+from ringmaster.game.referee import Referee
+from ringmaster.game.referee_engine import RefereeEngine
 from ringmaster.game.result import GameResult
+from ringmaster.game.scoring import EnginePlayer
 from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules import get_rules, get_rules_class
 from ringmaster.rules.base import Colour, Rules
 from ringmaster.rules.pig import PigRules
+from ringmaster.rules.symmetry import fingerprint
 
 
 class RefereedGame(Protocol):
@@ -48,15 +53,21 @@ class GameReferee(Protocol):
 
     record_extension: str
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
-        """After the set-up commands: what comes before the first move (Go's handicap).
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
+        """After the set-up commands: what comes before the first move (Go's handicap, an
+        opening), told to the referee engine too if there is one.
 
         Raises JobFailed, GtpChannelError or BadGtpResponse if the game can't start.
         """
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
         """Play the game to its end (an engine's failure forfeits it), timed by clock if given."""
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        """The game's fingerprint (rules.symmetry), for finding duplicate games; None if it has
+        none."""
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -111,24 +122,50 @@ class BoardGameReferee:
     def __init__(self, job: GameJob) -> None:
         self.job = job
         self.rules = get_rules(job.game, job.board_size)
+        self.start = [(colour, (r, c)) for r, row in enumerate(self.rules.board_rows())
+                      for c, colour in enumerate(row) if colour is not None]
         self.handicap_points: list = []
+        self.setup_points: list = []      # the opening's set-up stones (no handicap compensation)
+        self.opening_moves: list = []
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
+        tell = None if referee_engine is None else referee_engine.tell
         if self.job.handicap:
             self.handicap_points = _place_handicap(controllers, self.rules, self.job)
+            for point in self.handicap_points:
+                if tell is not None:
+                    tell("b", self.rules.format_move(point))
+        opening = self.job.opening
+        if opening is not None:
+            self.opening_moves = play_opening(controllers, self.rules, opening, tell)
+            self.setup_points = list(opening.setup)
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
         job, rules = self.job, self.rules
         specs = {"b": job.player_b, "w": job.player_w}
         players = {c: EnginePlayer(specs[c].code, controllers[c], specs[c].allow_claim,
                                    specs[c].is_reliable_scorer) for c in ("b", "w")}
+        adjudicator = None
+        if job.adjudication is not None and referee_engine is not None:
+            adjudicator = Adjudicator(job.adjudication, referee_engine)
         referee = Referee(rules, players, komi=job.komi, move_limit=job.move_limit,
                           use_internal_scorer=job.use_internal_scorer,
                           handicap_stones=len(self.handicap_points),
                           handicap_compensation=job.internal_scorer_handicap_compensation,
-                          clock=clock)
-        return referee.play("w" if self.handicap_points else rules.first_player())
+                          clock=clock, referee_engine=referee_engine, adjudicator=adjudicator,
+                          opening=self.opening_moves)
+        if job.opening is not None:
+            first = job.opening.first_player(rules.first_player())
+        else:
+            first = "w" if self.handicap_points else rules.first_player()
+        return referee.play(first)
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        stones = self.start + [("b", p) for p in self.handicap_points + self.setup_points]
+        return fingerprint(self.job.board_size, stones,
+                           [(colour, move) for colour, move, _ in game.moves])
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -138,7 +175,7 @@ class BoardGameReferee:
         return write_game_record(self.job, PlayedGame(
             moves=game.moves, result=result, notes=game.notes,  # type: ignore[attr-defined]
             late_errors=game.late_errors, engines=engines,
-            handicap_points=self.handicap_points,
+            handicap_points=self.handicap_points + self.setup_points,
             clock_marks=game.clock_marks), durable=durable)  # type: ignore[attr-defined]
 
 
@@ -152,14 +189,18 @@ class PigGameReferee:
         self.seed = dice_seed(job)
         self.rules = PigRules.from_options(dict(job.rules_options))
 
-    def prepare(self, controllers: dict[Colour, GtpController]) -> None:
+    def prepare(self, controllers: dict[Colour, GtpController],
+                referee_engine: RefereeEngine | None = None) -> None:
         pass
 
-    def play(self, controllers: dict[Colour, GtpController],
-             clock: GameClock | None = None) -> RefereedGame:
-        # The control file refuses a time control for Pig (Rules.has_clock).
+    def play(self, controllers: dict[Colour, GtpController], clock: GameClock | None = None,
+             referee_engine: RefereeEngine | None = None) -> RefereedGame:
+        # The control file refuses a time control, a referee and openings for Pig.
         codes = {"b": self.job.player_b.code, "w": self.job.player_w.code}
         return PigReferee(self.rules, controllers, codes, Dice(self.seed)).play()
+
+    def fingerprint(self, game: RefereedGame) -> str | None:
+        return None
 
     def write_record(self, game: RefereedGame | None, result: GameResult | None,
                      engines: dict[Colour, EngineNames], durable: bool,
@@ -202,18 +243,26 @@ def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,
     clock = game_clock(job)
     with ExitStack() as stack:
         engines = GameEngines(job, factory, stack, keep_engines)
+        referee_engine = None
+        if job.referee is not None:
+            referee_engine = RefereeEngine(engines.launch_referee, setup)
+            stack.callback(referee_engine.abandon)
         try:
             # After the set-up, in the same write: each engine told its clock its own way.
             answers = engines.start(setup, None if clock is None else clock.settings_commands)
             if clock is not None:
                 for colour, responses in answers.items():
                     clock.note_failures(colour, engines.controllers[colour], responses)
-            referee.prepare(engines.controllers)
+            referee.prepare(engines.controllers, referee_engine)
         except (GtpChannelError, BadGtpResponse) as exc:
             raise JobFailed(f"aborting game due to error: {exc}") from None
-        game = referee.play(engines.controllers, clock)
+        game = referee.play(engines.controllers, clock, referee_engine)
         descriptions = engines.descriptions
         cpu_times = engines.finish(not game.is_forfeit and not game.late_errors, game.late_errors)
+        if referee_engine is not None:
+            closing = referee_engine.close()
+            if closing is not None:
+                game.late_errors.append(closing)
     return _finish(job, game, referee, descriptions, cpu_times, clock)
 
 
@@ -226,11 +275,13 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         game_id=job.game_id, player_b=codes["b"], player_w=codes["w"],
         winning_colour=game.winning_colour, sgf_result=game.sgf_result,
         detail=game.detail, is_forfeit=game.is_forfeit,
-        cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")})
+        cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")},
+        is_adjudicated=getattr(game, "is_adjudicated", False))
     warnings = []
     if game.is_forfeit:
         warnings.append(f"game {job.game_id}: {game.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
+    warnings += [f"game {job.game_id}: {w}" for w in getattr(game, "warnings", [])]
     if clock is not None:
         warnings += [f"game {job.game_id}: {w}" for w in clock.warnings]
     # The fsyncs are left to the coordinator where it can do them: at -j N they
@@ -245,4 +296,6 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         warnings=warnings, moves=len(game.moves),
         record=record_pathname(job, True, referee.record_extension) if attempt else pathname,
         record_attempt=attempt, record_synced=not job.coordinator_syncs_record,
-        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()})
+        clock_use={} if clock is None else {codes[c]: use for c, use in clock.use.items()},
+        fingerprint=referee.fingerprint(game),
+        opening=None if job.opening is None else job.opening.name)

@@ -65,12 +65,14 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
               player_names: dict[str, str], root_comment: str, last_comment: str | None,
               handicap_points: list | None = None,
               time_control: TimeControl | None = None,
-              clock_marks: dict[int, tuple[float, int | None]] | None = None) -> bytes:
+              clock_marks: dict[int, tuple[float, int | None]] | None = None,
+              opening: str | None = None) -> bytes:
     """Serialise one game as SGF (UTF-8).
 
     moves is [(colour, move, comment or None)] with move (row, col) or None.
     time_control (both sides') gives TM and OT; clock_marks ({index in moves:
-    (seconds, count or None)}) give BL/WL, and OB/OW in overtime.
+    (seconds, count or None)}) give BL/WL, and OB/OW in overtime; opening, the
+    name of the opening the game started from, gives ON (SGF's "opening played").
     """
     game = sgf.Sgf_game(board_size)
     root = game.get_root()
@@ -82,6 +84,8 @@ def build_sgf(*, board_size: int, sgf_game_number: int, komi: float,
     root.set("KM", komi)
     if event:
         root.set("EV", event)
+    if opening:
+        root.set("ON", opening)
     if game_name:
         root.set("GN", game_name)
     for colour, name in player_names.items():
@@ -129,6 +133,11 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         lines.append(f"Void game: {game.void_reason}")
     if job.sgf_note:
         lines.append(job.sgf_note)
+    if job.opening is not None:
+        lines.append(f"Opening: {job.opening.name} (the first {len(job.opening.moves)} moves"
+                     + (", after Black's set-up stones" if job.opening.setup else "") + ")")
+    if job.referee is not None:
+        lines.append(f"Referee engine: {' '.join(job.referee.command)}")
     lines += time_control_lines(job)
     if result is not None:
         for colour in ("b", "w"):
@@ -154,7 +163,7 @@ def game_sgf(job: GameJob, game: PlayedGame) -> bytes:
         root_comment="\n".join(lines), last_comment="\n".join(last) or None,
         handicap_points=game.handicap_points,
         time_control=job.time_control_b if job.time_control_b == job.time_control_w else None,
-        clock_marks=game.clock_marks)
+        clock_marks=game.clock_marks, opening=None if job.opening is None else job.opening.name)
 
 
 def time_control_lines(job: GameJob) -> list[str]:

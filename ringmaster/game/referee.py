@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from ringmaster.game.result import DISAGREED, format_float, result_from_score
+from ringmaster.game.adjudication import Adjudicator, score_at_move_limit
+from ringmaster.game.referee_engine import RefereeEngine
+from ringmaster.game.scoring import (
+    EnginePlayer,
+    Scored,
+    score_by_players,
+    score_internally,
+)
 from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError, GtpTimeout
-from ringmaster.gtp.controller import BadGtpResponse, GtpController, SentCommands
+from ringmaster.gtp.controller import BadGtpResponse, SentCommands
 from ringmaster.rules.base import Colour, Rules, opponent_of
 
 FORCED_PASS_COMMENT = "forced pass (played by the referee)"
-
-_SCORE = re.compile(r"\A([BW])\+(\d+(?:\.\d*)?)?\Z", re.IGNORECASE)
-
-
-@dataclass
-class EnginePlayer:
-    """One side of a game: a controller and what the referee may ask of it."""
-
-    code: str
-    controller: GtpController
-    allow_claim: bool = False
-    is_reliable_scorer: bool = True
 
 
 @dataclass
@@ -41,6 +35,9 @@ class GameRecord:
       late_errors    -- errors after the result was settled; the result stands
       clock_marks    -- {index in moves: (seconds, stones or periods, or None)}: the mover's
                         clock after each timed move, for SGF's BL/WL and OB/OW
+      is_adjudicated -- the referee engine's score ended it (adjudication, the move limit)
+      warnings       -- what went wrong that changed nothing of the result (the referee
+                        engine failing at an adjudication check)
     """
 
     moves: list[tuple[Colour, object, str | None]] = field(default_factory=list)
@@ -52,21 +49,15 @@ class GameRecord:
     late_errors: list[str] = field(default_factory=list)
     passed_out: bool = False
     clock_marks: dict[int, tuple[float, int | None]] = field(default_factory=dict)
+    is_adjudicated: bool = False
+    warnings: list[str] = field(default_factory=list)
 
-
-def parse_score(text: str) -> tuple[Colour | None, float | None] | None:
-    """Parse a final_score response: ('b', 3.5), ('w', None) for 'W+', (None, 0) for '0'.
-
-    Returns None if it can't be parsed.
-    """
-    text = text.strip()
-    if text == "0":
-        return None, 0.0
-    match = _SCORE.match(text)
-    if not match:
-        return None
-    margin = float(match.group(2)) if match.group(2) else None
-    return match.group(1).lower(), margin
+    def settle(self, scored: Scored) -> None:
+        """Take scoring's result and its lines for the record."""
+        self.winning_colour, self.sgf_result = scored.winning_colour, scored.sgf_result
+        self.detail = scored.detail
+        self.notes += scored.notes
+        self.late_errors += scored.late_errors
 
 
 class Referee:
@@ -93,11 +84,21 @@ class Referee:
     same write as its genmove, and the move is charged the time from that
     write to reading the genmove's whole answer; a side over time by more than
     the margin, or with no answer by the clock's deadline, loses on time.
+
+    A referee engine (referee_engine.RefereeEngine), if given, is told every
+    move the engines are told; scoring asks it to settle what the players
+    don't agree on, a game at the move limit is scored by it instead of
+    being void, and an adjudicator (adjudication.Adjudicator) asks it for its
+    score as the game goes on. A move after which a check is due is sent to
+    the opponent only after the check. opening is the moves already played
+    (the opening's, game.opening), which start the record.
     """
 
     def __init__(self, rules: Rules, players: dict[Colour, EnginePlayer], *, komi: float,
                  move_limit: int, use_internal_scorer: bool, handicap_stones: int = 0,
-                 handicap_compensation: str = "full", clock: GameClock | None = None) -> None:
+                 handicap_compensation: str = "full", clock: GameClock | None = None,
+                 referee_engine: RefereeEngine | None = None,
+                 adjudicator: Adjudicator | None = None, opening: list | None = None) -> None:
         self.rules = rules
         self.players = players
         self.komi = komi
@@ -106,7 +107,9 @@ class Referee:
         self.handicap_stones = handicap_stones
         self.handicap_compensation = handicap_compensation
         self.clock = clock
-        self.record = GameRecord()
+        self.referee_engine = referee_engine
+        self.adjudicator = adjudicator
+        self.record = GameRecord(moves=list(opening or []))
         self._untold: tuple[Colour, object] | None = None   # a move its opponent hasn't been sent
         # The opponent's 'play' and genmove, sent before the board was updated:
         # (the mover's colour, the vertex, the commands or the error sending them, when written).
@@ -219,7 +222,7 @@ class Referee:
             if len(record.moves) >= self.move_limit:
                 if not self._tell_untold():
                     return record
-                record.sgf_result, record.detail = "Void", "hit move limit"
+                self._at_move_limit()
                 return record
             if self.rules.pass_is_forced(colour):
                 if not self._tell_untold():
@@ -268,7 +271,11 @@ class Referee:
                 self._forfeit(colour, reason)
                 return record
             self._untold = (colour, move)
-            if (self.rules.goes_on_after(colour, move)
+            if self.referee_engine is not None:
+                self.referee_engine.tell(colour, self.rules.format_move(move))
+            check_due = self.adjudicator is not None and self.adjudicator.is_due(
+                len(record.moves) + 1)
+            if (self.rules.goes_on_after(colour, move) and not check_due
                     and len(record.moves) + 1 < self.move_limit):
                 self._ask(opponent_of(colour))   # it thinks while the board is updated
             self.rules.play(colour, move)
@@ -281,6 +288,8 @@ class Referee:
                     return record
                 record.passed_out = True
                 self._score()
+                return record
+            if check_due and self._adjudicated():
                 return record
             colour = opponent_of(colour)
 
@@ -321,66 +330,42 @@ class Referee:
             return False
         return True
 
+    def _at_move_limit(self) -> None:
+        """The move limit: the referee engine's score, or no result (Void) without one."""
+        record = self.record
+        if self.referee_engine is not None:
+            scored = score_at_move_limit(self.referee_engine, len(record.moves))
+            if isinstance(scored, Scored):
+                record.settle(scored)
+                record.is_adjudicated = True
+                return
+            record.notes.append(f"the referee engine couldn't score the game: {scored}")
+            record.warnings.append(f"the referee engine couldn't score the game at the move "
+                                   f"limit: {scored}")
+        record.sgf_result, record.detail = "Void", "hit move limit"
+
+    def _adjudicated(self) -> bool:
+        """An adjudication check after the last move: True if it ended the game (the move
+        is never sent to the opponent)."""
+        assert self.adjudicator is not None
+        scored = self.adjudicator.check(len(self.record.moves))
+        if scored is None:
+            failure = self.adjudicator.failure
+            if failure is not None:
+                self.record.warnings.append(f"adjudication stopped: the referee engine "
+                                            f"couldn't score: {failure}")
+            return False
+        self._untold = None
+        self.record.settle(scored)
+        self.record.is_adjudicated = True
+        return True
+
     def _score(self) -> None:
         if self.use_internal_scorer or not self.rules.players_may_score:
-            self._score_internally()
+            compensation = 0
+            if self.handicap_stones and self.handicap_compensation != "no":
+                compensation = self.handicap_stones - (self.handicap_compensation == "short")
+            self.record.settle(score_internally(self.rules, self.players, self.komi, compensation,
+                                                self.referee_engine))
         else:
-            self._score_by_players()
-
-    def _score_internally(self) -> None:
-        score = self.rules.area_score() - self.komi
-        if self.handicap_stones and self.handicap_compensation != "no":
-            compensation = self.handicap_stones
-            if self.handicap_compensation == "short":
-                compensation -= 1
-            score -= compensation
-        self.record.winning_colour, self.record.sgf_result = result_from_score(score)
-
-    def _score_by_players(self) -> None:
-        claims: dict[Colour, tuple[Colour | None, float | None]] = {}
-        texts: dict[Colour, str] = {}
-        for colour in ("b", "w"):
-            player = self.players[colour]
-            if not player.is_reliable_scorer or player.controller.channel_is_bad:
-                continue
-            try:
-                if not player.controller.known_command("final_score"):
-                    continue
-                text = player.controller.do_command("final_score")
-            except (BadGtpResponse, GtpChannelError) as exc:
-                self.record.late_errors.append(str(exc))
-                continue
-            parsed = parse_score(text)
-            if parsed is None:
-                self.record.late_errors.append(
-                    f"player {player.code} gave an unparsable final_score: {text[:40]}")
-                continue
-            claims[colour] = parsed
-            texts[colour] = text.strip()
-        record = self.record
-        if not claims:
-            record.sgf_result, record.detail = "?", "no score reported"
-            return
-        values = set(claims.values())
-        if len(values) == 1:
-            winner, margin = values.pop()
-            record.winning_colour = winner
-            if winner is None:
-                record.sgf_result = "0"
-            else:
-                record.sgf_result = f"{winner.upper()}+" + (
-                    format_float(margin) if margin is not None else "")
-            return
-        winners = {winner for winner, _ in claims.values()}
-        if len(winners) == 1:
-            winner = winners.pop()
-            record.winning_colour = winner
-            record.sgf_result = f"{winner.upper()}+"
-            record.detail = "unknown margin"
-            return
-        record.sgf_result = "?"
-        record.detail = DISAGREED + ": " + ", ".join(
-            f"{self.players[colour].code} said {texts[colour][:20]}" for colour in "bw"
-            if colour in texts)
-        for colour, text in texts.items():
-            record.notes.append(f"final_score from {self.players[colour].code}: {text}")
+            self.record.settle(score_by_players(self.players, self.referee_engine))

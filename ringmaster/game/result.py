@@ -31,6 +31,15 @@ DISAGREEMENT_CAUSE = ("they may count by different rules (GNU Go counts Japanese
                       "given --chinese-rules); scorer = 'internal' has the referee count every game")
 
 
+# The start of the detail of a game left without a result over its dead stones, and what to do.
+DEAD_STONES_DISPUTED = "dead stones disputed"
+DEAD_STONES_UNKNOWN = "dead stones unknown"
+NAME_A_REFEREE = ("the internal scorer takes dead stones off only where both players list the "
+                  "same; name a referee engine to settle the others (referee = "
+                  "Player('/usr/games/gnugo --mode gtp --chinese-rules'))")
+REFEREE_FAILED = "the referee engine failed"
+
+
 def format_float(value: float) -> str:
     """'2' for 2.0, '2.5' for 2.5."""
     return str(int(value)) if value == int(value) else f"{value:g}"
@@ -49,6 +58,8 @@ class GameResult(EncodedOnce):
                             'hit move limit'), or None
       is_forfeit         -- (a loss on time is no forfeit: see is_time_loss)
       cpu_times          -- {player code: seconds or None}
+      is_adjudicated     -- the referee engine's score decided it before the game's end
+                            (game.adjudication)
     """
 
     game_id: str
@@ -59,6 +70,7 @@ class GameResult(EncodedOnce):
     detail: str | None = None
     is_forfeit: bool = False
     cpu_times: dict[str, float | None] = field(default_factory=dict)
+    is_adjudicated: bool = False
 
     @property
     def players(self) -> dict[str, str]:
@@ -116,6 +128,7 @@ class GameResult(EncodedOnce):
             check_field(data, name, (str,), what)
         check_field(data, "detail", (str,), what, optional=True)
         check_field(data, "is_forfeit", (bool,), what, optional=True)
+        check_field(data, "is_adjudicated", (bool,), what, optional=True)
         if data.get("winning_colour") not in ("b", "w", None):
             raise ValueError(f"{what}: 'winning_colour' is {data['winning_colour']!r}")
         cpu_times = data.get("cpu_times", {})
@@ -123,6 +136,8 @@ class GameResult(EncodedOnce):
             raise ValueError(f"{what}: 'cpu_times' is {cpu_times!r}")
         for code in cpu_times:
             check_field(cpu_times, code, NUMBER, what + " cpu_times", optional=True)
+        if data.get("is_adjudicated") is None:
+            data = {k: v for k, v in data.items() if k != "is_adjudicated"}
         return cls(**data)
 
 
@@ -154,6 +169,8 @@ def unknown_reasons(results: list[GameResult]) -> list[str]:
                 f"(e.g. {example.game_id}{': ' + particulars if particulars else ''})")
         if kind == DISAGREED:
             line += "; " + DISAGREEMENT_CAUSE
+        elif kind in (DEAD_STONES_DISPUTED, DEAD_STONES_UNKNOWN):
+            line += "; " + NAME_A_REFEREE
         lines.append(line)
     return lines
 

@@ -105,6 +105,14 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     boards = sorted({describe_game(settings) for settings in all_settings if settings})
     if boards:
         rows.append(("game", "; ".join(boards)))
+    scoring = sorted({m["scoring"] for m in report.get("matchups") or [] if m.get("scoring")}
+                     | ({report["scoring"]} if report.get("scoring") else set()))
+    if scoring:
+        rows.append(("scoring", "; ".join(scoring)))
+    openings = sorted({s["openings"] for s in all_settings if s and s.get("openings")})
+    if openings:
+        rows.append(("openings", "; ".join(openings) + " (games 2k and 2k+1 of a matchup play "
+                     "opening k, colours swapped)"))
     wanted = progress.get("games_wanted")
     rows += [
         ("started", progress.get("started") or "--"),
@@ -146,9 +154,8 @@ def describe_game(settings: dict[str, Any]) -> str:
         words = [f"{game} {size}x{size}", f"komi {settings['komi']}"]
         if settings.get("handicap"):
             words.append(f"handicap {settings['handicap']} ({settings.get('handicap_style')})")
-        if rules.players_may_score:
-            words.append("scored by the referee" if settings.get("scorer") == "internal"
-                         else "scored by the players (the referee when they disagree)")
+        if rules.players_may_score and settings.get("scorer") != "internal":
+            words.append("scored by the players")
         else:
             words.append("scored by the referee")
         words.append(f"move limit {settings.get('move_limit')}")

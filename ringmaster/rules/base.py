@@ -44,6 +44,8 @@ class Rules(ABC):
                            a tuner refuses an integer komi (a draw counts as a loss)
       has_clock         -- games may be played at a time_control (not Pig: its
                            referee keeps no clock)
+      has_dead_stones   -- stones may be left dead on the board when the game ends (Go):
+                           the internal scorer has them settled before it counts
       board_size        -- side of the (square) board
     """
 
@@ -57,6 +59,7 @@ class Rules(ABC):
     default_options: Mapping[str, Any] = MappingProxyType({})
     usual_komi_is_fractional: bool = False
     has_clock: bool = True
+    has_dead_stones: bool = False
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)
@@ -151,3 +154,8 @@ class Rules(ABC):
     def board_rows(self) -> list[list[str | None]]:
         """The board as rows of 'b', 'w' or None, row 0 at the bottom (for records)."""
         return []
+
+    def area_score_without(self, dead: set[tuple[int, int]]) -> float:
+        """Black's points minus White's, before komi, with the dead stones taken off
+        (has_dead_stones; other games have none to take off)."""
+        return self.area_score()

@@ -20,6 +20,7 @@ class GoRules(Rules):
     players_may_score = True
     supports_handicap = True
     usual_komi_is_fractional = True
+    has_dead_stones = True
     rules_summary = ("simple ko, no superko, self-capture allowed, two passes end the game, "
                      "area scoring")
 
@@ -78,6 +79,11 @@ class GoRules(Rules):
 
     def area_score(self) -> float:
         return float(self.board.area_score())
+
+    def area_score_without(self, dead: set[tuple[int, int]]) -> float:
+        board = self.board.copy()
+        board.apply_setup([], [], dead)
+        return float(board.area_score())
 
     def board_rows(self) -> list[list[str | None]]:
         return [[self.board.get(r, c) for c in range(self.board_size)]

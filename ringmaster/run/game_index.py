@@ -33,6 +33,10 @@ class GameEntry(EncodedOnce):
       time_loss   -- True if a player lost on time (no forfeit)
       clock_black, clock_white -- [moves timed, seconds charged, longest move, seconds left
                      at the end] of a timed side, or None
+      opening     -- the opening it started from (its name in the suite), or None
+      fingerprint -- its moves from its start, hashed the same under the board's symmetries
+                     (rules.symmetry): equal for duplicate games; None if unknown
+      adjudicated -- True if the referee engine's score ended it
     """
 
     game_id: str
@@ -53,6 +57,9 @@ class GameEntry(EncodedOnce):
     time_loss: bool = False
     clock_black: list[float] | None = None
     clock_white: list[float] | None = None
+    opening: str | None = None
+    fingerprint: str | None = None
+    adjudicated: bool = False
 
     @property
     def is_void(self) -> bool:
@@ -71,12 +78,12 @@ class GameEntry(EncodedOnce):
         what = f"game {data.get('game_id')!r}"
         for name in ("game_id", "black", "white", "result"):
             check_field(data, name, (str,), what)
-        for name in ("winner", "finished", "detail", "host", "note"):
+        for name in ("winner", "finished", "detail", "host", "note", "opening", "fingerprint"):
             check_field(data, name, (str,), what, optional=True)
         check_field(data, "moves", (int,), what, optional=True)
         for name in ("seconds", "cpu_black", "cpu_white"):
             check_field(data, name, NUMBER, what, optional=True)
-        for name in ("forfeit", "time_loss"):
+        for name in ("forfeit", "time_loss", "adjudicated"):
             check_field(data, name, (bool,), what, optional=True)
         for name in ("clock_black", "clock_white"):
             value = data.get(name)
@@ -89,7 +96,8 @@ class GameEntry(EncodedOnce):
 
 def entry_for_result(result: GameResult, moves: int | None, seconds: float | None,
                      finished: str, data: Any = None,
-                     clock_use: dict[str, ClockUse] | None = None) -> GameEntry:
+                     clock_use: dict[str, ClockUse] | None = None,
+                     opening: str | None = None, fingerprint: str | None = None) -> GameEntry:
     """The entry for a finished game; clock_use: {player code: ClockUse} of its timed sides."""
     clocks = [None if (use := (clock_use or {}).get(code)) is None
               else [use.moves, use.total, use.longest, use.left]
@@ -98,15 +106,49 @@ def entry_for_result(result: GameResult, moves: int | None, seconds: float | Non
                      result.winning_player, moves, seconds, result.cpu_times.get(result.player_b),
                      result.cpu_times.get(result.player_w), finished, result.is_forfeit,
                      result.detail, data, time_loss=result.is_time_loss,
-                     clock_black=clocks[0], clock_white=clocks[1])
+                     clock_black=clocks[0], clock_white=clocks[1], opening=opening,
+                     fingerprint=fingerprint, adjudicated=result.is_adjudicated)
+
+
+DUPLICATE_HINT = ("deterministic engines replay the same game: play an opening suite "
+                  "(openings = Openings(...)) with an opening for each pair of games, or an "
+                  "engine option that varies its play (sampling, a seed drawn per game)")
+
+
+def duplicate_games(entries: list[GameEntry]) -> dict[str, str]:
+    """{game id: the id of the first earlier game it repeats}: the same players in the same
+    colours, the same moves from the same start (under the board's symmetries)."""
+    first: dict[tuple[str, str, str], str] = {}
+    duplicates = {}
+    for entry in by_game_id(entries):
+        if entry.fingerprint is None or entry.is_void:
+            continue
+        key = (entry.black, entry.white, entry.fingerprint)
+        if key in first:
+            duplicates[entry.game_id] = first[key]
+        else:
+            first[key] = entry.game_id
+    return duplicates
+
+
+def duplicates_report(entries: list[GameEntry]) -> str:
+    """The text report's lines on duplicate games: how many, examples, and the hint; '' if none."""
+    duplicates = duplicate_games(entries)
+    if not duplicates:
+        return ""
+    played = sum(1 for e in entries if not e.is_void and e.fingerprint is not None)
+    examples = ", ".join(f"{game} = {earlier}" for game, earlier in list(duplicates.items())[:3])
+    return (f"duplicate games: {len(duplicates)} of {played} games repeat an earlier game move "
+            f"for move (e.g. {examples}); {DUPLICATE_HINT}\n")
 
 
 _FIELD_NAMES = [f.name for f in fields(GameEntry)]
 CLOCK_COLUMNS = ("moves", "used", "longest", "left")
 """The CSV's columns for each side's clock: clock_moves_black... (see GameEntry.clock_black)."""
 CSV_COLUMNS = [f.name for f in fields(GameEntry)
-               if f.name not in ("data", "host", "clock_black", "clock_white")] + [
-    f"clock_{part}_{side}" for side in ("black", "white") for part in CLOCK_COLUMNS]
+               if f.name not in ("data", "host", "clock_black", "clock_white", "fingerprint")] + [
+    f"clock_{part}_{side}" for side in ("black", "white") for part in CLOCK_COLUMNS] + [
+    "duplicate_of"]
 
 
 def _csv_cell(value: Any) -> str | int:
@@ -135,8 +177,10 @@ def games_csv(entries: list[GameEntry]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    duplicates = duplicate_games(entries)
     for entry in by_game_id(entries):
         row = entry.to_json()
+        row["duplicate_of"] = duplicates.get(entry.game_id)
         for side in ("black", "white"):
             clock = row[f"clock_{side}"] or [None] * len(CLOCK_COLUMNS)
             row.update({f"clock_{part}_{side}": value for part, value in zip(CLOCK_COLUMNS, clock)})

@@ -11,7 +11,14 @@ from typing import Any, Protocol
 from ringmaster import __version__
 from ringmaster.competitions.base import Competition
 from ringmaster.files import write_atomically
-from ringmaster.run.game_index import GameEntry, by_game_id, games_csv
+from ringmaster.run.game_index import (
+    DUPLICATE_HINT,
+    GameEntry,
+    by_game_id,
+    duplicate_games,
+    duplicates_report,
+    games_csv,
+)
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
 from ringmaster.stats.time_use import PlayerTimeUse, time_use, time_use_report
@@ -75,6 +82,9 @@ class RunReports:
         hosts = host_report(self.host_comparison())
         if hosts:
             out.write("\n" + hosts)
+        duplicates = duplicates_report(run.game_index)
+        if duplicates:
+            out.write("\n" + duplicates)
         if full and run.void_game_count:
             out.write(f"\n{run.void_game_count} void games; see log file.\n")
         out.write(f"\nprogress: {progress_line(self.progress())}\n")
@@ -107,7 +117,11 @@ class RunReports:
         report["void_games"] = run.void_game_count
         report["ringmaster_version"] = __version__
         report["progress"] = self.progress()
-        report["games"] = [g.to_json() for g in by_game_id(run.game_index)]
+        duplicates = duplicate_games(run.game_index)
+        report["games"] = [{**g.to_json(), "duplicate_of": duplicates.get(g.game_id)}
+                           for g in by_game_id(run.game_index)]
+        report["duplicates"] = {"count": len(duplicates),
+                                "hint": DUPLICATE_HINT if duplicates else None}
         report["games_directory"] = os.path.basename(run.paths.games)
         report["time_use"] = [use.to_json() for use in self.time_use()]
         comparison = self.host_comparison()

@@ -33,7 +33,13 @@ from ringmaster.game import engine_pool
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.play import play_game_job
-from ringmaster.game.result import DISAGREED, DISAGREEMENT_CAUSE
+from ringmaster.game.result import (
+    DEAD_STONES_DISPUTED,
+    DEAD_STONES_UNKNOWN,
+    DISAGREED,
+    DISAGREEMENT_CAUSE,
+    NAME_A_REFEREE,
+)
 from ringmaster.run.game_index import GameEntry, entry_for_result
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.run.reports import RunReports
@@ -263,7 +269,7 @@ class Ringmaster(JobSource):
         entry = entry_for_result(
             response.game_result, response.moves,
             None if started is None else time.monotonic() - started, local_now(),
-            response.game_data, response.clock_use)
+            response.game_data, response.clock_use, response.opening, response.fingerprint)
         entry.host = self._hosts.pop(response.game_id, None)
         entry.note = job.sgf_note
         self.game_index.append(entry)
@@ -286,8 +292,11 @@ class Ringmaster(JobSource):
         self._flush_competition_log()
         for warning in response.warnings:
             self.warn(warning)
-        if (response.game_result.detail or "").startswith(DISAGREED):
+        detail = response.game_result.detail or ""
+        if detail.startswith(DISAGREED):
             self.warn(f"game {response.game_id}: {DISAGREEMENT_HINT}")
+        elif detail.startswith((DEAD_STONES_DISPUTED, DEAD_STONES_UNKNOWN)):
+            self.warn(f"game {response.game_id}: no result: {detail}; {NAME_A_REFEREE}")
         if self.presenter is not None:
             self.presenter.game_finished(
                 response, screen_line or response.game_result.describe())

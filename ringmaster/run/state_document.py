@@ -26,12 +26,14 @@ def check_state_fields(document: dict[str, Any], name: str) -> None:
             raise StateFileError(f"state file {name} is malformed: {field} is negative")
 
 
-UNSAVED_MEANT = {"time_control": "none"}
-"""What a saved setting missing from an older state file was: no clock before time_control."""
+UNSAVED_MEANT = {"time_control": "none", "openings": "none", "referee": "none"}
+"""What a saved setting missing from an older state file was: no clock before time_control,
+no openings and no referee engine before those."""
 
 
 def check_game_settings(saved: Any, current: dict[str, dict[str, Any]], name: str) -> None:
-    """Refuse a control file whose komi, board size, handicap or clock changed since the state.
+    """Refuse a control file whose komi, board size, handicap, clock, openings or referee engine
+    changed since the state.
 
     saved and current are {matchup id (or '' for a tuner): {setting: value}}.
     Raises CompetitionError naming the matchup and setting.

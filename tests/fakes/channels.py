@@ -101,10 +101,12 @@ class EngineChannel:
 
 
 def programmed_engine(moves: list[str], *, name: str = "programmed",
-                      extra: dict[str, Callable] | None = None) -> GtpEngine:
+                      extra: dict[str, Callable] | None = None, dead: str | None = "") -> GtpEngine:
     """An engine whose genmove answers come from a list (then 'pass').
 
     A list item may be a callable (called with no arguments) to fail or misbehave.
+    It answers 'final_status_list dead' with dead (by default no stone), or doesn't
+    know the command if dead is None.
     """
     engine = GtpEngine(name, "1.0")
     queue = list(moves)
@@ -119,6 +121,8 @@ def programmed_engine(moves: list[str], *, name: str = "programmed",
         "boardsize": lambda args: None, "clear_board": lambda args: None,
         "komi": lambda args: None, "play": lambda args: None, "genmove": genmove,
     })
+    if dead is not None:
+        engine.add_command("final_status_list", lambda args: dead)
     if extra:
         engine.add_commands(extra)
     return engine

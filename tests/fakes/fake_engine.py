@@ -20,6 +20,10 @@ errors a subprocess's would. Options:
   --escape-child FILE      start a child in a new session that keeps stdout and stderr
                            open and sleeps; its pid is written to FILE
   --score TEXT             answer final_score with TEXT
+  --dead TEXT              answer 'final_status_list dead' with TEXT (by default: no
+                           dead stone, the truth of its own finished games)
+  --dead-colour COLOUR     answer 'final_status_list dead' with every stone of COLOUR
+  --no-status-list         don't know final_status_list
   --protocol-version TEXT  answer protocol_version with TEXT
   --gmp                    start by writing a GMP byte
   --name NAME              engine name
@@ -64,6 +68,9 @@ def parse(argv):
     p.add_argument("--spawn-child", action="store_true")
     p.add_argument("--escape-child", default=None)
     p.add_argument("--score", default=None)
+    p.add_argument("--dead", default=None)
+    p.add_argument("--dead-colour", default=None)
+    p.add_argument("--no-status-list", action="store_true")
     p.add_argument("--protocol-version", default="2")
     p.add_argument("--gmp", action="store_true")
     p.add_argument("--name", default="fake")
@@ -245,6 +252,21 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             raise GtpError("no score")
         return options.score
 
+    def final_status_list(args):
+        if len(args) != 1 or args[0] not in ("dead", "alive", "seki"):
+            raise GtpError("invalid status")
+        stones = [(colour, common.format_vertex(point))
+                  for colour, point in state.board.list_occupied_points()]
+        if args[0] == "alive":
+            dead = {v for c, v in stones if c == options.dead_colour} if options.dead is None \
+                else set(options.dead.split())
+            return " ".join(v for c, v in stones if v not in dead)
+        if args[0] == "seki":
+            return ""
+        if options.dead is not None:
+            return options.dead
+        return " ".join(v for c, v in stones if c == options.dead_colour)
+
     engine.add_commands({
         "protocol_version": lambda args: options.protocol_version,
         "boardsize": boardsize,
@@ -253,9 +275,13 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         "play": play,
         "genmove": genmove,
         "fixed_handicap": lambda args: None,
+        "set_free_handicap": lambda args: state.board.apply_setup(
+            [common.move_from_vertex(v, state.size) for v in args], [], []),
     })
     if options.score is not None:
         engine.add_command("final_score", final_score)
+    if not options.no_status_list:
+        engine.add_command("final_status_list", final_status_list)
     if options.cpu_time is not None:
         engine.add_command("gomill-cpu_time", lambda args: options.cpu_time)
     for command in filter(None, options.time_commands.split(",")):

@@ -81,7 +81,9 @@ def _readme_gnugo_example() -> str:
 @pytest.mark.parametrize("source", ["README", "mcts_vs_gnugo.ctl"])
 def test_gnu_go_examples_score_by_area_with_the_referee(source, write_ctl):
     if source == "README":
-        path = write_ctl(_readme_gnugo_example())
+        path = write_ctl(_readme_gnugo_example())   # as if saved at the repository's root
+        shutil.copytree(os.path.join(ROOT, "openings"), os.path.join(os.path.dirname(path),
+                                                                     "openings"))
     else:
         path = os.path.join(ROOT, "control_files", source)
     control_file = load_control_file(path)
@@ -90,6 +92,12 @@ def test_gnu_go_examples_score_by_area_with_the_referee(source, write_ctl):
     gnugo = [p for p in competition.players.values() if "gnugo" in p.command[0]]
     assert gnugo and all(p.command[0] == "/usr/games/gnugo" and "--chinese-rules" in p.command
                          for p in gnugo)
+    # Dead stones the players dispute are settled by a referee engine, GNU Go by area.
+    referee = competition.referee
+    assert referee.command[0] == "/usr/games/gnugo" and "--chinese-rules" in referee.command
+    if source == "README":   # and the games come in pairs from a suite we ship
+        suite = competition.matchups["0"].suite
+        assert suite is not None and len(suite.openings) >= 10 and competition.matchups["0"].alternating
 
 
 def _readme_first_command() -> str:

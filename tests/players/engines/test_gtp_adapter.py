@@ -250,3 +250,21 @@ def test_othello_engines_have_no_handicap_commands():
     engine, _, _ = adapter_for(new_othello, 6)
     listed = ok(engine, "list_commands").split()
     assert "fixed_handicap" not in listed and "kgs-time_settings" in listed
+
+
+@pytest.mark.parametrize("new_game", [new_go, lambda size, komi: LightGo(size, komi)])
+def test_go_lists_every_stone_alive_as_its_final_score_counts_them(new_game):
+    engine, adapter, _ = adapter_for(new_game, 5, komi=0.5)
+    assert ok(engine, "final_status_list dead") == ""
+    ok(engine, "play b C3")
+    ok(engine, "play w A1")          # a lone stone in Black's area: alive by Tromp-Taylor
+    assert ok(engine, "final_status_list dead") == ""
+    assert ok(engine, "final_status_list seki") == ""
+    assert sorted(ok(engine, "final_status_list alive").split()) == ["A1", "C3"]
+    assert fails(engine, "final_status_list sleeping") == "invalid status"
+    assert ok(engine, "known_command final_status_list") == "true"
+
+
+def test_othello_has_no_final_status_list():
+    engine, _, _ = adapter_for(new_othello, 4)
+    assert ok(engine, "known_command final_status_list") == "false"

@@ -195,13 +195,14 @@ def test_report_table_with_forfeits_cpu_and_elo(write_ctl):
     assert lines[:2] == ["playoff: comp", ""]
     assert lines[2] == "a v b (4/4 games)"
     assert lines[3] == "board size: 9   komi: 7.5"
-    assert lines[4].split() == ["player", "wins", "%", "as", "black", "%", "as", "white", "%",
+    assert lines[4] == "scoring: the players' final_score when they agree, else no result"
+    assert lines[5].split() == ["player", "wins", "%", "as", "black", "%", "as", "white", "%",
                                 "forfeits", "avg", "cpu", "(s)"]
-    assert lines[5].split() == ["a", "2", "50.00%", "1", "50.00%", "1", "50.00%", "0", "1.50"]
-    assert lines[6].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
-    assert lines[7].split() == ["both", "2", "50.00%", "2", "50.00%"]
+    assert lines[6].split() == ["a", "2", "50.00%", "1", "50.00%", "1", "50.00%", "0", "1.50"]
+    assert lines[7].split() == ["b", "2", "50.00%", "1", "50.00%", "1", "50.00%", "1", "1.50"]
+    assert lines[8].split() == ["both", "2", "50.00%", "2", "50.00%"]
     # Wilson for 2/4: [0.150, 0.850] -> Elo -400 log10(1/0.15 - 1) = -301; LOS = (1 + erf(0))/2.
-    assert lines[8] == ("Elo a - b: +0 [-301, +301] (95%), LOS 50.0%, "
+    assert lines[9] == ("Elo a - b: +0 [-301, +301] (95%), LOS 50.0%, "
                         "score 50.0% [15.0%, 85.0%] over 4 games with a result")
     assert "player a: E a" in lines and not any(line.startswith("player c") for line in lines)
 

@@ -8,8 +8,9 @@ import os
 import pytest
 from sgfmill import sgf
 
-from ringmaster.game.referee import FORCED_PASS_COMMENT, EnginePlayer, Referee, parse_score
+from ringmaster.game.referee import FORCED_PASS_COMMENT, Referee
 from ringmaster.game.result import result_from_score
+from ringmaster.game.scoring import EnginePlayer, parse_score
 from ringmaster.gtp.channel import GtpChannelClosed, GtpTimeout, GtpTransportError
 from ringmaster.gtp.controller import GtpController
 from ringmaster.gtp.engine import GtpError
@@ -145,11 +146,13 @@ def test_each_move_reaches_its_opponent_with_the_opponents_genmove_in_one_write(
     record = referee.play()
     assert record.passed_out and len(record.moves) == 5
     explain = ["known_command gomill-explain_last_move"]   # asked once, after a first move
+    # Then each is asked for its dead stones.
+    dead = [["known_command final_status_list"], ["final_status_list dead"]]
     assert channels["b"].writes == [["genmove b"], explain, ["play w B2", "genmove b"],
-                                    ["play w pass", "genmove b"]]
+                                    ["play w pass", "genmove b"], *dead]
     # The move that ends the game goes alone: nobody is asked for another.
     assert channels["w"].writes == [["play b C3", "genmove w"], explain,
-                                    ["play b D4", "genmove w"], ["play b pass"]]
+                                    ["play b D4", "genmove w"], ["play b pass"], *dead]
     assert all(not c._responses for c in channels.values())   # every response was read
 
 

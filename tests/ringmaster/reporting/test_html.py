@@ -144,8 +144,8 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     assert '<a href="comp.void/0_99.sgf">0_99</a>' in page
     assert "aborting game due to error" in page
     assert len(svgs) >= 4
-    assert "go 9x9, komi 7.5, scored by the players (the referee when they disagree), move limit" \
-        in page
+    assert "go 9x9, komi 7.5, scored by the players, move limit" in page
+    assert "the players&#39; final_score when they agree, else no result" in page
     assert "<code>engine-a</code>" in page
     assert "simple ko, no superko" in page and "none sent by the ringmaster" in page
 

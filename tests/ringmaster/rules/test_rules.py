@@ -66,3 +66,17 @@ def test_fixed_handicap_is_the_gtp_specifications_layout():
     for stones, vertices in spec.items():
         expected = sorted(rules.parse_move(v) for v in vertices.split())
         assert sorted(rules.fixed_handicap_points(stones)) == expected, stones
+
+
+def test_dead_stones_come_off_before_the_area_count():
+    rules = GoRules(5)
+    for row in range(5):
+        rules.play("b", (row, 2))      # a black wall down column C
+        rules.play("w", (row, 3))      # a white one down column D
+    rules.play("w", (2, 0))            # A3: a white stone left in Black's area
+    assert GoRules.has_dead_stones and not OthelloRules.has_dead_stones
+    assert rules.area_score() == 5 - 11            # A3 alive: Black's A and B columns count for nobody
+    assert rules.area_score_without({(2, 0)}) == 15 - 10
+    assert rules.board.get(2, 0) == "w"            # our board keeps the stone
+    othello = OthelloRules(4)
+    assert othello.area_score_without({(1, 1)}) == othello.area_score() == 0
