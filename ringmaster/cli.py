@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 from typing import NoReturn
@@ -21,6 +22,7 @@ from ringmaster.errors import (
     RingmasterError,
     StartupCheckFailed,
     StorageError,
+    UsageError,
 )
 from ringmaster.files import storage_error
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
@@ -35,7 +37,7 @@ __all__ = ["EXIT_CHECKS_FAILED", "EXIT_HALTED", "EXIT_INTERNAL_ERROR", "EXIT_INT
            "run_command_line"]
 
 COMMANDS = ("run", "show", "report", "stop", "reset", "check", "debugstatus")
-_OPTIONS_WITH_VALUES = ("-j", "--parallel", "-g", "--max-games")
+_OPTIONS_WITH_VALUES = ("-j", "--parallel", "-g", "--max-games", "--matchup", "--cluster")
 
 
 def _load(control_file: str, echo_warnings: bool = True) -> Ringmaster:
@@ -65,18 +67,41 @@ control_file_argument = click.argument("control_file", type=click.Path(dir_okay=
 @click.option("-j", "--parallel", type=click.IntRange(1, 1023), default=None,
               help="Play this many games at once, in worker processes.")
 @click.option("-g", "--max-games", type=click.IntRange(0), default=None,
-              help="Start at most this many games in this run.")
+              help="Start at most this many games in this run. A playoff or all-play-all "
+                   "takes them from every matchup in turn (the one with the fewest games "
+                   "first); --matchup chooses which.")
+@click.option("--matchup", "matchups", multiple=True, metavar="ID",
+              help="Play only this matchup (its id or name) in this run; repeat it for more.")
 @click.option("-q", "--quiet", is_flag=True,
               help="Show only warnings while it runs, and the results at the end.")
 @click.option("--log-gtp", is_flag=True, help="Write each game's GTP transcript.")
 @click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
               help="Play the games on the workers of this Dask scheduler.")
-def run(control_file: str, parallel: int | None, max_games: int | None, quiet: bool,
-        log_gtp: bool, cluster: str | None) -> None:
+def run(control_file: str, parallel: int | None, max_games: int | None, matchups: tuple[str, ...],
+        quiet: bool, log_gtp: bool, cluster: str | None) -> None:
     """Play the competition's games (continuing where the last run stopped)."""
-    run_competition(_load(control_file, echo_warnings=False), max_games=max_games, parallel=parallel,
+    ringmaster = _load(control_file, echo_warnings=False)
+    refuse_output_into_own_files(ringmaster)
+    run_competition(ringmaster, max_games=max_games, parallel=parallel,
                     log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
-                    say=click.echo, quiet=quiet, cluster=cluster)
+                    say=click.echo, quiet=quiet, cluster=cluster, matchups=list(matchups))
+
+
+def refuse_output_into_own_files(ringmaster: Ringmaster) -> None:
+    """Raise UsageError if standard output or error is one of the competition's own files.
+
+    `ringmaster run x.ctl > x.log` would write the display into the log that the
+    run writes (and locks) itself.
+    """
+    for name, stream in (("output", sys.stdout), ("error", sys.stderr)):
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
+            continue
+        own = ringmaster.paths.own_file_written_by(fd)
+        if own is not None:
+            raise UsageError(f"standard {name} is {os.path.basename(own)}, which the run writes "
+                             f"itself: send it to another file")
 
 
 @cli.command()

@@ -31,7 +31,7 @@ class ControlFile:
       path, competition_code, competition_type
       config          -- the names it defined (the settings, and its own helpers)
       setting_lines   -- {top-level name: line of its last assignment}
-      warnings        -- one-line messages about names that look like misspelt settings
+      warnings        -- one-line messages about names that look like settings but aren't
     """
 
     path: str
@@ -129,6 +129,12 @@ def _assignment_lines(tree: ast.Module) -> dict[str, int]:
     return lines
 
 
+def _names_read(tree: ast.Module) -> set[str]:
+    """Every name the file reads anywhere: at its top level, in comprehensions and in its functions."""
+    return {node.id for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
 def _error_line(exc: BaseException, path: str) -> int | None:
     line = None
     for frame, lineno in traceback.walk_tb(exc.__traceback__):
@@ -187,23 +193,54 @@ def load_control_file(path: str) -> ControlFile:
               if not name.startswith("__") and provided.get(name, _MISSING) is not value}
     lines = _assignment_lines(tree)
     control_file = ControlFile(path, code, competition_type, config, lines)
-    control_file.warnings = misspelling_warnings(control_file, cls.known_settings())
+    control_file.warnings = setting_warnings(control_file, cls.known_settings(), _names_read(tree))
     return control_file
 
 
 _MISSING = object()
 
 
-def misspelling_warnings(control_file: ControlFile, known: set[str]) -> list[str]:
-    """Warnings for top-level names that aren't settings but look like one misspelt."""
+PLAIN_TYPES = (str, int, float, complex, bool, list, tuple, dict, set, frozenset, type(None))
+"""Values a setting takes; a name bound to one that nothing reads looks like a setting that isn't."""
+
+
+def is_helper_name(name: str) -> bool:
+    """A name for the file's own use: private (_x) or a constant in UPPER_CASE (PLAYOUTS, MODELS)."""
+    return name.startswith("_") or (name.upper() == name and any(c.isalpha() for c in name))
+
+
+def setting_it_begins(name: str, known: set[str]) -> str | None:
+    """The one setting whose name this name begins ('reuse' for 'reuse_engines'), if there is one."""
+    longer = sorted(k for k in known if k.startswith(name + "_"))
+    return longer[0] if len(longer) == 1 else None
+
+
+def setting_warnings(control_file: ControlFile, known: set[str], names_read: set[str]) -> list[str]:
+    """One warning for each top-level name that isn't a setting and has no effect.
+
+    A name that looks like a setting misspelt is warned whatever its value. Any
+    other is warned when it is bound to a plain value (a string, number, bool,
+    list, dict...) that nothing in the file reads: a setting this competition
+    type doesn't have ('reuse = True', 'openings = ...'), which the user may
+    believe is on. Functions, classes, modules, names the file's own code
+    reads, and names in UPPER_CASE or starting with '_' are helpers: silent.
+    """
     warnings = []
+    where = os.path.basename(control_file.path)
+    kind = control_file.competition_type
     for name in sorted(control_file.setting_lines, key=control_file.setting_lines.get):
         if name in known or name.startswith("_") or name not in control_file.config:
             continue
+        line = control_file.setting_lines[name]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
-            line = control_file.setting_lines[name]
-            warnings.append(
-                f"{os.path.basename(control_file.path)} line {line}: '{name}' is not a "
-                f"setting; did you mean '{close[0]}'?")
+            warnings.append(f"{where} line {line}: '{name}' is not a setting; did you mean '{close[0]}'?")
+            continue
+        if (is_helper_name(name) or name in names_read
+                or not isinstance(control_file.config[name], PLAIN_TYPES)):
+            continue
+        guess = setting_it_begins(name, known)
+        hint = f"; did you mean '{guess}'?" if guess else ""
+        warnings.append(f"{where} line {line}: '{name}' is not a setting of {kind} and nothing in the "
+                        f"file uses it, so it has no effect{hint}")
     return warnings

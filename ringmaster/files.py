@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 
 from ringmaster.errors import StorageError
 
@@ -36,6 +37,11 @@ def printable(text: str) -> str:
 def clipped(text: str, limit: int = 500) -> str:
     """text cut to limit characters, saying how long it was (an engine's text kept in the state)."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def log_line(text: str) -> str:
+    """A line of FILE.log: the local time to the second, then the text on one line."""
+    return f"{time.strftime('%Y-%m-%d %H:%M:%S')} {one_line(text)}"
 
 
 def storage_error(exc: OSError, pathname: str, action: str = "write") -> StorageError:

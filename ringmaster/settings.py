@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,3 +277,39 @@ class Player(ControlFileObject):
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
         "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
     )
+
+
+def _option_units(words: Sequence[str]) -> list[str]:
+    """A command's words after the program, an option with its value as one unit ('--level 1')."""
+    units: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("-") and "=" not in word and i + 1 < len(words) \
+                and not words[i + 1].startswith("-"):
+            units.append(f"{shlex.quote(word)} {shlex.quote(words[i + 1])}")
+            i += 2
+        else:
+            units.append(shlex.quote(word))
+            i += 1
+    return units
+
+
+def distinguishing_options(commands: dict[str, Sequence[str]]) -> dict[str, str]:
+    """What tells each player's command from the others' that run the same program.
+
+    {'gnugo-l1': 'gnugo --mode gtp --level 1', 'gnugo-l10': '... --level 10'} gives
+    {'gnugo-l1': '--level 1', 'gnugo-l10': '--level 10'}: each command's options
+    (an option with its value) that not every command of its program has. A player
+    whose program no other runs, or whose command is the same as theirs, gets ''.
+    """
+    by_program: dict[str, list[str]] = {}
+    for code, command in commands.items():
+        by_program.setdefault(os.path.basename(command[0]) if command else "", []).append(code)
+    result = {}
+    for codes in by_program.values():
+        units = {code: _option_units(list(commands[code][1:])) for code in codes}
+        shared = set.intersection(*(set(u) for u in units.values()))
+        for code in codes:
+            result[code] = " ".join(u for u in units[code] if u not in shared) if len(codes) > 1 else ""
+    return result

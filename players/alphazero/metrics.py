@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 from pathlib import Path
 
@@ -39,21 +40,51 @@ def summary_line(row: dict) -> str:
     return text
 
 
+def _ticks(low: float, high: float, count: int = 4, integer: bool = False) -> list[float]:
+    """Round values covering [low, high], about count of them (whole numbers if integer)."""
+    if high <= low:
+        high = low + 1
+    raw = (high - low) / count
+    if integer:
+        raw = max(raw, 1.0)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
+
+
 def _panel(rows: list[dict], key: str, title: str, x0: float, y0: float, w: float, h: float) -> str:
+    """One curve by iteration, with both axes ticked and labelled."""
     points = [(r["iteration"], float(r[key])) for r in rows if key in r and r[key] is not None]
-    parts = [f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#888"/>',
-             f'<text x="{x0 + 4}" y="{y0 + 14}" font-size="12">{title}</text>']
+    left, right, top, bottom = x0 + 48, x0 + w - 10, y0 + 22, y0 + h - 30
+    parts = [f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#ccc"/>',
+             f'<text x="{x0 + w / 2}" y="{y0 + 15}" font-size="12" text-anchor="middle">{title}</text>',
+             f'<text x="{(left + right) / 2}" y="{y0 + h - 4}" font-size="10" '
+             f'text-anchor="middle">iteration</text>']
     if not points:
         return "\n".join(parts)
     xs, ys = zip(*points)
     xmin, xmax = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
-    ymin, ymax = min(ys), max(ys) if max(ys) > min(ys) else min(ys) + 1
-    sx = lambda x: x0 + 30 + (x - xmin) / (xmax - xmin) * (w - 40)  # noqa: E731
-    sy = lambda y: y0 + h - 10 - (y - ymin) / (ymax - ymin) * (h - 30)  # noqa: E731
+    y_ticks = _ticks(min(ys), max(ys))
+    ymin, ymax = min(min(ys), y_ticks[0]), max(max(ys), y_ticks[-1])
+    if ymax <= ymin:
+        ymax = ymin + 1
+    sx = lambda x: left + (x - xmin) / (xmax - xmin) * (right - left)  # noqa: E731
+    sy = lambda y: bottom - (y - ymin) / (ymax - ymin) * (bottom - top)  # noqa: E731
+    for value in y_ticks:
+        parts.append(f'<line x1="{left}" y1="{sy(value):.1f}" x2="{right}" y2="{sy(value):.1f}" '
+                     'stroke="#eee"/>')
+        parts.append(f'<text x="{left - 4}" y="{sy(value) + 3:.1f}" font-size="9" '
+                     f'text-anchor="end">{value:.4g}</text>')
+    for value in _ticks(xmin, xmax, integer=True):
+        parts.append(f'<line x1="{sx(value):.1f}" y1="{bottom}" x2="{sx(value):.1f}" y2="{bottom + 3}" '
+                     'stroke="#444"/>')
+        parts.append(f'<text x="{sx(value):.1f}" y="{bottom + 13}" font-size="9" '
+                     f'text-anchor="middle">{value:g}</text>')
+    parts.append(f'<polyline points="{left},{top} {left},{bottom} {right},{bottom}" fill="none" '
+                 'stroke="#444"/>')
     path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)
     parts.append(f'<polyline points="{path}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>')
-    parts.append(f'<text x="{x0 + w - 4}" y="{y0 + 14}" font-size="10" text-anchor="end">'
-                 f'{ymin:.3g} .. {ymax:.3g} (iter {xmin}-{xmax})</text>')
     return "\n".join(parts)
 
 

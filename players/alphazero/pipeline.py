@@ -20,7 +20,7 @@ from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.alphazero.train import TrainConfig, make_optimizer, make_schedule, train_steps
-from players.games import make_game
+from players.games import GAMES, SIZED, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
 from players.nets.checkpoint import load_checkpoint, save_checkpoint
@@ -271,6 +271,20 @@ class Pipeline:
         return show
 
 
+def _game_help() -> str:
+    sized = ", ".join(f"{name}N" for name in SIZED)
+    return (f"the game: a sized name ({sized}: othello6, othello8, go9, pig50) or one of the "
+            f"registry's games ({', '.join(GAMES)})")
+
+
+OPTION_HELP = {
+    "channels": "the network's width: convolution channels (an MLP's width for Pig); 0: the game's "
+                "default, 32 channels for boards up to 6x6, 64 above (64 for Pig)",
+    "blocks": "the network's depth: residual blocks (an MLP's layers for Pig); 0: the game's default, "
+              "3 blocks for boards up to 6x6, 4 above (4 for Pig)",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m players train", description=__doc__.splitlines()[0])
     parser.add_argument("--run-dir", required=True, type=Path)
@@ -281,9 +295,11 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = RunConfig()
     for f in fields(RunConfig):
         kind = type(getattr(defaults, f.name))
+        meaning = _game_help() if f.name == "game" else OPTION_HELP.get(f.name)
         parser.add_argument("--" + f.name.replace("_", "-"), type=_flag if kind is bool else kind,
                             default=getattr(defaults, f.name),
-                            help=f"(new runs only; default {getattr(defaults, f.name)})")
+                            help=(f"{meaning} " if meaning else "")
+                            + f"(new runs only; default {getattr(defaults, f.name)})")
     return parser
 
 

@@ -14,9 +14,9 @@ import sys
 CTL = """competition_type = 'playoff'
 
 description = \"\"\"
-SPRT of the bayes_tuner's recommendation (tune_mcts_expand_after.ctl: {parameters})
+SPRT of the spsa_tuner's answer (tune_mcts_expand_after.ctl: {parameters})
 against our rollout MCTS engine at its default (--expand-after 2), at the same time
-control: 7x7 Go, komi 8.5, 'fischer 5 0.1', colours alternating.
+control: 7x7 Go, komi 8.5, 'fischer 2 0.05', colours alternating.
 \"\"\"
 
 
@@ -26,7 +26,7 @@ def mcts(*options):
 
 
 players = {{
-    'tuned': mcts('--expand-after', {expand_after!r}),
+    'tuned': mcts('--expand-after', '{expand_after}'),
     'default': mcts(),
 }}
 
@@ -34,7 +34,7 @@ board_size = 7
 komi = 8.5
 scorer = 'internal'
 move_limit = 200
-time_control = 'fischer 5 0.1'
+time_control = 'fischer 2 0.05'
 reuse_engines = True
 
 matchups = [Matchup('tuned', 'default', alternating=True, number_of_games=1000,

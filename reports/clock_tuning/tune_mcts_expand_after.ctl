@@ -1,4 +1,4 @@
-competition_type = 'bayes_tuner'
+competition_type = 'spsa_tuner'
 
 description = """
 Tune a speed-for-quality setting of our rollout MCTS engine at a fixed time
@@ -6,9 +6,10 @@ control: --expand-after, the visits an edge needs before its child node is
 made (and its heuristic priors computed). Fewer means a deeper, better informed
 tree but slower playouts; more, more playouts in the same time. Only a clock
 makes this a fair question: at a fixed number of playouts the deepest tree
-always wins. 7x7 Go, komi 8.5, 'fischer 5 0.1' for both sides (the engine is
-told it exactly by kata-time_settings), against the engine at its default
-(--expand-after 2), with a Gaussian-process model. reports/clock.md says how
+always wins. 7x7 Go, komi 8.5, 'fischer 2 0.05' for both sides (the engine is
+told it exactly by kata-time_settings), starting from the middle of the range,
+with SPSA (the perturbed candidates play each other; the confirmation games
+play the start). reports/clock.md says how
 to run it (from this folder), then the SPRT of its answer (confirm_sprt.py):
     ringmaster run tune_mcts_expand_after.ctl -j 1
 """
@@ -29,12 +30,12 @@ board_size = 7
 komi = 8.5
 scorer = 'internal'
 move_limit = 200
-time_control = 'fischer 5 0.1'
+time_control = 'fischer 2 0.05'
 
 opponent = 'mcts-default'
 candidate_colour = 'random'
-number_of_games = 400
-confirm_games = 100
+number_of_games = 200
+confirm_games = 40
 
 parameters = [
     Parameter('expand_after', scale=LOG(1, 32, integer=True), format='expand_after: %d'),

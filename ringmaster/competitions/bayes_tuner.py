@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
+from ringmaster.competitions.tuner import Verdict, continuous_edge_warnings
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
@@ -28,6 +29,7 @@ LOCAL_CANDIDATES = 100
 SLICE_POINTS = 21
 INCONSISTENT = "status file is inconsistent with control file"
 TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
+WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
 
 
 def _interpret_nonnegative_float(value: Any) -> float:
@@ -366,6 +368,21 @@ class BayesTuner(ContinuousTuner):
                            "high": [r[2] for r in rows]})
         return result
 
+    def verdict(self) -> Verdict | None:
+        """The model's best point, recommended once its 95% interval of the win rate there is at most
+        WIDTH_BAR wide; a warning at an end of a range. None before any result."""
+        found = self.recommendation()
+        if found is None:
+            return None
+        rate, low, high = self._rate_interval(found[1], found[2])
+        codes = [spec.code for spec in self.parameter_specs]
+        return Verdict(self.format_optimiser_parameters(found[0]), high - low <= WIDTH_BAR,
+                       self.tuning_over(), f"the model's win rate there is {rate:.3f}, 95% interval "
+                       f"{low:.3f} to {high:.3f}, {high - low:.2f} wide",
+                       f"a recommendation needs it at most {WIDTH_BAR:g} wide",
+                       settle="more games (number_of_games), then confirm_games for a measure free of "
+                       "the model", warnings=continuous_edge_warnings(codes, found[0]))
+
     def write_screen_report(self, out: TextIO) -> None:
         played = self.results()
         total = "" if self.number_of_games is None else f"/{self.number_of_games}"
@@ -378,6 +395,7 @@ class BayesTuner(ContinuousTuner):
         else:
             point, mean, sd = found
             rate, low, high = self._rate_interval(mean, sd)
+            out.writelines(line + "\n" for line in self.verdict().lines())
             out.write(f"Recommended (the model's highest mean): {self.format_optimiser_parameters(point)}\n")
             out.write(f"  model's win rate there {rate:.3f} [{low:.3f}, {high:.3f}]  "
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
@@ -425,6 +443,7 @@ class BayesTuner(ContinuousTuner):
                         "wins": p["wins"], "games": p["games"]} for p in self.points],
             "hyperparameters": self.hyper,
             "recommended": recommended,
+            "verdict": None if found is None else self.verdict().to_json(),
             "slices": self.slices(),
             "confirmation": self.confirmation_json(),
             "opponent": self.opponent.code,

@@ -7,7 +7,14 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import GroupScheduler
-from ringmaster.competitions.tuner import Tuner, describe_record, selection_bias_warning
+from ringmaster.competitions.tuner import (
+    Tuner,
+    Verdict,
+    default_confirm_games,
+    describe_record,
+    selection_bias_warning,
+    short_value,
+)
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import format_float
@@ -59,6 +66,7 @@ class CeTuner(Tuner):
     event_name = "CEM"
     status_format_version = 1
     parameter_class = CeParameter
+    confirms_against_start = True
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -82,9 +90,15 @@ class CeTuner(Tuner):
             (spec.initial_mean, spec.initial_variance) for spec in self.parameter_specs]
         self.check_make_candidate(self.sample_engine_parameters())
         self.seen_successful_game = False
+        if not self.confirm_games_given:
+            self.confirm_games = default_confirm_games(
+                self.number_of_generations * self.samples_per_generation * self.batch_size)
 
     def sample_engine_parameters(self) -> tuple:
-        return self.convert([mean for mean, _ in self.initial_distribution])
+        return self.convert(self.start_parameters())
+
+    def start_parameters(self) -> list[float]:
+        return [mean for mean, _ in self.initial_distribution]
 
     # State
 
@@ -241,10 +255,38 @@ class CeTuner(Tuner):
     def _candidate_games(self, number: int) -> int:
         return len(self.scheduler.schedulers[str(number)].fixed)
 
+    def verdict(self) -> Verdict:
+        """The mean, recommended once it beat the start in confirmation games; its spread as the
+        uncertainty, and a warning if it left the region the first generation sampled."""
+        means = [mean for mean, _ in self.distribution]
+        spread = []
+        warnings = []
+        for i, (spec, (mean, variance)) in enumerate(zip(self.parameter_specs, self.distribution)):
+            sd = variance ** 0.5
+            ends = []
+            for x in (mean - 2 * sd, mean + 2 * sd):
+                point = list(means)
+                point[i] = x
+                ends.append(short_value(self.convert(point)[i]))
+            spread.append(f"{spec.code} {ends[0]} to {ends[1]}")
+            initial_mean, initial_variance = self.initial_distribution[i]
+            if abs(mean - initial_mean) > 2 * initial_variance ** 0.5:
+                warnings.append(f"warning: the mean of {spec.code} has moved beyond where the first "
+                                "generation sampled (2 sd of its initial distribution): the best value "
+                                f"may lie further; centre initial_mean there and tune again")
+        settle = "confirmation games against the start (confirm_games)" if self.confirm_games <= 0 \
+            else "more confirmation games (confirm_games), or more generations"
+        return self.confirmation_verdict(
+            self.format_optimiser_parameters(means), self.tuning_over(), settle,
+            f"the distribution's mean +- 2 sd: {'; '.join(spread)} (it narrows by selection, on noise "
+            "too, so it is no test of the answer)", warnings)
+
     def write_screen_report(self, out: TextIO) -> None:
         state = "tuning over" if self.tuning_over() else "running"
         out.write(f"generation {min(self.generation + 1, self.number_of_generations)} of "
                   f"{self.number_of_generations} ({state})\n\n")
+        out.writelines(line + "\n" for line in self.verdict().lines())
+        out.write("\n")
         out.write(f"samples of generation {self.samples_generation()}:\n")
         rows = [["sample", "parameters", "wins", "games", "win rate", "95% interval"]]
         for number, parameters in enumerate(self.sample_parameters):
@@ -307,6 +349,7 @@ class CeTuner(Tuner):
                          "games": self._candidate_games(i)}
                         for i, p in enumerate(self.sample_parameters)],
             "confirmation": self.confirmation_json(),
+            "verdict": self.verdict().to_json(),
             "opponent": self.opponent.code,
             "opponent_description": self.opponent_description,
             "parameter_codes": [spec.code for spec in self.parameter_specs],
@@ -321,3 +364,4 @@ class CeTuner(Tuner):
             "elo_method": ELO_METHOD,
         })
         return report
+

@@ -7,7 +7,14 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import SimpleScheduler
-from ringmaster.competitions.tuner import Tuner, describe_record, plain_value, selection_bias_warning
+from ringmaster.competitions.tuner import (
+    Tuner,
+    Verdict,
+    describe_record,
+    edge_warning,
+    plain_value,
+    selection_bias_warning,
+)
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
@@ -62,6 +69,10 @@ MC_SETTINGS = [
 ]
 
 INCONSISTENT = "status file is inconsistent with control file"
+CONFIDENCE_BAR = 0.95
+"""The probability that the leader beats every other candidate that a recommendation needs (unless
+stop_when_confident sets another)."""
+LEADERS = 3
 
 
 class McTuner(Tuner):
@@ -282,14 +293,30 @@ class McTuner(Tuner):
 
     def edge_warnings(self, path: Path) -> list[str]:
         """A warning for each end of a parameter's range the candidate's cell touches."""
-        warnings = []
-        for i, end in edges_touched(self.tree.splits, path):
-            code = self.parameter_specs[i].code
-            word = "lowest" if end == "low" else "highest"
-            beyond = "below" if end == "low" else "above"
-            warnings.append(f"warning: {code} lies in the {word} division of its range: the best "
-                            f"value may be {beyond} it; widen the range of {code} and tune again")
-        return warnings
+        return [edge_warning(self.parameter_specs[i].code, end)
+                for i, end in edges_touched(self.tree.splits, path)]
+
+    def verdict(self) -> Verdict:
+        """Use the leader only once it is better than every other with probability >= the bar;
+        else the first-level candidates with the most games lead."""
+        best = self.tree.best_path()
+        bar = self.stop_when_confident if self.stop_when_confident is not None else CONFIDENCE_BAR
+        children = self.tree.root.children or []
+        order = sorted(range(len(children)), key=lambda i: (-children[i].games, -children[i].won, i))
+        leaders = [f"{self.describe_path((i,))} {describe_record(children[i].won, children[i].games)}"
+                   for i in order[:LEADERS] if children[i].games]
+        evidence = (f"the leader is better than every other candidate with probability "
+                    f"{self.best_probability():.3f}" if best else
+                    "the most-played candidate doesn't yet look better than an untried one")
+        settle = "more tuning games (a larger number_of_games" + (
+            ")" if self.stop_when_confident is not None else
+            f"; stop_when_confident = {CONFIDENCE_BAR:g} stops once one is clear)") + (
+            "" if self.confirm_games > 0 else ", then confirm_games for a fair measure of the winner")
+        answer = self.format_optimiser_parameters(self.tree.parameters_for_path(self._confirmation_path()))
+        settled = bool(best) and self.best_probability() >= bar
+        return Verdict(answer, settled, self.tuning_over(), evidence, f"a recommendation needs {bar:g}" + (
+                           ", its stop_when_confident" if self.stop_when_confident is not None else ""),
+                       leaders, settle, warnings=self.edge_warnings(best) if best else [])
 
     # Descriptions
 
@@ -334,7 +361,7 @@ class McTuner(Tuner):
                 row += [f"{node.won / node.games:.3f}", f"[{low:.3f}, {high:.3f}]"]
             else:
                 row += ["--", "--"]
-            row.append("<- recommended" if path == best else "")
+            row.append("<- leader" if path == best else "")
             rows.append(row)
         return rows
 
@@ -359,20 +386,20 @@ class McTuner(Tuner):
                       f"{self.best_probability():.3f} (the probability that the recommended "
                       f"candidate is better than every other)\n")
         out.write("\n")
+        out.writelines(line + "\n" for line in self.verdict().lines())
+        out.write("\n")
         best = self.tree.best_path()
         if not best:
-            out.write("Recommended parameters: none yet (the most-played candidate doesn't look "
-                      "better than an untried one)\n")
+            out.write("Leader: none yet (the most-played candidate doesn't look better than an "
+                      "untried one)\n")
         else:
             node = self.tree.node_for_path(best)
-            out.write(f"Recommended parameters: {self.describe_path(best)}\n")
+            out.write(f"Leader: {self.describe_path(best)}\n")
             out.write(f"  record {describe_record(node.won, node.games)}  "
                       f"Elo vs opponent {format_elo(node.won, node.games)}\n")
             out.write(f"  probability it is better than every other candidate: "
                       f"{self.best_probability():.3f}\n")
             out.write(f"  {selection_bias_warning(self.confirm_games)}\n")
-            for warning in self.edge_warnings(best):
-                out.write(f"  {warning}\n")
         out.write(f"  (how it is chosen: {BEST_RULE})\n")
         out.write("\n")
         self.write_summary(out)
@@ -442,6 +469,7 @@ class McTuner(Tuner):
             "stop_when_confident": self.stop_when_confident,
             "probability_best": self.best_probability(),
             "best_rule": BEST_RULE,
+            "verdict": self.verdict().to_json(),
             "max_depth": self.tree.max_depth,
             "splits": self.tree.splits,
             "parameter_codes": [spec.code for spec in self.parameter_specs],

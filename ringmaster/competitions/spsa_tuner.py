@@ -8,6 +8,12 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
+from ringmaster.competitions.tuner import (
+    Verdict,
+    continuous_edge_warnings,
+    default_confirm_games,
+    short_value,
+)
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
@@ -94,6 +100,7 @@ class SpsaTuner(ContinuousTuner):
     competition_type = "spsa_tuner"
     event_name = "SPSA"
     status_format_version = 1
+    confirms_against_start = True
 
     @classmethod
     def known_settings(cls) -> set[str]:
@@ -123,6 +130,11 @@ class SpsaTuner(ContinuousTuner):
             a_ratio=settings["a_ratio"], alpha=settings["alpha"], gamma=settings["gamma"])
         self.trajectory_period = max(1, self.number_of_games // TRAJECTORY_POINTS)
         self.check_make_candidate(self.sample_engine_parameters())
+        if not self.confirm_games_given:   # SPSA has no measure of its own: test the answer by default
+            self.confirm_games = default_confirm_games(self.number_of_games)
+
+    def start_parameters(self) -> list[float]:
+        return list(self.start)
 
     # State
 
@@ -312,6 +324,25 @@ class SpsaTuner(ContinuousTuner):
     def _engine_text(self, point: list[float]) -> str:
         return self.format_optimiser_parameters(point)
 
+    def verdict(self) -> Verdict:
+        """The answer, recommended once it beat the start in confirmation games; how far theta still
+        wandered over the averaged games as the uncertainty; a warning at an end of a range."""
+        answer = self.recommended_parameters()
+        window = [point for games, *point in self.trajectory if games > self.average_after]
+        wander = ""
+        if len(window) >= 2:
+            ends = [self.convert([min(column) for column in zip(*window)]),
+                    self.convert([max(column) for column in zip(*window)])]
+            wander = ("over the averaged games theta stayed within " + "; ".join(
+                f"{spec.code} {low} to {high}" for spec, low, high
+                in zip(self.parameter_specs, *(map(short_value, e) for e in ends)))
+                + " (how far it still moved, not a confidence interval)")
+        settle = ("more confirmation games (confirm_games), or a longer run (number_of_games)"
+                  if self.confirm_games > 0 else "confirmation games against the start (confirm_games)")
+        return self.confirmation_verdict(
+            self.format_optimiser_parameters(answer), self.tuning_over(), settle, wander,
+            continuous_edge_warnings([spec.code for spec in self.parameter_specs], answer))
+
     def write_screen_report(self, out: TextIO) -> None:
         s = self.schedule
         mode = ("perturbed candidates play each other, colours swapped" if self.head_to_head
@@ -323,6 +354,8 @@ class SpsaTuner(ContinuousTuner):
                   + ", ".join(f"{spec.code} {c:.4g}, {r:.4g}" for spec, c, r
                               in zip(self.parameter_specs, s.c_end, s.r_end))
                   + "\n\n")
+        out.writelines(line + "\n" for line in self.verdict().lines())
+        out.write("\n")
         out.write(f"Answer: {self._engine_text(self.recommended_parameters())}\n")
         out.write(f"  (SPSA's answer is {self.answer_description()}; confirm_games measures it "
                   "against the opponent)\n")
@@ -362,8 +395,10 @@ class SpsaTuner(ContinuousTuner):
                             "engine_parameters": list(self.convert(point))}
                            for games, *point in self.trajectory],
             "confirmation": self.confirmation_json(),
+            "verdict": self.verdict().to_json(),
             "opponent": self.opponent.code,
             "opponent_description": self.opponent_description,
             "elo_method": ELO_METHOD,
         })
         return report
+

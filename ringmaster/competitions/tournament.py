@@ -24,9 +24,10 @@ from ringmaster.competitions.matchup_stats import (
 )
 from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.time_settings import player_time_control
-from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
+from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
@@ -94,6 +95,24 @@ class Tournament(Competition):
         self.sprt_states: dict[str, SprtState] = {}
         self.rating_anchor: str | None = None
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
+        self.chosen_matchups: set[str] | None = None        # run --matchup: only these get games
+
+    def choose_matchups(self, chosen: list[str]) -> None:
+        """In this run, start games of these matchups only (each an id or a name).
+
+        Raises UsageError naming an unknown one, with the matchups there are.
+        """
+        by_name = {m.name: mid for mid, m in self.matchups.items()}
+        ids = set()
+        for word in chosen:
+            mid = word if word in self.matchups else by_name.get(word)
+            if mid is None:
+                known = ", ".join(self.matchups) or "none"
+                raise UsageError(f"--matchup {word}: no such matchup in {self.competition_code} "
+                                 f"(its matchup ids: {known})")
+            ids.add(mid)
+        self.chosen_matchups = ids
+        self._set_scheduler_groups()
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         return {str(key): saved_game_settings(m.game_settings, self._matchup_specs(m))
@@ -151,9 +170,10 @@ class Tournament(Competition):
         self._set_scheduler_groups()
 
     def _set_scheduler_groups(self) -> None:
-        """Matchups an SPRT has decided get no more games."""
+        """Matchups an SPRT has decided get no more games, nor those --matchup left out."""
         self.scheduler.set_groups([(m.id, m.number_of_games) for m in self.matchups.values()
-                                   if not self.sprt_decided(m.id)])
+                                   if not self.sprt_decided(m.id) and (
+                                       self.chosen_matchups is None or m.id in self.chosen_matchups)])
 
     def get_status(self) -> dict[str, Any]:
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
@@ -335,7 +355,7 @@ class Tournament(Competition):
         return len(self.rating_players()) > 2
 
     def ratings(self) -> RatingTable | None:
-        """The joint Bradley-Terry ratings of every player, or None (see fit_ratings)."""
+        """The joint Bradley-Terry ratings of every linked group of players, or None (see fit_ratings)."""
         if not self.wants_ratings():
             return None
         games = []
@@ -354,13 +374,27 @@ class Tournament(Competition):
         if not self.wants_ratings():
             return
         table = self.ratings()
-        out.write("Ratings (Bradley-Terry, joint over every game)\n")
+        out.write("Ratings (Bradley-Terry, joint over the games within each group of players "
+                  "linked by wins and losses)\n")
         if table is None:
-            out.write("  none: the players with results aren't all linked by games played "
-                      "(each group of players can only be rated within itself)\n")
+            out.write("  none: fewer than two players have results\n")
             return
-        out.write("\n".join(render_table(rating_lines(table), right_align_from=2)) + "\n")
-        out.write(f"Ratings are relative to {table.reference}. {RATING_METHOD}\n")
+        if not table.groups:
+            out.write("  none: no two players are linked both ways (each won, or lost, every game "
+                      "against each opponent)\n")
+        for number, group in enumerate(table.groups, start=1):
+            if len(table.groups) > 1:
+                out.write(f"group {number} (rated against each other only), relative to "
+                          f"{group.reference}:\n")
+            out.write("\n".join(render_table(rating_lines(group), right_align_from=2)) + "\n")
+        if table.unrated:
+            out.write("Not rated, nor ranked against the others (no game won and lost links them):\n")
+            out.writelines(f"  {u.player}: {u.note()}\n" for u in table.unrated)
+        if len(table.groups) == 1:
+            out.write(f"Ratings are relative to {table.reference}. ")
+        elif table.groups:
+            out.write("Ratings compare players within a group only. ")
+        out.write(f"{RATING_METHOD}\n")
 
     # Reports
 
@@ -417,9 +451,11 @@ class Tournament(Competition):
     def write_player_descriptions(self, out: TextIO) -> None:
         codes = sorted({c.split("#")[0] for m in self.matchups.values()
                         for c in (m.player_1, m.player_2)})
+        options = distinguishing_options({code: self.players[code].command for code in codes})
         for code in codes:
             desc = self.engine_descriptions.get(code) or self.engine_descriptions.get(f"{code}#2")
-            out.write(f"player {code}: {desc or '[no description available]'}\n")
+            told = f" ({options[code]})" if options[code] else ""   # two GNU Go's: their --level
+            out.write(f"player {code}: {desc or '[no description available]'}{told}\n")
 
     def write_screen_report(self, out: TextIO) -> None:
         self.write_matchup_reports(out, include_ghosts=False)
@@ -472,9 +508,5 @@ class Tournament(Competition):
         report["elo_method"] = ELO_METHOD
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()
-        report["ratings"] = None if table is None else {
-            **table.to_json(),
-            "superiority": {a.player: {b.player: table.superiority(a.player, b.player)
-                                       for b in table.ratings if b.player != a.player}
-                            for a in table.ratings}}
+        report["ratings"] = None if table is None else table.to_json()
         return report

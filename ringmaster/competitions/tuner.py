@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import (
@@ -30,7 +31,7 @@ from ringmaster.settings import (
     interpret_optional,
     load_settings,
 )
-from ringmaster.stats.win_rates import format_elo, wilson_interval
+from ringmaster.stats.win_rates import format_elo, likelihood_of_superiority, wilson_interval
 from ringmaster.tuning.parameters import (
     convert_parameters,
     format_engine_parameters,
@@ -38,12 +39,91 @@ from ringmaster.tuning.parameters import (
 
 CONFIRM_PREFIX = "c"
 CONFIRM_PLAYER_CODE = "best"
+START_PLAYER_CODE = "start"
+
+CONFIRM_LOS_BAR = 0.95
+"""ce_tuner and spsa_tuner recommend their answer once it beat the start in confirmation games with
+this likelihood of superiority: their searches have no measure of their own that tells an answer on
+a peak from one on a plateau (reports/ has the simulations)."""
+
+EDGE_SHARE = 0.05
+"""A continuous tuner's answer this close to an end of a parameter's range (a share of it) is warned:
+the best value may lie beyond."""
+
+
+@dataclass
+class Verdict:
+    """A tuner's headline, only as strong as its evidence.
+
+    It recommends its answer ('Use ...') only when its own confidence measure
+    passes a stated bar; otherwise it says there is no clear winner yet, with the
+    leading candidates and what would settle it.
+    """
+
+    answer: str                 # the parameters it would use: 'c: 0.029'
+    settled: bool               # the confidence measure passes the bar
+    tuning_over: bool
+    evidence: str               # the measure, now: 'better than every other ... with probability 0.31'
+    bar: str                    # 'a recommendation needs 0.95'
+    leaders: list[str] = field(default_factory=list)
+    settle: str = ""            # what would settle it
+    uncertainty: str = ""       # how far the answer may be off
+    warnings: list[str] = field(default_factory=list)
+
+    def headline(self) -> str:
+        if not self.settled:
+            return "No clear winner yet"
+        return f"Use {self.answer}" if self.tuning_over else f"Clearly leading so far: {self.answer}"
+
+    def lines(self) -> list[str]:
+        """The text report's verdict: the headline, then indented details."""
+        lines = [f"Verdict: {self.headline()}"]
+        if not self.settled:
+            lines.append(f"  leading: {'; '.join(self.leaders) if self.leaders else self.answer}")
+        lines.append(f"  evidence: {self.evidence} ({self.bar})")
+        if self.uncertainty:
+            lines.append(f"  uncertainty: {self.uncertainty}")
+        if not self.settled and self.settle:
+            lines.append(f"  what would settle it: {self.settle}")
+        lines += [f"  {warning}" for warning in self.warnings]
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {"headline": self.headline(), "answer": self.answer, "settled": self.settled,
+                "tuning_over": self.tuning_over, "evidence": self.evidence, "bar": self.bar,
+                "leaders": self.leaders, "settle": self.settle, "uncertainty": self.uncertainty,
+                "warnings": self.warnings}
+
+
+def edge_warning(code: str, end: str) -> str:
+    """The warning for an answer at the low or high end of a parameter's range."""
+    word, beyond = ("lowest", "below") if end == "low" else ("highest", "above")
+    return (f"warning: {code} lies at the {word} end of its range: the best value may be {beyond} "
+            f"it; widen the range of {code} and tune again")
+
+
+def continuous_edge_warnings(codes: list[str], point: list[float]) -> list[str]:
+    """Warnings for each coordinate of a point (0 to 1 across each range) within EDGE_SHARE of an end."""
+    warnings = []
+    for code, x in zip(codes, point):
+        if x <= EDGE_SHARE:
+            warnings.append(edge_warning(code, "low"))
+        elif x >= 1.0 - EDGE_SHARE:
+            warnings.append(edge_warning(code, "high"))
+    return warnings
 
 def selection_bias_warning(confirm_games: int) -> str:
     """The caution shown under a record the selection itself produced."""
     advice = ("the confirmation games below are a fair test" if confirm_games > 0
               else "set confirm_games for an unbiased figure")
     return f"(the tuning games chose this candidate, so its own record flatters it; {advice})"
+
+
+def default_confirm_games(tuning_games: int) -> int:
+    """ce_tuner's and spsa_tuner's confirm_games when the control file sets none: a tenth of the
+    tuning games, at least 20, even (so that each side has each colour as often)."""
+    games = max(20, round(tuning_games / 10))
+    return games + games % 2
 
 
 def interpret_candidate_colour(value: Any) -> str:
@@ -65,6 +145,11 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     return value
+
+
+def short_value(value: Any) -> str:
+    """An engine parameter value, short: '0.0291', '12', 'on'."""
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
 def describe_record(won: float, games: int) -> str:
@@ -122,6 +207,7 @@ class Tuner(Competition):
         check_player_clocks(self.game_settings, (self.opponent,))
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0
+        self.confirm_games_given = config.get("confirm_games") is not None
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""
@@ -214,7 +300,15 @@ class Tuner(Competition):
     def sample_engine_parameters(self) -> tuple:
         raise NotImplementedError
 
-    # Confirmation games: the chosen candidate plays fresh games once tuning is over.
+    # Confirmation games: the chosen candidate plays fresh games once tuning is over, against the
+    # opponent, or (confirms_against_start: ce_tuner and spsa_tuner) against the start of the search.
+
+    confirms_against_start = False
+
+    def start_parameters(self) -> list[float]:
+        """Where the search started (optimiser parameters): what confirmation games test the answer
+        against when confirms_against_start."""
+        raise NotImplementedError
 
     def clean_confirmation(self) -> None:
         self.confirm_parameters: list[float] | None = None
@@ -222,11 +316,12 @@ class Tuner(Competition):
         self.confirm_scheduler = SimpleScheduler()
         self.confirm_won = 0
         self.confirm_played = 0
+        self.confirm_against = "start" if self.confirms_against_start else "opponent"
 
     def confirmation_to_json(self) -> dict[str, Any]:
         return {"parameters": self.confirm_parameters, "label": self.confirm_label,
                 "scheduler": self.confirm_scheduler.to_json(),
-                "won": self.confirm_won, "played": self.confirm_played}
+                "won": self.confirm_won, "played": self.confirm_played, "against": self.confirm_against}
 
     def confirmation_from_json(self, data: dict[str, Any]) -> None:
         self.confirm_parameters = data["parameters"]
@@ -234,6 +329,13 @@ class Tuner(Competition):
         self.confirm_scheduler = SimpleScheduler.from_json(data["scheduler"])
         self.confirm_won = data["won"]
         self.confirm_played = data["played"]
+        # A run from before confirmation against the start goes on against the opponent, with the
+        # confirm_games it had (0 unless the control file sets it).
+        self.confirm_against = data.get("against", "opponent")
+        if "against" not in data and not self.confirm_games_given:
+            self.confirm_games = 0
+        if self.confirm_against not in ("start", "opponent"):
+            raise ValueError("confirmation against")
 
     def start_confirmation(self, optimiser_parameters: list[float], label: str) -> None:
         self.confirm_parameters = list(optimiser_parameters)
@@ -252,8 +354,16 @@ class Tuner(Competition):
         number = s.issue(self.confirm_games)
         engine_parameters = self.convert(self.confirm_parameters)
         candidate = self.make_candidate(CONFIRM_PLAYER_CODE, engine_parameters)
-        return self.make_tuning_job(f"{CONFIRM_PREFIX}{number}", ["confirm", number],
-                                    candidate, engine_parameters)
+        game_id, game_data = f"{CONFIRM_PREFIX}{number}", ["confirm", number]
+        if self.confirm_against == "opponent":
+            return self.make_tuning_job(game_id, game_data, candidate, engine_parameters)
+        start_parameters = self.convert(self.start_parameters())
+        start = self.make_candidate(START_PLAYER_CODE, start_parameters)
+        black, white = (candidate, start) if number % 2 == 0 else (start, candidate)
+        return self.make_game_job(
+            game_id, black, white, self.game_settings, game_data=game_data,
+            sgf_note=(f"Confirmation: the answer, {self.format_engine_parameters(engine_parameters)}, "
+                      f"against the start, {self.format_engine_parameters(start_parameters)}"))
 
     @staticmethod
     def is_confirmation(game_data: Any) -> bool:
@@ -270,25 +380,54 @@ class Tuner(Competition):
     def process_confirmation_result(self, response: GameJobResult) -> str:
         number = response.game_data[1]
         self.confirm_scheduler.fix(number)
-        won = self.candidate_won(response)
+        if self.confirm_against == "start":
+            won = response.game_result.winning_player == CONFIRM_PLAYER_CODE
+        else:
+            won = self.candidate_won(response)
         self.confirm_played += 1
         self.confirm_won += int(won)
         self.log_history(f"confirm {self.confirm_label} {'won' if won else 'lost'}")
         return (f"confirmation {self.confirm_label} {'won' if won else 'lost'} "
                 f"{response.game_result.sgf_result}")
 
+    def confirmation_los(self) -> float | None:
+        """The likelihood that the answer is stronger than what it played in confirmation games."""
+        return likelihood_of_superiority(self.confirm_won, self.confirm_played - self.confirm_won)
+
+    def confirmation_verdict(self, answer: str, tuning_over: bool, settle: str, uncertainty: str = "",
+                             warnings: list[str] | None = None) -> Verdict:
+        """The verdict of a tuner whose bar is its answer beating the start in confirmation games."""
+        start = self.format_optimiser_parameters(self.start_parameters())
+        los = self.confirmation_los() if self.confirm_against == "start" else None
+        if self.confirm_games <= 0:
+            evidence = "none: no confirmation games (confirm_games is 0) test the answer against the start"
+        elif self.confirm_against != "start":
+            evidence = ("none that compares: this run's confirmation games play the opponent (it started "
+                        "before they played the start)")
+        elif los is None:
+            evidence = (f"not yet: {self.confirm_games} confirmation games against the start "
+                        f"({start}) once tuning ends")
+        else:
+            evidence = (f"the answer beat the start ({start}) in {self.confirm_won} of "
+                        f"{self.confirm_played} confirmation games: LOS {los:.3f}")
+        return Verdict(answer, los is not None and los >= CONFIRM_LOS_BAR, tuning_over, evidence,
+                       f"a recommendation needs LOS {CONFIRM_LOS_BAR:g} over the start",
+                       [answer], settle, uncertainty, warnings or [])
+
     def write_confirmation_report(self, out: Any) -> None:
         if self.confirm_games <= 0:
             return
+        against = " against the start" if self.confirm_against == "start" else ""
         if self.confirm_parameters is None:
-            out.write(f"confirmation: {self.confirm_games} fresh games for the best candidate "
+            out.write(f"confirmation: {self.confirm_games} fresh games for the best candidate{against} "
                       "once tuning ends\n")
             return
         out.write(f"confirmation games ({self.confirm_played}/{self.confirm_games}) for "
-                  f"{self.confirm_label}:\n")
+                  f"{self.confirm_label}{against}:\n")
         if self.confirm_played:
             out.write(f"  record {describe_record(self.confirm_won, self.confirm_played)}  "
-                      f"Elo vs opponent {format_elo(self.confirm_won, self.confirm_played)}\n")
+                      f"Elo vs {'start' if against else 'opponent'} "
+                      f"{format_elo(self.confirm_won, self.confirm_played)}\n")
 
     def confirmation_json(self) -> dict[str, Any] | None:
         if self.confirm_games <= 0:
@@ -297,13 +436,16 @@ class Tuner(Competition):
                                   "candidate": self.confirm_label,
                                   "optimiser_parameters": self.confirm_parameters,
                                   "parameter_values": None, "won": self.confirm_won,
-                                  "played": self.confirm_played}
+                                  "played": self.confirm_played, "against": self.confirm_against}
+        if self.confirm_against == "start":
+            result["start"] = self.format_optimiser_parameters(self.start_parameters())
         if self.confirm_parameters is not None:
             result["parameter_values"] = [plain_value(v) for v in self.convert(self.confirm_parameters)]
         if self.confirm_played:
             low, high = wilson_interval(self.confirm_won, self.confirm_played)
             result["win_rate"] = self.confirm_won / self.confirm_played
             result["win_rate_95"] = [low, high]
+            result["los"] = self.confirmation_los()
         return result
 
     def get_json_report(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from typing import TextIO
 
 from ringmaster import reaper
-from ringmaster.files import clipped, printable
+from ringmaster.files import clipped, log_line, printable
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
 from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
@@ -36,7 +36,7 @@ class StderrSink:
     def for_player(self, label: str) -> Callable[[str], None]:
         def write(line: str) -> None:
             with self._lock:
-                self._file.write(f"[{label}] {line}\n")
+                self._file.write(log_line(f"[{label}] {line}") + "\n")
                 self._file.flush()
         return write
 

@@ -113,7 +113,8 @@ def header_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
          + f", {report.get('void_games', 0)} void"),
         ("games per hour", "--" if progress.get("games_per_hour") is None
          else f"{progress['games_per_hour']:.0f}"),
-        ("ETA", format_duration(progress.get("eta")) if wanted is not None else "no game limit"),
+        ("ETA", "no game limit" if wanted is None else "estimating (from the games after each "
+         "worker's first)" if progress.get("estimating") else format_duration(progress.get("eta"))),
         ("time limits", time_limits(all_settings, report.get("player_time_controls") or {})),
         ("ringmaster", str(report.get("ringmaster_version", "?"))),
     ]

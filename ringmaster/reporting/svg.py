@@ -18,15 +18,24 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 58, 16, 28, 44
 COLOURS = ["#1f6fb2", "#d9622b", "#2e9d4a", "#8e44ad", "#c0392b", "#7f8c8d"]
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering [low, high] (about `count` of them)."""
+TITLE_LINE_HEIGHT = 15
+TITLE_CHARACTER_WIDTH = 6.9
+"""A wide character of the 12 px semi-bold title, in pixels: titles are wrapped to fit the plot."""
+
+
+def nice_ticks(low: float, high: float, count: int = 5, integer: bool = False) -> list[float]:
+    """Round tick values covering [low, high] (about `count` of them); whole numbers only if integer
+    (counts of games: no tick at half a game)."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return []
     if high <= low:
         high = low + 1.0
     raw = (high - low) / max(1, count)
+    if integer and raw < 1:
+        raw = 1.0
     magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    steps = (1, 2, 5, 10) if integer else (1, 2, 2.5, 5, 10)
+    step = next(m * magnitude for m in steps if m * magnitude >= raw)
     first = math.ceil(low / step - 1e-9) * step
     ticks = []
     value = first
@@ -43,6 +52,31 @@ def format_tick(value: float) -> str:
 
 def _esc(text: str) -> str:
     return html.escape(str(text), quote=True)
+
+
+def title_lines(title: str, width: int) -> list[str]:
+    """The title wrapped at spaces into lines that fit a plot this wide."""
+    most = max(10, int((width - 12) / TITLE_CHARACTER_WIDTH))
+    lines: list[str] = []
+    for word in title.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def svg_with_title(title: str, width: int, height: int, body: str) -> str:
+    """A plot's SVG: its title wrapped above the body, which is moved down by the lines it took."""
+    lines = title_lines(title, width)
+    extra = TITLE_LINE_HEIGHT * (len(lines) - 1)
+    heading = "".join(f'<text x="{width / 2:.1f}" y="{17 + TITLE_LINE_HEIGHT * i}" '
+                      f'text-anchor="middle" class="title">{_esc(line)}</text>'
+                      for i, line in enumerate(lines))
+    moved = f'<g transform="translate(0 {extra})">{body}</g>' if extra else body
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{width}" '
+            f'height="{height + extra}" viewBox="0 0 {width} {height + extra}" role="img">'
+            f'<title>{_esc(title)}</title>{heading}{moved}</svg>')
 
 
 @dataclass
@@ -148,12 +182,7 @@ class Chart:
             x += 24 + 7 * len(label)
 
     def render(self) -> str:
-        f = self.frame
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{f.width}" '
-                f'height="{f.height}" viewBox="0 0 {f.width} {f.height}" role="img">'
-                f'<title>{_esc(self.title)}</title>'
-                f'<text x="{f.width / 2:.1f}" y="17" text-anchor="middle" class="title">'
-                f'{_esc(self.title)}</text>' + "".join(self.parts) + "</svg>")
+        return svg_with_title(self.title, self.frame.width, self.frame.height, "".join(self.parts))
 
 
 @dataclass
@@ -172,12 +201,16 @@ def _finite(values: Sequence[float]) -> list[float]:
 
 def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
                hlines: Sequence[tuple[float, str, str]] = (),
-               y_range: tuple[float, float] | None = None) -> str:
-    """Lines with optional bands and dashed horizontal lines (value, label, colour)."""
-    xs = _finite([x for s in series for x, _ in s.points])
+               y_range: tuple[float, float] | None = None,
+               x_ticks: Sequence[tuple[float, str]] | None = None,
+               dots: Sequence[tuple[float, float, float]] = ()) -> str:
+    """Lines with optional bands and dashed horizontal lines (value, label, colour); x_ticks
+    (position, label) replace the round ticks (a log scale labelled in its own units); dots
+    (x, y, weight) are drawn over the lines, their area growing with the weight."""
+    xs = _finite([x for s in series for x, _ in s.points] + [x for x, _, _ in dots])
     ys = _finite([y for s in series for _, y in s.points]
                  + [v for s in series for v in (s.lows or []) + (s.highs or [])]
-                 + [h for h, _, _ in hlines])
+                 + [h for h, _, _ in hlines] + [y for _, y, _ in dots])
     if y_range is not None:
         y_low, y_high = y_range
     else:
@@ -186,7 +219,7 @@ def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
         y_low, y_high = y_low - pad, y_high + pad
     frame = Frame(min(xs) if xs else 0.0, max(xs) if xs else 1.0, y_low, y_high)
     chart = Chart(frame, title, x_label, y_label)
-    chart.axes()
+    chart.axes(x_ticks)
     for i, s in enumerate(series):
         colour = COLOURS[i % len(COLOURS)]
         if s.lows is not None and s.highs is not None:
@@ -195,6 +228,11 @@ def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
         chart.hline(value, colour, label)
     for i, s in enumerate(series):
         chart.polyline(s.points, COLOURS[i % len(COLOURS)])
+    heaviest = max((w for _, _, w in dots), default=1.0) or 1.0
+    for x, y, weight in dots:
+        radius = 1.5 + 3.0 * math.sqrt(max(weight, 0.0) / heaviest)
+        chart.parts.append(f'<circle cx="{frame.x(x):.1f}" cy="{frame.y(y):.1f}" r="{radius:.1f}" '
+                           f'class="dot" fill="{COLOURS[1]}" fill-opacity="0.55"/>')
     if len(series) > 1:
         chart.legend([(s.label, COLOURS[i % len(COLOURS)]) for i, s in enumerate(series)])
     return chart.render()
@@ -256,7 +294,7 @@ def histogram(title: str, values: Sequence[float], x_label: str, bins: int = 20)
     for v in values:
         counts[min(bins - 1, int((v - low) / width))] += 1
     chart = Chart(Frame(low, high, 0, max(counts) * 1.1), title, x_label, "games")
-    chart.axes()
+    chart.axes(y_ticks=nice_ticks(0, max(counts) * 1.1, integer=True))
     f = chart.frame
     for i, count in enumerate(counts):
         x0, x1 = f.x(low + i * width), f.x(low + (i + 1) * width)
@@ -328,7 +366,4 @@ def heat_map(title: str, cells: Sequence[Sequence[tuple[float | None, int]]],
     parts.append(f'<text x="14" y="{MARGIN_TOP + rows * cell / 2:.1f}" text-anchor="middle" '
                  f'class="label" transform="rotate(-90 14 {MARGIN_TOP + rows * cell / 2:.1f})">'
                  f'{_esc(y_label)}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{width}" '
-            f'height="{height}" viewBox="0 0 {width} {height}" role="img">'
-            f'<title>{_esc(title)}</title><text x="{width / 2:.1f}" y="17" text-anchor="middle" '
-            f'class="title">{_esc(title)}</text>' + "".join(parts) + "</svg>")
+    return svg_with_title(title, width, height, "".join(parts))

@@ -42,7 +42,7 @@ def mc_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
             if report["max_depth"] > 1 else []
         title = f"Win rate by {code}" + (" (over the other parameters)" if len(codes) > 1 else "")
         plots.append(svg.error_bar_chart(
-            title + "; red: recommended; bars: 95%; size: games", estimates,
+            title + "; red: the leader; bars: 95%; size: games", estimates,
             sorted(ticks.items()), code, "win rate against the opponent",
             hlines=[(0.5, "even", "#888")], legend=legend))
     tuned = [i for i, split in enumerate(splits) if split > 1]
@@ -100,7 +100,7 @@ def heat_map_plot(report: dict[str, Any], i: int, j: int) -> str:
 
 
 def best_candidate_plot(report: dict[str, Any]) -> str:
-    """The recommended candidate's win rate over its tuning games, with its 95% band."""
+    """The leading candidate's win rate over its tuning games, with its 95% band."""
     best = report.get("best")
     if not best:
         return ""
@@ -121,7 +121,7 @@ def best_candidate_plot(report: dict[str, Any]) -> str:
         highs.append(high)
     if len(points) < 2:
         return ""
-    return svg.line_chart("Recommended candidate: win rate over its games (band: 95%)",
+    return svg.line_chart("The leader: win rate over its games (band: 95%)",
                           [svg.Series("win rate", points, lows, highs)],
                           "games of this candidate", "win rate", y_range=(0.0, 1.0),
                           hlines=[(0.5, "even", "#888")])

@@ -14,7 +14,8 @@ DELIMITER = "-" * 78
 
 
 class Presenter:
-    """Shows a run as it goes: redrawn in place on a terminal, append-only otherwise."""
+    """Shows a run as it goes: redrawn in place on a terminal; otherwise (a file, a pipe)
+    one line per finished game and each warning as it comes, and the report once, at the end."""
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None,
                  min_interval: float = 0.2) -> None:
@@ -33,9 +34,11 @@ class Presenter:
         self.ringmaster = ringmaster
 
     def game_finished(self, response: Any, line: str) -> None:
-        self.results.append(f"game {response.game_id}: {line}")
+        entry = f"game {response.game_id}: {line}"
+        self.results.append(entry)
         if not self.is_tty:
-            self.draw()
+            self.out.write(entry + "\n")
+            self.out.flush()
 
     def warning(self, message: str) -> None:
         self.warnings.append(message)
@@ -58,10 +61,11 @@ class Presenter:
             self.unshown_warnings = []
 
     def refresh(self, final: bool = False) -> None:
-        if final and not self.is_tty:
+        if not self.is_tty:
+            if final:
+                self.draw()   # the report, once
             return
-        if self.is_tty and (
-                final or time.monotonic() - self._last_draw >= self.min_interval):
+        if final or time.monotonic() - self._last_draw >= self.min_interval:
             self.draw()
 
     def screen(self) -> str:
@@ -83,6 +87,8 @@ class Presenter:
         out.write(progress_line(r.reports.progress()) + "\n")
         out.write("\n")
         r.competition.write_screen_report(out)
+        if not self.is_tty:   # each result and warning has had its own line
+            return out.getvalue()
         if self.results:
             out.write("\n= Results =\n" + "\n".join(self.results) + "\n")
         if self.warnings:

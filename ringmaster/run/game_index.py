@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -119,12 +120,22 @@ def _csv_cell(value: Any) -> str | int:
     return value
 
 
+def game_id_order(game_id: str) -> tuple:
+    """A sort key that puts ids in their numbers' order: '0_9' before '0_10', '2a' before '10a'."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", game_id)))
+
+
+def by_game_id(entries: list[GameEntry]) -> list[GameEntry]:
+    """The entries in game id order (a void game before its replay: the sort is stable)."""
+    return sorted(entries, key=lambda entry: game_id_order(entry.game_id))
+
+
 def games_csv(entries: list[GameEntry]) -> str:
-    """One row per game, with a header row; empty cells for unknown values."""
+    """One row per game, in game id order, with a header row; empty cells for unknown values."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for entry in entries:
+    for entry in by_game_id(entries):
         row = entry.to_json()
         for side in ("black", "white"):
             clock = row[f"clock_{side}"] or [None] * len(CLOCK_COLUMNS)

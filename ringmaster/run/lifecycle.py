@@ -8,14 +8,17 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from ringmaster.competitions.tournament import Tournament
 from ringmaster.errors import (
     Interrupt,
     RunInterrupted,
     StateFileError,
     StorageError,
+    UsageError,
 )
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.run.ringmaster import Ringmaster
+from ringmaster.run.run_log import RUN_ENDED, unfinished_run, unfinished_run_warning
 from ringmaster.run.startup_checks import (
     engines_started_together,
     require_cluster_passes,
@@ -47,35 +50,43 @@ def _interrupt(signum: int, frame: Any) -> None:
 def sigterm_interrupts() -> Iterator[None]:
     """While inside, SIGTERM unwinds like Ctrl-C, and both raise errors.Interrupt.
 
-    Only in the main thread (elsewhere nothing changes); a SIGINT that is
-    ignored stays ignored. Interrupt tells a signal from a KeyboardInterrupt
-    that a control file raises itself.
+    Only in the main thread (elsewhere nothing changes). SIGINT is handled even
+    when it was ignored: a shell starts `ringmaster run x.ctl &` with SIGINT
+    ignored, and Ctrl-C and `kill -INT` must still stop the run as documented.
+    A handler of the embedding program's own is left alone. Interrupt tells a
+    signal from a KeyboardInterrupt that a control file raises itself.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous_term = signal.signal(signal.SIGTERM, _interrupt)
     previous_int = signal.getsignal(signal.SIGINT)
-    if previous_int is signal.default_int_handler:
+    ours = previous_int in (signal.default_int_handler, signal.SIG_IGN, signal.SIG_DFL)
+    if ours:
         signal.signal(signal.SIGINT, _interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous_term)
-        if previous_int is signal.default_int_handler:
+        if ours:
             signal.signal(signal.SIGINT, previous_int)
 
 
-
-
-
-
+def choose_matchups(ringmaster: Ringmaster, matchups: list[str]) -> None:
+    """run --matchup: only these matchups get games in this run. Raises UsageError."""
+    competition = ringmaster.competition
+    if not isinstance(competition, Tournament):
+        raise UsageError(f"--matchup: {ringmaster.paths.code} is an event of type "
+                         f"{competition.competition_type}, which has no matchups (playoff and "
+                         "allplayall have)")
+    competition.choose_matchups(matchups)
 
 
 def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                     parallel: int | None = None, log_gtp: bool = False,
                     presenter: Any = None, say: Callable[[str], None] = print,
-                    quiet: bool = False, cluster: str | None = None) -> None:
+                    quiet: bool = False, cluster: str | None = None,
+                    matchups: list[str] | None = None) -> None:
     """Run a competition from its lock to its report: what 'ringmaster run' does.
 
     Takes the lock, opens the log (where the control file's warnings go, and
@@ -83,7 +94,8 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     competition is said to be so, and nothing more is done), runs the
     start-up checks, makes the history agree with the state, cleans up after a
     crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
-    Ctrl-C. say() receives the lines for the user about the checks.
+    Ctrl-C. say() receives the lines for the user about the checks. matchups
+    (ids or names), if given: only these matchups get games (choose_matchups).
 
     cluster: the address of a Dask scheduler that plays the games (the
     players are checked on every worker too). Raises ClusterUnavailable if
@@ -105,7 +117,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
         ringmaster.attach_presenter(presenter)
     try:
         with sigterm_interrupts(), reaping(helper_pids), ExitStack() as stack:
+            killed = unfinished_run(ringmaster.paths.log)
             ringmaster.open_log()
+            if killed is not None:
+                ringmaster.warn(unfinished_run_warning(killed))
             for warning in ringmaster.warnings:
                 ringmaster.warn(warning)
             ringmaster.load_state()
@@ -113,6 +128,8 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             # game leaves the history short and temporaries behind.
             ringmaster.prepare_history()
             ringmaster.clean_up_after_crash()
+            if matchups:
+                choose_matchups(ringmaster, matchups)
             if ringmaster.competition.is_complete():
                 say(COMPLETE_MESSAGE)
                 return
@@ -137,6 +154,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
             ringmaster.close_state()
         except (StorageError, StateFileError) as exc:   # the journal still holds every save
             ringmaster.log(f"the journal was not folded into the state file: {exc}")
+        try:
+            ringmaster.log(RUN_ENDED)   # so that the next run can tell this one wasn't killed
+        except StorageError:
+            pass   # a full disk: the error that stopped the run has been raised
         ringmaster.close_log()
         lock.release()
         if presenter is not None and hasattr(presenter, "close"):

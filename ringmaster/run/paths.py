@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 
 
@@ -63,3 +64,20 @@ class CompetitionPaths:
     def all_outputs(self) -> list[str]:
         return [self.log, self.status, self.journal, self.command, self.history, self.report, self.html,
                 self.games, self.void, self.gtplogs]
+
+    def own_file_written_by(self, fd: int) -> str | None:
+        """The competition's file that this descriptor writes to (`run FILE.ctl > FILE.log`), or None."""
+        try:
+            written = os.fstat(fd)
+        except OSError:
+            return None
+        if not stat.S_ISREG(written.st_mode):
+            return None
+        for path in self.all_outputs():
+            try:
+                own = os.stat(path)
+            except OSError:
+                continue
+            if (own.st_dev, own.st_ino) == (written.st_dev, written.st_ino):
+                return path
+        return None

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from ringmaster import __version__
 from ringmaster.competitions.base import Competition
 from ringmaster.files import write_atomically
-from ringmaster.run.game_index import GameEntry, games_csv
+from ringmaster.run.game_index import GameEntry, by_game_id, games_csv
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
 from ringmaster.stats.time_use import PlayerTimeUse, time_use, time_use_report
@@ -107,7 +107,7 @@ class RunReports:
         report["void_games"] = run.void_game_count
         report["ringmaster_version"] = __version__
         report["progress"] = self.progress()
-        report["games"] = [g.to_json() for g in run.game_index]
+        report["games"] = [g.to_json() for g in by_game_id(run.game_index)]
         report["games_directory"] = os.path.basename(run.paths.games)
         report["time_use"] = [use.to_json() for use in self.time_use()]
         comparison = self.host_comparison()
@@ -139,7 +139,9 @@ class RunReports:
         self._html_written_at = time.monotonic()
 
     def result_in(self) -> None:
-        """A result came in: FILE.html is due (see write_html_if_due)."""
+        """A result came in: the run's rate may start (RunClock.note_result); FILE.html is due
+        (see write_html_if_due)."""
+        self.run.clock.note_result()
         self.html_due = True
         self.write_html_if_due()
 

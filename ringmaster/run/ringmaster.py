@@ -22,6 +22,7 @@ from ringmaster.errors import (
 )
 from ringmaster.files import (
     commit_file,
+    log_line,
     make_durable,
     one_line,
     remove_stale_temporaries,
@@ -167,10 +168,11 @@ class Ringmaster(JobSource):
     # Logging
 
     def log(self, message: str) -> None:
-        """Append one line to the log (control characters escaped). Raises StorageError."""
+        """Append one line to the log, with the time to the second (control characters escaped).
+        Raises StorageError."""
         if self._log_file is not None:
             try:
-                self._log_file.write(one_line(message) + "\n")
+                self._log_file.write(log_line(message) + "\n")
                 self._log_file.flush()
             except OSError as exc:
                 raise storage_error(exc, self.paths.log) from None
@@ -342,7 +344,7 @@ class Ringmaster(JobSource):
         self.log_gtp = log_gtp
         if presenter is not None:
             self.attach_presenter(presenter)
-        self.clock.start_run()
+        self.clock.start_run(warmup=parallel or 1)
         self.reports.run_started()
         self.log(f"run started at {now()} with max_games {max_games}")
         # A Dask worker's threads outlive the run: engines aren't kept there.

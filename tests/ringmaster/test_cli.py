@@ -111,6 +111,55 @@ def test_max_games_and_resume_continue_where_stopped(write_ctl):
     assert log.count("starting game 0_0") == 1
 
 
+def test_matchup_plays_only_the_matchups_chosen_and_help_says_how_g_picks(write_ctl):
+    ctl = write_ctl(PLAYOFF.replace(
+        "matchups = [Matchup('p1', 'p2', alternating=True, number_of_games={games})]",
+        "matchups = [Matchup('p1', 'p2', id='slow', number_of_games=4),\n"
+        "            Matchup('p2', 'p1', id='quick', number_of_games=4),\n"
+        "            Matchup('p1', 'p1', id='mirror', name='self-play', number_of_games=4)]").format(
+        p1=fake_engine_command(), p2=fake_engine_command("--name", "other"), extra="scorer = 'internal'"))
+    # Without --matchup, -g 3 takes one game from each matchup in turn.
+    assert invoke("run", ctl, "-q", "-g", "3").exit_code == 0
+    assert sorted(os.listdir(ctl[:-4] + ".games")) == ["mirror_0.sgf", "quick_0.sgf", "slow_0.sgf"]
+    result = invoke("run", ctl, "-q", "-g", "4", "--matchup", "quick", "--matchup", "self-play")
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(ctl[:-4] + ".games")) == [
+        "mirror_0.sgf", "mirror_1.sgf", "mirror_2.sgf", "quick_0.sgf", "quick_1.sgf", "quick_2.sgf",
+        "slow_0.sgf"]
+    # Gomill's order too; the chosen matchup plays to its end, and the run stops.
+    assert invoke(ctl, "--matchup", "quick", "-q").exit_code == 0
+    assert len([f for f in os.listdir(ctl[:-4] + ".games") if f.startswith("quick")]) == 4
+    assert len(os.listdir(ctl[:-4] + ".games")) == 8
+    result = invoke("run", ctl, "--matchup", "fast")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == ("ringmaster: --matchup fast: no such matchup in comp "
+                             "(its matchup ids: slow, quick, mirror)\n")
+    help_text = " ".join(invoke("run", "--help").output.split())
+    assert "takes them from every matchup in turn (the one with the fewest games first)" in help_text
+    assert "--matchup ID Play only this matchup" in help_text
+
+
+def test_matchup_is_refused_for_a_tuner(write_ctl):
+    ctl = write_ctl("""
+competition_type = 'mc_tuner'
+players = {'opp': Player('x')}
+board_size = 5
+komi = 0.5
+opponent = 'opp'
+candidate_colour = 'b'
+parameters = [Parameter('p', scale=LINEAR(0, 1), split=2)]
+def make_candidate(p):
+    return Player('x')
+exploration_coefficient = 0.45
+initial_visits = 10
+initial_wins = 5
+""")
+    result = invoke("run", ctl, "--matchup", "0")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == ("ringmaster: --matchup: comp is an event of type mc_tuner, which has no "
+                             "matchups (playoff and allplayall have)\n")
+
+
 def test_stop_command_halts_a_run_before_its_next_game(write_ctl):
     ctl = playoff(write_ctl, games=4)
     assert invoke("stop", ctl).exit_code == 0
@@ -224,6 +273,22 @@ def test_console_script_in_gomill_order(write_ctl):
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("suffix, stream", [(".log", "output"), (".report", "error")])
+def test_run_with_its_output_sent_into_its_own_file_is_refused_in_one_line(write_ctl, suffix, stream):
+    ctl = playoff(write_ctl, games=1)
+    own = ctl[:-4] + suffix
+    with open(own, "w") as f:   # as the shell does for `ringmaster run comp.ctl > comp.log`
+        redirect = {"stdout": f} if stream == "output" else {"stderr": f, "stdout": subprocess.PIPE}
+        proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl], timeout=60,
+                              text=True, **({"stderr": subprocess.PIPE} | redirect))
+    message = proc.stderr if stream == "output" else open(own).read()
+    assert proc.returncode == EXIT_USAGE
+    assert message == (f"ringmaster: standard {stream} is comp{suffix}, which the run writes itself: "
+                       "send it to another file\n")
+    assert not os.path.exists(ctl[:-4] + ".status")
 
 
 def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
@@ -344,7 +409,8 @@ def test_forfeit_lines_and_player_descriptions_each_start_a_line(write_ctl):
     # Issue 14 saw "GTP GRhino:0.16.1game 0_0: ..." in a playoff with forfeits.
     ctl = playoff(write_ctl, games=3, p2=fake_engine_command("--reject-play", "--name", "GTP GRhino"))
     outputs = [invoke("run", ctl).output, invoke("show", ctl).output, open(ctl[:-4] + ".report").read()]
-    assert "game 0_0: forfeit by p1" in outputs[0] and "player p2: GTP GRhino:1.0\n" in outputs[1]
+    assert "game 0_0: forfeit by p1" in outputs[0]
+    assert "player p2: GTP GRhino:1.0 (--reject-play --name 'GTP GRhino')\n" in outputs[1]
     for text in outputs:
         assert text.endswith("\n")
         assert not re.search(r"\Sgame \d|\Splayer p\d:", text), text
@@ -406,13 +472,17 @@ def test_a_komi_change_between_runs_is_refused(write_ctl):
     assert invoke("run", ctl).exit_code == 0
 
 
-def test_log_timestamps_have_seconds(write_ctl):
-    import re
-    ctl = playoff(write_ctl, extra="scorer = 'internal'")
+def test_every_log_line_has_a_timestamp_to_the_second(write_ctl):
+    ctl = playoff(write_ctl, extra="scorer = 'internal'",
+                  p2=fake_engine_command("--name", "other", "--env-to-stderr"))
     assert invoke("run", ctl, "-q").exit_code == 0
-    log = open(ctl[:-4] + ".log").read()
-    assert re.search(r"run started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d with", log)
-    assert re.search(r"run finished at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d", log)
+    lines = open(ctl[:-4] + ".log").read().splitlines()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d "
+    assert [line for line in lines if not re.match(stamp, line)] == []
+    assert any(re.match(stamp + r"starting game 0_0: ", line) for line in lines)   # an event
+    assert any(re.match(stamp + r"\[0_0 p2\] game=0_0", line) for line in lines)   # engine stderr
+    assert re.match(stamp + r"run started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d with", lines[0])
+    assert lines[-1].endswith(" run ended")
 
 
 def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):

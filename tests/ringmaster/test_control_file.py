@@ -63,6 +63,59 @@ def test_misspelt_setting_is_warned_with_its_line(write_ctl):
     ]
 
 
+def test_a_plain_value_that_is_no_setting_and_unused_is_warned_once_with_its_line(write_ctl):
+    # A user who writes 'reuse = True' (the setting is reuse_engines) or a setting
+    # this ringmaster doesn't have believes a feature is on: each is named, once.
+    control_file = load(write_ctl, GOOD + "reuse = True\nopening_book = ['c3', 'd4']\n"
+                        "ponder_limit = {'a': 5}\n")
+    assert control_file.warnings == [
+        "comp.ctl line 7: 'reuse' is not a setting of playoff and nothing in the file uses it, "
+        "so it has no effect; did you mean 'reuse_engines'?",
+        "comp.ctl line 8: 'opening_book' is not a setting of playoff and nothing in the file "
+        "uses it, so it has no effect",
+        "comp.ctl line 9: 'ponder_limit' is not a setting of playoff and nothing in the file "
+        "uses it, so it has no effect",
+    ]
+
+
+def test_another_competition_types_setting_is_warned(write_ctl):
+    control_file = load(write_ctl, GOOD + "exploration_coefficient = 0.45\n")
+    assert [w.split(":")[0] for w in control_file.warnings] == ["comp.ctl line 7"]
+    assert "'exploration_coefficient' is not a setting of playoff" in control_file.warnings[0]
+
+
+def test_helpers_stay_silent_as_the_tuner_manuals_sample_files_need(write_ctl):
+    # The style of Gomill's mc_tuner samples: helper functions (with a default list),
+    # a constant in UPPER_CASE, imported functions and modules, a class, scale
+    # functions, and plain names that the file's own code reads.
+    control_file = load(write_ctl, """competition_type = 'mc_tuner'
+import os
+from math import exp, log
+ENGINE_PLAYOUTS = 5000
+level = 3
+def engine(playouts, extra_commands=[]):
+    return Player(['gnugo', '--level', str(level)], startup_gtp_commands=extra_commands)
+class Helper:
+    pass
+def scale_log(f):
+    return exp(log(1000) * f) * 3
+players = {'opp': Player('gnugo --level 10')}
+sizes = [9]
+board_size = sizes[0]
+komi = 7.5
+opponent = 'opp'
+candidate_colour = 'w'
+parameters = [Parameter('p', scale=scale_log, split=4)]
+def make_candidate(p):
+    return engine(ENGINE_PLAYOUTS, ['x %f' % p])
+exploration_coefficient = 0.45
+initial_visits = 10
+initial_wins = 5
+""")
+    control_file.make_competition()
+    assert control_file.warnings == []
+
+
 @pytest.mark.parametrize("text, expected", [
     ("", "error in control file comp.ctl: can't find competition_type"),
     ("# comment\nboard_size = 9\n",

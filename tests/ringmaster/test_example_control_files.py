@@ -6,6 +6,8 @@ import glob
 import json
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -88,3 +90,39 @@ def test_gnu_go_examples_score_by_area_with_the_referee(source, write_ctl):
     gnugo = [p for p in competition.players.values() if "gnugo" in p.command[0]]
     assert gnugo and all(p.command[0] == "/usr/games/gnugo" and "--chinese-rules" in p.command
                          for p in gnugo)
+
+
+def _readme_first_command() -> str:
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme[readme.index("## Two commands"):]
+    return section[section.index("```\n") + 4:section.index("\n```", section.index("```\n"))]
+
+
+def test_the_readme_first_command_installs_and_runs_a_tuning_event_of_our_engine():
+    command = _readme_first_command()
+    assert "\n" not in command   # one line to paste
+    install, run = command.rsplit(" && ", 1)
+    assert install == "pip install torch==2.13.0 && pip install -e '.[engines]'"
+    assert run == "ringmaster run control_files/tune.ctl -j 2"
+    control_file = load_control_file(os.path.join(ROOT, "control_files", "tune.ctl"))
+    assert control_file.warnings == [] and control_file.competition_type.endswith("_tuner")
+    competition = control_file.make_competition()
+    competition.set_clean_status()
+    candidate, opponent = (check.player for check in competition.get_player_checks())
+    for player in (candidate, opponent):   # our engine, against itself with its default
+        assert list(player.command[1:4]) == ["-m", "players", "mcts"]
+
+
+@pytest.mark.integration
+def test_the_readme_tuning_event_sent_to_a_file_prints_a_line_a_game_then_its_verdict(tmp_path):
+    ctl = shutil.copy(os.path.join(ROOT, "control_files", "tune.ctl"), tmp_path)
+    with open(tmp_path / "tune.out", "w") as out:
+        proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2", "-g", "4"],
+                              stdout=out, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = (tmp_path / "tune.out").read_text().splitlines()
+    assert lines[0] == "running startup checks on all players"
+    assert sorted(line.split(":")[0] for line in lines[1:5]) == [f"game {n}" for n in range(4)]
+    assert "Verdict: No clear winner yet" in lines and (tmp_path / "tune.html").exists()
+    assert len(lines) < 40   # not the report after every game

@@ -251,3 +251,22 @@ def test_an_mc_tuner_control_file_switches_by_its_competition_type(kind, write_c
     tuner.set_clean_status()
     assert tuner.sample_engine_parameters() == pytest.approx((0.5,))   # LOG(0.05, 5.0)'s centre
     assert tuner.number_of_games == 400 and tuner.confirm_games == 40
+
+
+def test_the_verdict_needs_a_narrow_interval_and_warns_at_the_end_of_a_range():
+    few = make_tuner(number_of_games=100)
+    run_simulation(few, peak, 100, random.Random(6))
+    low, high = few.get_json_report()["recommended"]["model_win_rate_95"]
+    assert high - low > 0.2 and not few.verdict().settled
+    assert few.verdict().headline() == "No clear winner yet"
+    assert few.get_json_report()["verdict"]["bar"] == "a recommendation needs it at most 0.2 wide"
+    many = make_tuner(number_of_games=1200)
+    run_simulation(many, peak, 1200, random.Random(6))
+    low, high = many.get_json_report()["recommended"]["model_win_rate_95"]
+    assert high - low <= 0.2 and many.verdict().headline() == f"Use {many.verdict().answer}"
+    edge = make_tuner(number_of_games=200)
+    run_simulation(edge, lambda p: 0.9 - 0.8 * p[0], 200, random.Random(6))
+    assert edge.recommended_parameters()[0] < 0.05
+    assert edge.verdict().warnings == [
+        "warning: x lies at the lowest end of its range: the best value may be below it; widen the "
+        "range of x and tune again"]

@@ -149,13 +149,14 @@ def test_event_ends_after_the_last_generation():
     tuner = make_tuner(default_config(candidate_colour="random",
                                       make_candidate=make_simulated_candidate))
     played = run_simulation(tuner, lambda x: 0.5, 1000, random.Random(2))
-    assert played == 3 * 4 * 3
+    # 36 tuning games, then the default 20 confirmation games of the mean against the start.
+    assert tuner.confirm_games == 20 and played == 3 * 4 * 3 + 20
     assert tuner.is_complete() and tuner.generation == 3
     out = io.StringIO()
     tuner.write_short_report(out)
     text = out.getvalue()
     assert text.startswith("CEM tuning event: cemtest\nboard size: 9\nkomi: 7.5\n"
-                           "generation 3 of 3 (tuning over)\n")
+                           "generation 3 of 3 (tuning over)\n\nVerdict: ")
     assert "final distribution (its mean is the recommended candidate):" in text
     assert "g2#0 " in text
     # Column headers, and no Python list syntax.
@@ -167,7 +168,7 @@ def test_event_ends_after_the_last_generation():
     assert [h["generation"] for h in data["history"]] == [0, 1, 2, 3]
     assert data["history"][-1]["means"] == [m for m, _ in tuner.distribution]
     assert data["stop_reason"] == "stopped: all generations played"
-    assert tuner.games_played() == tuner.games_wanted() == 36
+    assert tuner.games_played() == tuner.games_wanted() == 56
 
 
 def test_confirmation_games_for_the_final_mean():
@@ -177,12 +178,16 @@ def test_confirmation_games_for_the_final_mean():
     run_simulation(tuner, lambda x: 0.5, 12, random.Random(2))
     jobs = [tuner.get_game() for _ in range(4)]
     assert [j.game_id for j in jobs] == ["c0", "c1", "c2", "c3"]
+    # The final mean ('best') plays the start (the initial means), colours alternating.
     means = [m for m, _ in tuner.distribution]
-    assert jobs[0].player_w.command[1:] == tuple(repr(v) for v in
-                                                 (means[0], clip_axisb(means[1])))
+    answer = tuple(repr(v) for v in (means[0], clip_axisb(means[1])))
+    start = tuple(repr(v) for v in (0.5, clip_axisb(50.0)))
+    assert [(j.player_b.code, j.player_w.code) for j in jobs[:2]] == [("best", "start"), ("start", "best")]
+    assert jobs[0].player_b.command[1:] == jobs[1].player_w.command[1:] == answer
+    assert jobs[0].player_w.command[1:] == start
     for job in jobs:
         tuner.process_game_result(make_result(job, "w"))
-    assert tuner.is_complete()
+    assert tuner.is_complete() and (tuner.confirm_won, tuner.confirm_played) == (2, 4)
 
 
 def test_void_game_rules():
@@ -228,3 +233,26 @@ def test_changed_samples_per_generation_is_refused():
     other = make_tuner(default_config(samples_per_generation=5))
     with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
         other.set_status(status)
+
+
+def test_the_mean_is_recommended_only_once_it_beat_the_start_and_a_wandering_mean_is_warned():
+    config = default_config(make_candidate=make_simulated_candidate, number_of_generations=1,
+                            parameters=[Parameter("a", initial_mean=0.5, initial_variance=0.01,
+                                                  format="a %.3f")], confirm_games=10)
+    tuner = make_tuner(config)
+    run_simulation(tuner, lambda p: 0.5, 12, random.Random(2))
+    verdict = tuner.verdict()
+    assert verdict.headline() == "No clear winner yet" and verdict.tuning_over
+    assert verdict.evidence == "not yet: 10 confirmation games against the start (a 0.500) once tuning ends"
+    assert verdict.uncertainty.startswith("the distribution's mean +- 2 sd: a ")
+    jobs = [tuner.get_game() for _ in range(10)]
+    for job in jobs:   # the answer ('best') wins every game
+        tuner.process_game_result(make_result(job, "b" if job.player_b.code == "best" else "w"))
+    verdict = tuner.verdict()
+    assert verdict.settled and verdict.headline() == f"Use {verdict.answer}"
+    assert "LOS 0.999" in verdict.evidence
+    # A mean more than 2 initial sd from the initial mean has left what the first generation sampled.
+    tuner.distribution = [(0.9, 0.001)]
+    assert tuner.verdict().warnings == [
+        "warning: the mean of a has moved beyond where the first generation sampled (2 sd of its "
+        "initial distribution): the best value may lie further; centre initial_mean there and tune again"]

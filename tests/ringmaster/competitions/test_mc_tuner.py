@@ -548,10 +548,16 @@ def test_report_line_format():
     lines = text.splitlines()
     assert lines[:6] == ["MCTS tuning event: mctstest", "Tiny study.", "board size: 13",
                          "komi: 7.5", "6/8 tuning games played", "state: running"]
-    assert "Recommended parameters: lv: 1; sd: 75 [cell 1,1]" in lines
+    # Six games: the leader is far from clear, and the headline says so.
+    assert lines[lines.index("Verdict: No clear winner yet") + 1] == (
+        "  leading: lv: 1; sd: 75 [cell 1,1] 2/3 0.667 [0.208, 0.939]; "
+        "lv: 0; sd: 25 [cell 0,0] 0/1 0.000 [0.000, 0.793]; "
+        "lv: 0; sd: 75 [cell 0,1] 0/1 0.000 [0.000, 0.793]")
+    assert "Leader: lv: 1; sd: 75 [cell 1,1]" in lines
     assert any(line.startswith("  (how it is chosen: the recommended candidate is") for line in lines)
     # Every candidate sits at the edge of a two-division range.
-    assert "  warning: lv lies in the highest division of its range" in text
+    assert "  warning: lv lies at the highest end of its range: the best value may be above it; " \
+           "widen the range of lv and tune again" in lines
     assert "most visited candidates at depth 1" in text
     table = lines[lines.index(next(x for x in lines if x.startswith("cell "))):]
     assert table[0].split() == ["cell", "lv", "sd", "wins", "games", "win", "rate", "95%",
@@ -559,7 +565,7 @@ def test_report_line_format():
     assert table[2].split() == ["0,1", "lv:", "0", "sd:", "75", "0", "1", "0.000",
                                 "[0.000,", "0.793]"]
     assert table[4].split() == ["1,1", "lv:", "1", "sd:", "75", "2", "3", "0.667",
-                                "[0.208,", "0.939]", "<-", "recommended"]
+                                "[0.208,", "0.939]", "<-", "leader"]
     assert "flatters" in text
     assert "(0,)" not in text and "[(" not in text
     assert lines[-2] == "opponent: opp"

@@ -311,6 +311,70 @@ def test_confirmation_games_play_the_answer():
     assert tuner.is_complete()
 
 
+def test_confirmation_games_are_played_by_default_answer_against_start():
+    assert make_tuner(number_of_games=200).confirm_games == 20      # at least 20
+    assert make_tuner(number_of_games=1000).confirm_games == 100    # a tenth
+    assert make_tuner(number_of_games=200, confirm_games=0).confirm_games == 0
+
+
+def _confirm(tuner, answer_wins):
+    """Play the confirmation games, the answer winning the first answer_wins of them."""
+    games = []
+    while (job := tuner.get_game()) is not NO_GAME:
+        games.append(job)
+    for n, job in enumerate(games):
+        answer_colour = "b" if job.player_b.code == "best" else "w"
+        loser = "w" if answer_colour == "b" else "b"
+        tuner.process_game_result(make_result(job, answer_colour if n < answer_wins else loser))
+    return games
+
+
+def test_spsa_recommends_its_answer_only_once_it_beat_the_start_in_confirmation_games():
+    tuner = make_tuner(number_of_games=400)
+    run_simulation(tuner, peak, 400, random.Random(4))
+    verdict = tuner.verdict()
+    assert not verdict.settled and verdict.headline() == "No clear winner yet"
+    assert verdict.evidence == "not yet: 40 confirmation games against the start (x: 0.500) once tuning ends"
+    assert verdict.uncertainty.startswith("over the averaged games theta stayed within x 0.")
+    games = _confirm(tuner, answer_wins=26)   # 26 of 40: LOS 0.97
+    assert [(g.player_b.code, g.player_w.code) for g in games[:2]] == [("best", "start"), ("start", "best")]
+    assert float(games[1].player_b.command[1]) == 0.5   # the start
+    verdict = tuner.verdict()
+    assert verdict.settled and verdict.headline() == f"Use {verdict.answer}"
+    assert verdict.evidence == ("the answer beat the start (x: 0.500) in 26 of 40 confirmation games: "
+                                "LOS 0.971")
+    text = io.StringIO()
+    tuner.write_short_report(text)
+    assert f"Verdict: Use {verdict.answer}\n" in text.getvalue()
+    again = make_tuner(number_of_games=400)
+    run_simulation(again, peak, 400, random.Random(4))
+    _confirm(again, answer_wins=22)   # 22 of 40: LOS 0.74
+    assert not again.verdict().settled and "LOS 0.736" in again.verdict().evidence
+    assert "leading: " + again.verdict().answer in again.verdict().lines()[1]
+
+
+def test_an_answer_at_the_end_of_a_range_is_warned():
+    tuner = make_tuner(number_of_games=400)
+    run_simulation(tuner, lambda p: 0.99 - 0.98 * p[0], 400, random.Random(4))
+    assert tuner.recommended_parameters()[0] < 0.05
+    assert tuner.verdict().warnings == [
+        "warning: x lies at the lowest end of its range: the best value may be below it; widen the "
+        "range of x and tune again"]
+    assert tuner.get_json_report()["verdict"]["warnings"] == tuner.verdict().warnings
+
+
+def test_a_run_from_before_confirmation_against_the_start_keeps_its_own():
+    tuner = make_tuner(number_of_games=20)
+    status = tuner.get_status()
+    del status["confirmation"]["against"]
+    resumed = make_tuner(number_of_games=20)
+    resumed.set_status(status)
+    assert resumed.confirm_games == 0 and resumed.confirm_against == "opponent"
+    told = make_tuner(number_of_games=20, confirm_games=6)
+    told.set_status(status)
+    assert told.confirm_games == 6 and told.confirm_against == "opponent"
+
+
 def test_reports_show_the_trajectory():
     tuner = make_tuner(number_of_games=400)
     run_simulation(tuner, peak, 400, random.Random(4))

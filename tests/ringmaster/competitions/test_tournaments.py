@@ -271,11 +271,53 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
     out = io.StringIO()
     comp.write_short_report(out)
     report = out.getvalue()
-    assert "Ratings (Bradley-Terry, joint over every game)" in report
+    assert "Ratings (Bradley-Terry, joint over the games within each group" in report
     rows = [line.split() for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
     assert sorted(row[1] for row in rows) == ["a", "b", "c"] and {row[2] for row in rows} == {"+0"}
     assert "Ratings are relative to mean." in report and "Elo: logistic" in report
     assert comp.get_json_report()["ratings"]["relative_to"] == "mean"
+
+
+def test_a_star_playoff_rates_no_player_against_one_it_never_met_nor_scored_against(write_ctl):
+    # The README's first playoff: a (mcts-1000) beat c (random) in every game and split with b
+    # (mcts-200). c never met b: it is not rated, nor ranked above or below b.
+    comp = playoff(write_ctl, "Matchup('a', 'c', number_of_games=4), "
+                              "Matchup('a', 'b', number_of_games=8),")
+    jobs = [comp.get_game() for _ in range(12)]
+    a_v_b = [j for j in jobs if j.game_data[0] == "1"]
+    for job in jobs:
+        respond(comp, job, "b" if job.game_data[0] == "0" or job in a_v_b[:6] else "w")
+    out = io.StringIO()
+    comp.write_short_report(out)
+    report = out.getvalue()
+    ranked = [line.split()[1] for line in report.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert ranked == ["a", "b"]
+    assert "  c: lost every game against a (4 games)\n" in report
+    ratings = comp.get_json_report()["ratings"]
+    assert [r["player"] for r in ratings["ratings"]] == ["a", "b"]
+    assert "c" not in ratings["superiority"] and ratings["unrated"][0]["player"] == "c"
+    from ringmaster.reporting.html import render_html
+    page = render_html({**comp.get_json_report(), "games": [], "progress": {}})
+    assert "Not rated, nor ranked against the others: <b>c</b> lost every game against a" in page
+
+
+def test_two_players_of_one_engine_are_named_with_the_options_that_tell_them_apart(write_ctl):
+    comp = competition(write_ctl, """
+competition_type = 'playoff'
+players = {'l1': Player('gnugo --mode gtp --level 1'), 'l10': Player('gnugo --mode gtp --level 10')}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('l1', 'l10', number_of_games=1)]
+""")
+    job = comp.get_game()
+    result = GameResult(job.game_id, "l1", "l10", "b", "B+5")
+    comp.process_game_result(GameJobResult(job.game_id, job.game_data, result,
+                                           {"l1": "GNU Go:3.8", "l10": "GNU Go:3.8"},
+                                           {"l1": "GNU Go:3.8", "l10": "GNU Go:3.8"}))
+    out = io.StringIO()
+    comp.write_short_report(out)
+    assert out.getvalue().endswith("player l1: GNU Go:3.8 (--level 1)\n"
+                                   "player l10: GNU Go:3.8 (--level 10)\n")
 
 
 def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):

@@ -105,7 +105,7 @@ def test_stderr_flood_goes_to_the_log_labelled_and_bounded(write_ctl):
     log_size = os.path.getsize(ctl[:-4] + ".log")
     assert log_size < 2 * 2_100_000 + 100_000   # at most ~2 MB per engine per game
     with open(ctl[:-4] + ".log") as f:
-        labelled = [line for line in f if line.startswith("[0_0 bad] xxx")]
+        labelled = [line for line in f if line[20:].startswith("[0_0 bad] xxx")]   # after the time
     assert labelled and "starting game 0_1" in open(ctl[:-4] + ".log").read()
 
 
@@ -136,7 +136,7 @@ def test_gtp_log_is_written_with_log_gtp(write_ctl):
     assert ">> w: quit" in transcript
 
 
-def test_live_display_append_only_when_not_a_terminal(write_ctl):
+def test_off_a_terminal_each_game_is_one_line_and_the_report_comes_once_at_the_end(write_ctl):
     ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(), games=2,
                                extra=""))
     ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
@@ -147,10 +147,10 @@ def test_live_display_append_only_when_not_a_terminal(write_ctl):
         ringmaster.run(presenter=Presenter(out=out, err=err))
     finally:
         ringmaster.close_log()
-    screens = out.getvalue().split(DELIMITER + "\n")[1:]
-    assert len(screens) == 2
-    assert "good v bad (1/2 games)" in screens[0] and "good v bad (2/2 games)" in screens[1]
-    assert "= Results =\ngame 0_0: " in screens[1] and "game 0_1: " in screens[1]
+    before, report = out.getvalue().split(DELIMITER + "\n")   # one report, after the games
+    assert [line.split(":")[0] for line in before.splitlines()] == ["game 0_0", "game 0_1"]
+    assert "good v bad (2/2 games)" in report and "(1/2 games)" not in out.getvalue()
+    assert "= Results =" not in report    # each result has had its own line
 
 
 @pytest.mark.integration

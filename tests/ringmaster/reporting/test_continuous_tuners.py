@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from markupsafe import escape
+
 from ringmaster.competitions.bayes_tuner import BayesTuner
 from ringmaster.competitions.simulate import make_simulated_candidate
 from ringmaster.competitions.spsa_tuner import SpsaTuner
@@ -36,7 +38,10 @@ def test_spsa_page_plots_each_parameters_trajectory():
     report = full_report(spsa, drive(spsa, hill, 200))
     page = render_html(report)
     check_page(page)
-    assert f"Use {report['recommended']['parameters']}" in page
+    verdict = report["verdict"]
+    assert f'<div class="big">{verdict["headline"]}</div>' in page
+    assert str(escape(verdict["evidence"])) in page
+    assert "Confirmation (fresh games against the start, x: 5.00; k: 0.2)" in page
     assert "x over the run" in page and "k over the run" in page
     assert page.count(">answer</text>") == 2   # the answer drawn across each trajectory
     assert "SPSA's answer is the mean of its points after each of the last 100 games" in page
@@ -46,19 +51,45 @@ def test_spsa_page_plots_each_parameters_trajectory():
 
 
 def test_a_running_tuners_page_says_current_and_running_not_use():
-    for cls, word in ((SpsaTuner, "Current point:"), (BayesTuner, "Current recommendation:")):
+    for cls in (SpsaTuner, BayesTuner):
         running = tuner(cls, number_of_games=200)
         page = render_html(full_report(running, drive(running, hill, 60)))
         check_page(page)
-        assert word in page and "Use " not in page
+        assert '<div class="big">No clear winner yet</div>' in page and "Use " not in page
         assert "Why the event stopped: <b>running</b>" in page
 
 
-def test_a_log_scale_is_plotted_as_log10_and_a_list_of_names_by_position():
+def test_a_log_scale_is_plotted_as_log10_ticked_in_its_own_units_and_a_list_of_names_by_position():
     from ringmaster.reporting.continuous_tuners import _axis
-    assert _axis("c", [0.01, 0.1, 1.0], [0.0, 0.5, 1.0]) == ([-2.0, -1.0, 0.0], "log10 c")
-    assert _axis("n", [1, 5, 10], [0.0, 0.5, 1.0]) == ([1.0, 5.0, 10.0], "n")
-    assert _axis("m", ["a", "b"], [0.25, 0.75]) == ([0.25, 0.75], "m (position on its scale)")
+    values, label, ticks = _axis("c", [0.01, 0.1, 1.0], [0.0, 0.5, 1.0])
+    assert values == [-2.0, -1.0, 0.0] and label == "c (log scale)"
+    assert ticks == [(-2.0, "0.01"), (-1.0, "0.1"), (0.0, "1")]
+    assert _axis("n", [1, 5, 10], [0.0, 0.5, 1.0]) == ([1.0, 5.0, 10.0], "n", None)
+    assert _axis("m", ["a", "b"], [0.25, 0.75]) == ([0.25, 0.75], "m (position on its scale)", None)
+
+
+def test_log_ticks_fall_back_to_one_two_five_within_a_decade_or_two():
+    from ringmaster.reporting.continuous_tuners import log_ticks
+    assert [label for _, label in log_ticks(0.05, 2.0)] == ["0.05", "0.1", "0.2", "0.5", "1", "2"]
+    assert [label for _, label in log_ticks(0.001, 10.0)] == ["0.001", "0.01", "0.1", "1", "10"]
+
+
+def test_bayes_plot_of_a_log_scale_is_in_parameter_units_with_every_point_played():
+    import re
+
+    from ringmaster.tuning.scales import LOG
+    bayes = tuner(BayesTuner, number_of_games=120,
+                  parameters=[ContinuousParameter("c", scale=LOG(0.01, 1.0), format="c: %.3f")])
+    report = full_report(bayes, drive(bayes, lambda p: 0.6 - 0.1 * (p[0] - 0.1) ** 2, 120))
+    page = render_html(report)
+    check_page(page)
+    plot = page[page.index("c: modelled win rate"):]
+    plot = plot[:plot.index("</svg>")]
+    assert "c (log scale) (others at the answer)" in plot and "log10" not in plot
+    labels = re.findall(r'text-anchor="middle">([^<]*)</text>', plot)
+    assert {"0.01", "0.1", "1"} <= set(labels)
+    played = [p for p in report["points"] if p["games"]]
+    assert len(played) >= 3 and plot.count('class="dot"') == len(played)
 
 
 def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
@@ -66,7 +97,9 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     report = full_report(bayes, drive(bayes, hill, 200))
     page = render_html(report)
     check_page(page)
-    assert f"Use {report['recommended']['parameters']}" in page
+    verdict = report["verdict"]
+    assert f'<div class="big">{verdict["headline"]}</div>' in page
+    assert str(escape(verdict["evidence"])) in page
     assert "x: modelled win rate, 95% band" in page and "k: modelled win rate, 95% band" in page
     assert "log10 k" not in page and "x (others at the answer)" in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page

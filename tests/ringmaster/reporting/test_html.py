@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 
 import pytest
+from markupsafe import escape
 
 from ringmaster.competitions.ce_tuner import CeTuner
 from ringmaster.competitions.mc_tuner import McTuner
@@ -241,11 +242,16 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     page = render_html(report)
     check_page(page)
     assert report["best"]["path"] == [0]
-    assert f"Use {report['best']['parameters']}" in page
+    # The lowest cell won 209 of 259, but with a cell still on 1 game it is the best with
+    # probability 0.74 only: no "Use" (the old page said "Use c: 0.067"), the leaders instead.
+    assert report["probability_best"] < 0.95 and "Use " not in page
+    assert '<div class="big">No clear winner yet</div>' in page
+    assert "Leading: <b>c: 0.067 [cell 0] 209/259 0.807 [0.755, 0.850]</b>; <b>c: 2.108" in page
+    assert "What would settle it: more tuning games (a larger number_of_games)." in page
     assert "the probability that it is better than every other candidate is" in page
     assert "Why the event stopped:" in page and report["stop_reason"] in page
-    assert "lies in the lowest division of its range" in page
-    assert "Win rate by c" in page and "Recommended candidate: win rate over its games" in page
+    assert "lies at the lowest end of its range" in page
+    assert "Win rate by c" in page and "The leader: win rate over its games" in page
     assert "Confirmation (fresh games" in page
     # The header names the engines with their commands, and the game's rules.
     assert "Engines" in page and "simulated-candidate" in page
@@ -254,6 +260,16 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     cpu_plot = next(p for p in re.findall(r"<svg .*?</svg>", page, flags=re.S) if "CPU time" in p)
     assert re.findall(r'text-anchor="middle">([^<]+)</text>', cpu_plot)[-2:] == ["candidates", "opp"]
     assert "go 7x7, komi 8.5, scored by the players" in page
+
+
+def test_an_mc_tuner_whose_leader_passes_the_bar_says_use_it():
+    tuner = mc_tuner(1, [McParameter("c", scale=LOG(0.05, 5.0), split=8, format="c: %.3f")])
+    report = full_report(tuner, drive(tuner, lambda p: 0.95 if p[0] < 0.1 else 0.05, 400))
+    page = render_html(report)
+    check_page(page)
+    assert report["probability_best"] >= 0.95 and report["verdict"]["settled"]
+    assert f'<div class="big">Use {report["best"]["parameters"]}</div>' in page
+    assert "Leading:" not in page and "What would settle it" not in page
 
 
 def test_a_running_mc_tuner_leads_and_names_the_candidates_never_tried():
@@ -265,7 +281,8 @@ def test_a_running_mc_tuner_leads_and_names_the_candidates_never_tried():
     assert untried
     page = render_html(report)
     check_page(page)
-    assert f"Leading so far: {report['best']['parameters']}" in page and "Use " not in page
+    assert '<div class="big">No clear winner yet</div>' in page and "Use " not in page
+    assert f"Leading: <b>{report['verdict']['leaders'][0]}</b>" in page
     assert f"{len(untried)} of the 8 candidates were never tried" in page
     assert all(c["parameter_labels"][0] in page for c in untried)
 
@@ -305,7 +322,10 @@ def test_ce_tuner_page_plots_each_parameter_by_generation():
     report = full_report(tuner, entries)
     page = render_html(report)
     check_page(page)
-    assert "a: mean by generation" in page and "Use a " in page
+    verdict = report["verdict"]
+    assert "a: mean by generation" in page and f'<div class="big">{verdict["headline"]}</div>' in page
+    assert "the answer beat the start (a 0.500) in" in verdict["evidence"]
+    assert str(escape(verdict["evidence"])) in page
     assert "stopped: all generations played" in page
 
 

@@ -43,3 +43,33 @@ def test_heat_colour_runs_blue_white_red():
     assert svg.heat_colour(0.0) == "#2864ff"
     assert svg.heat_colour(0.5) == "#ffffff"
     assert svg.heat_colour(1.0) == "#ff6428"
+
+
+def _title_texts(chart: str) -> tuple[int, list[str]]:
+    root = ElementTree.fromstring(chart)
+    titles = [e.text for e in root if e.tag.endswith("text") and e.get("class") == "title"]
+    return int(root.get("width")), titles
+
+
+def test_a_long_title_is_wrapped_to_the_plots_width_not_clipped():
+    title = ("Win rate by c (over the other parameters); red: recommended; bars: 95%; size: games")
+    for chart in (svg.line_chart(title, [svg.Series("s", [(0, 0.1), (1, 0.4)])], "x", "y"),
+                  svg.heat_map(title, [[(0.2, 3), (0.5, 1)]], ["1", "2"], ["a"], "x", "y")):
+        width, lines = _title_texts(chart)
+        assert len(lines) > 1 and " ".join(lines) == title
+        assert all(len(line) * svg.TITLE_CHARACTER_WIDTH <= width - 12 for line in lines)
+        # The plot is as much taller as its title's extra lines, and drawn below them.
+        root = ElementTree.fromstring(chart)
+        extra = svg.TITLE_LINE_HEIGHT * (len(lines) - 1)
+        assert f'translate(0 {extra})' in chart and int(root.get("height")) > extra
+    width, lines = _title_texts(svg.line_chart("short", [svg.Series("s", [(0, 1), (1, 2)])], "x", "y"))
+    assert lines == ["short"]
+
+
+def test_a_histogram_of_few_games_has_ticks_at_whole_games():
+    chart = svg.histogram("Game length", [30, 31, 45], "moves", bins=5)
+    root = ElementTree.fromstring(chart)
+    ticks = [e.text for e in root.iter() if e.tag.endswith("text") and e.get("text-anchor") == "end"]
+    assert ticks and all(float(t) == int(float(t)) for t in ticks), ticks
+    assert svg.nice_ticks(0, 2.2, integer=True) == [0.0, 1.0, 2.0]
+    assert svg.nice_ticks(0, 33, integer=True) == [0.0, 10.0, 20.0, 30.0]

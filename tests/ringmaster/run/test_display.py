@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import types
 
 from ringmaster.run.display import Presenter
 
@@ -37,3 +38,11 @@ def test_a_notice_is_written_at_once():
     presenter = Presenter(out=Terminal(), err=err)
     presenter.notice("interrupted: stopping")
     assert err.getvalue() == "interrupted: stopping\n"
+
+
+def test_off_a_terminal_a_result_is_one_line_and_nothing_is_redrawn():
+    out = io.StringIO()
+    presenter = Presenter(out=out, err=io.StringIO())
+    presenter.game_finished(types.SimpleNamespace(game_id="0_3"), "a beat b B+R")
+    presenter.refresh()
+    assert out.getvalue() == "game 0_3: a beat b B+R\n"

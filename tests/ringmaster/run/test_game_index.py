@@ -27,3 +27,12 @@ def test_entry_from_result_and_csv():
     assert rows[2][CSV_COLUMNS.index("forfeit")] == "0"
     assert rows[2][4] == ""   # unknown values are empty cells
     assert GameEntry.from_json({**void.to_json(), "future_field": 1}) == void
+
+
+def test_csv_rows_come_in_game_id_order_not_finish_order():
+    finished = ["0_10", "c1", "0_9", "0_2", "1_0", "0_2", "c0", "12a", "2a"]   # 0_2: void, then replayed
+    entries = [GameEntry(i, "a", "b", "void" if n == 3 else "B+R") for n, i in enumerate(finished)]
+    rows = list(csv.reader(io.StringIO(games_csv(entries))))[1:]
+    assert [(r[0], r[3]) for r in rows] == [
+        ("0_2", "void"), ("0_2", "B+R"), ("0_9", "B+R"), ("0_10", "B+R"), ("1_0", "B+R"),
+        ("2a", "B+R"), ("12a", "B+R"), ("c0", "B+R"), ("c1", "B+R")]

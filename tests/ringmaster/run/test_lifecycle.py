@@ -144,6 +144,50 @@ def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
     check_consistent(ctl, 30)
 
 
+def _wait_for_a_game(ctl: str, proc: subprocess.Popen) -> None:
+    log = Path(ctl[:-4] + ".log")
+    deadline = time.monotonic() + 120   # a loaded machine can take a while to start
+    while not (log.exists() and "starting game" in log.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+
+
+@pytest.mark.integration
+def test_after_kill_9_the_next_runs_log_says_the_previous_run_died(write_ctl):
+    slow = ("--move-delay", "0.02")
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
+    proc = start_run(ctl)
+    _wait_for_a_game(ctl, proc)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    started = open(ctl[:-4] + ".log").read().split(" run started at ")[1][:19]
+    proc = start_run(ctl, "-g", "0")
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    said = (f"the previous run (started at {started}) did not end: it was killed (kill -9, a power "
+            "cut or a crash); the games it had in progress will be replayed")
+    log = open(ctl[:-4] + ".log").read()
+    assert log.count(said) == 1 and said in stderr.decode()
+    proc = start_run(ctl, "-g", "0")   # that run ended: the next says nothing
+    proc.communicate(timeout=120)
+    assert open(ctl[:-4] + ".log").read().count("did not end") == 1
+
+
+@pytest.mark.integration
+def test_a_run_started_with_sigint_ignored_still_stops_on_sigint(write_ctl):
+    # A shell without job control starts `ringmaster run x.ctl &` with SIGINT ignored.
+    slow = ("--move-delay", "0.02")
+    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
+    proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    _wait_for_a_game(ctl, proc)
+    os.kill(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 3, stderr
+    assert "games in progress were" in open(ctl[:-4] + ".log").read()
+
+
 # In-process whole runs: no process is started.
 
 ALLPLAYALL = """
@@ -411,7 +455,7 @@ def test_mc_tuner_event_runs_resumes_and_reports(write_ctl):
     report = Path(base + ".report").read_text()
     assert report.startswith("MCTS tuning event: comp\ntiny tuning event\n")
     assert "3/3 tuning games played" in report
-    assert "Recommended parameters: " in report
+    assert "Verdict: " in report and "Leader: " in report
     assert "confirmation games (2/2)" in report
     assert "opponent (opp): opp:1.0" in report
     shown = invoke("show", ctl)
@@ -435,8 +479,9 @@ def test_ce_tuner_event_runs(write_ctl):
     result = invoke("run", ctl, "-q")
     assert result.exit_code == 0, result.output
     base = ctl[:-4]
-    assert sorted(os.listdir(base + ".games")) == ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf",
-                                                   "g1#1r0.sgf"]
+    # Four tuning games, then the default 20 confirmation games of the mean against the start.
+    assert sorted(os.listdir(base + ".games")) == sorted(
+        ["g0#0r0.sgf", "g0#1r0.sgf", "g1#0r0.sgf", "g1#1r0.sgf"] + [f"c{n}.sgf" for n in range(20)])
     report = Path(base + ".report").read_text()
     assert report.startswith("CEM tuning event: comp\n")
     assert "final distribution (its mean is the recommended candidate):" in report

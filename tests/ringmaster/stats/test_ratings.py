@@ -42,15 +42,55 @@ def test_without_an_anchor_ratings_are_relative_to_the_mean():
     assert table.superiority("A", "C") > 0.5 > table.superiority("C", "A")
 
 
-def test_prior_keeps_a_perfect_score_finite_and_shrinks_it():
-    results = games("A", "B", 5, 0) + games("B", "C", 3, 2)
-    table = fit_ratings(results, prior=2)
-    assert all(math.isfinite(r.elo) for r in table.ratings)
-    assert table.ratings[0].player == "A"
+def test_prior_shrinks_ratings_towards_each_other():
+    results = games("A", "B", 5, 1) + games("B", "C", 3, 2) + games("C", "A", 1, 2)
+    plain = {r.player: r.elo for r in fit_ratings(results, prior=0).ratings}
+    shrunk = {r.player: r.elo for r in fit_ratings(results, prior=2).ratings}
+    assert 0 < shrunk["A"] - shrunk["C"] < plain["A"] - plain["C"]
 
 
-def test_disconnected_players_get_no_ratings():
-    assert fit_ratings(games("A", "B", 2, 1) + games("C", "D", 1, 1)) is None
+def test_a_star_rates_only_the_players_linked_both_ways():
+    # The README's first playoff: mcts-200 and random each played only mcts-1000, and random
+    # lost every game. With a prior, random was rated above mcts-200 (LOS 61%), on no evidence.
+    results = games("mcts-1000", "random", 4, 0) + games("mcts-1000", "mcts-200", 6, 2)
+    table = fit_ratings(results)
+    assert [r.player for r in table.ratings] == ["mcts-1000", "mcts-200"]
+    assert [(u.player, u.beat, u.lost_to) for u in table.unrated] == [("random", [], ["mcts-1000"])]
+    assert table.unrated[0].note() == "lost every game against mcts-1000 (4 games)"
+    assert table.superiority("random", "mcts-200") is None
+    assert table.superiority("mcts-1000", "mcts-200") > 0.5
+    # mcts-1000's rating rests on the 8 games it both won and lost, not on random's.
+    assert table.ratings[0].games == 8
+    json = table.to_json()
+    assert set(json["superiority"]) == {"mcts-1000", "mcts-200"}
+    assert json["unrated"][0]["note"] == "lost every game against mcts-1000 (4 games)"
+
+
+def test_a_perfect_winner_is_not_rated_and_says_whom_it_beat():
+    results = games("A", "B", 5, 0) + games("A", "C", 2, 0) + games("B", "C", 3, 2)
+    table = fit_ratings(results)
+    assert [r.player for r in table.ratings] == ["B", "C"]
+    assert table.unrated[0].note() == "won every game against B, C (7 games)"
+
+
+def test_groups_are_rated_apart_and_ordered_where_games_order_them():
+    # {C, D} and {A, B} are each linked both ways; C beat A in every game between them.
+    results = (games("A", "B", 2, 1) + games("C", "D", 1, 1) + games("C", "A", 3, 0))
+    table = fit_ratings(results, players=["A", "B", "C", "D"])
+    assert [sorted(g.order) for g in table.groups] == [["C", "D"], ["A", "B"]]
+    assert table.superiority("C", "B") is None and table.unrated == []
+    assert {r.player: r.group for r in table.ratings} == {"C": 0, "D": 0, "A": 1, "B": 1}
+    # With no game between the groups, the players' order is kept.
+    table = fit_ratings(games("A", "B", 2, 1) + games("C", "D", 1, 1))
+    assert [g.order for g in table.groups] == [["A", "B"], ["C", "D"]]
+
+
+def test_no_linked_pair_leaves_no_group_and_every_player_unrated():
+    table = fit_ratings(games("A", "B", 3, 0) + games("B", "C", 2, 0))
+    assert table.groups == [] and [u.player for u in table.unrated] == ["A", "B", "C"]
+
+
+def test_too_few_players_and_an_anchor_without_games():
     assert fit_ratings([]) is None
     with pytest.raises(ValueError, match="anchor Z"):
         fit_ratings(games("A", "B", 2, 1), anchor="Z")
