@@ -5,8 +5,10 @@ Tune the fast Go engine's new knowledge parameters with SPSA at a time
 control (issue 35): the weight of its heuristic priors, the atari and
 distance-to-the-last-move priors (off by default) and the RAVE schedule, on
 9x9, komi 7.5, area scoring, 'absolute 10' for both sides (the ringmaster's
-clock). The perturbed candidates play each other (fishtest's head-to-head
-pairs); GNU Go level 10 plays the confirmation games. Needs GNU Go in
+clock). Each perturbed candidate plays GNU Go level 10 once, with the same
+colour (head_to_head = False), so the gradient is measured against GNU Go;
+then the answer plays 100 confirmation games against the start (the untuned
+engine), colours alternating. Needs GNU Go in
 /usr/games (Debian's gnugo package):
     ringmaster run control_files/tune_mcts_priors_vs_gnugo.ctl -j 1
 """
@@ -25,6 +27,7 @@ time_control = 'absolute 10'
 
 opponent = 'gnugo-l10'
 candidate_colour = 'random'
+head_to_head = False
 number_of_games = 400
 confirm_games = 100
 

@@ -9,8 +9,9 @@ clock). Each perturbed candidate plays Pachi 12.90 (no DCNN, one thread, no
 pondering) once, with the same colour (head_to_head = False), so the
 gradient is measured against Pachi itself; a pair only moves theta when one
 candidate wins and the other loses, so this needs a start that wins some
-games (reports/mcts_vs_pachi.md). Pachi is not installed by CI: build it from its public
-source and give its binary in PACHI (default /tmp/pachi-src/pachi):
+games (reports/mcts_vs_pachi.md); the answer then plays 100 confirmation
+games against the start. Pachi is not installed by CI: build it from its
+public source and give its binary in PACHI (default /tmp/pachi-src/pachi):
     PACHI=/path/to/pachi ringmaster run control_files/tune_mcts_priors_vs_pachi.ctl -j 1
 """
 
