@@ -20,7 +20,7 @@ CONTROL_FILES = sorted(glob.glob(os.path.join(ROOT, "control_files", "*.ctl")))
 
 def test_there_are_examples_of_each_kind():
     kinds = {load_control_file(path).competition_type for path in CONTROL_FILES}
-    assert kinds == {"playoff", "allplayall", "mc_tuner", "ce_tuner"}
+    assert kinds == {"playoff", "allplayall", "mc_tuner", "ce_tuner", "spsa_tuner"}
 
 
 @pytest.mark.parametrize("path", CONTROL_FILES, ids=os.path.basename)
@@ -48,7 +48,7 @@ def test_example_tuning_control_files_load(tmp_path):
         competition.initialise_from_control_file(control_file.config)
         competition.set_clean_status()
         job = competition.get_game()
-        assert job.game_id in ("0", "g0#0r0")
+        assert job.game_id in ("0", "0a", "g0#0r0")
 
 
 def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour_and_the_final(

@@ -17,6 +17,16 @@ from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 VERSION = "1.0"
 BOARD_SIZES = range(5, 20)
+PRIOR_OPTIONS = (
+    ("capture", 1.0, "capture (1 + half the captured group's size, at most 4, a group)"),
+    ("escape", 1.0, "atari escape (an own group in atari extended to two empty points)"),
+    ("self_atari", 1.0, "bad self-atari (a loss)"),
+    ("pattern", 0.5, "3x3 shape"),
+    ("edge", 1.0, "first-line penalty (a loss: 1 on the first line, 0.5 on the second, "
+     "no stone within 2 points)"),
+    ("atari", 0.0, "atari (per opponent group with two liberties reduced to one)"),
+    ("near", 0.0, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,7 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     add("--expand-after", type=int, default=2, help="visits before a node is made (fast)")
     add("--prior-even", type=float, default=10.0, help="even prior visits per move (fast)")
     add("--prior-weight", type=float, default=20.0,
-        help="prior visits per heuristic: capture, escape, pattern, self-atari (fast)")
+        help="prior visits a heuristic adds at factor 1 (fast; each factor below, 0 turns "
+             "that heuristic off)")
+    for name, default, what in PRIOR_OPTIONS:
+        add(f"--prior-{name.replace('_', '-')}", type=float, default=default, metavar="F",
+            help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
@@ -77,7 +91,9 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             engine=options.engine,
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
-                          heavy=heavy, reuse=options.reuse),
+                          heavy=heavy, reuse=options.reuse,
+                          **{f"prior_{name}": getattr(options, f"prior_{name}")
+                             for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
             leaf_playouts=options.leaf_playouts, batch=options.batch,
             virtual_loss=options.virtual_loss, heavy=heavy,
@@ -149,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     options = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     if options.playouts < 1 or options.threads < 1:
         print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
+        return 2
+    negative = [f"--prior-{name.replace('_', '-')}" for name, _, _ in PRIOR_OPTIONS
+                if not getattr(options, f"prior_{name}") >= 0]
+    if negative or not (options.prior_weight >= 0 and options.prior_even >= 0):
+        print(f"mcts: {', '.join(negative) or '--prior-weight and --prior-even'} must not be "
+              "negative", file=sys.stderr)
         return 2
     try:
         engine, generator = make_engine(options)

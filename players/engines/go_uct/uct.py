@@ -34,15 +34,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct import patterns, playout
+from players.engines.go_uct import patterns, playout, priors
 from players.engines.go_uct.playout import (
     KERNEL,
     continue_playout,
-    in_atari,
-    is_bad_self_atari,
     load_board,
     new_workspace,
-    pattern_code,
     play_on,
     playable,
     rand_below,
@@ -61,7 +58,11 @@ class UctParams:
       rave_equiv   -- RAVE equivalence parameter (0 turns RAVE off)
       expand_after -- visits an edge needs before its child node is made
       prior_even   -- virtual visits (at 50%) every move starts with
-      prior_weight -- virtual visits that each heuristic adds (good: wins, bad: losses)
+      prior_weight -- virtual visits that a heuristic's feature of 1 adds at factor 1
+                      (good: wins, bad: losses)
+      prior_capture, prior_escape, prior_self_atari, prior_pattern, prior_edge,
+      prior_atari, prior_near
+                   -- each heuristic's factor (0 turns it off; see players.engines.go_uct.priors)
       heavy        -- heavy playouts
       reuse        -- start from the subtree kept from the last search, when it applies
     """
@@ -71,8 +72,19 @@ class UctParams:
     expand_after: int = 2
     prior_even: float = 10.0
     prior_weight: float = 20.0
+    prior_capture: float = 1.0
+    prior_escape: float = 1.0
+    prior_self_atari: float = 1.0
+    prior_pattern: float = 0.5
+    prior_edge: float = 1.0
+    prior_atari: float = 0.0
+    prior_near: float = 0.0
     heavy: bool = True
     reuse: bool = True
+
+    def prior_factors(self) -> dict[str, float]:
+        """{feature: factor} for priors.weights."""
+        return {name: getattr(self, "prior_" + name) for name in priors.FEATURES}
 
 
 def new_tree(n: int, max_nodes: int):
@@ -151,56 +163,11 @@ def copy_subtree(src, dst, root, order):
 
 
 @njit(**KERNEL)
-def _near_stones(board, n, p, radius):
-    width = n + 2
-    row, col = p // width, p % width
-    for r in range(max(1, row - radius), min(n, row + radius) + 1):
-        for c in range(max(1, col - radius), min(n, col + radius) + 1):
-            v = board[r * width + c]
-            if v == 1 or v == 2:
-                return True
-    return False
-
-
-@njit(**KERNEL)
-def _prior(work, n, p, colour, patterns, even, weight):
-    """(virtual visits, virtual wins) for colour playing p."""
-    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
-    width = n + 2
-    visits = even
-    wins = 0.5 * even
-    good = 0.0
-    bad = 0.0
-    for d in (1, -1, width, -width):
-        q = p + d
-        v = board[q]
-        if v == 3 - colour and in_atari(libs, lsum, lsq, gid[q]):
-            good += 1.0 + min(gsize[gid[q]], 4) * 0.5  # capture
-        elif v == colour and in_atari(libs, lsum, lsq, gid[q]):
-            empty = 0
-            for e in (1, -1, width, -width):
-                if board[p + e] == 0:
-                    empty += 1
-            if empty >= 2:
-                good += 1.0  # escape from atari
-    if is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
-        bad += 1.0
-    if patterns[pattern_code(board, width, p, colour)]:
-        good += 0.5
-    row, col = p // width, p % width
-    line = min(row, col, n + 1 - row, n + 1 - col)
-    if line <= 2 and not _near_stones(board, n, p, 2):
-        bad += 1.0 if line == 1 else 0.5
-    visits += weight * (good + bad)
-    wins += weight * good
-    return visits, wins
-
-
-@njit(**KERNEL)
-def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc):
+def _expand(tree, work, n, node, colour, ko, last, patterns, even, weight, scratch, rng, alloc):
     """Give node one edge per sensible move of colour, and pass; returns False if full.
 
-    The edges come from alloc's slice ([next node, end node, next edge, end edge]).
+    The edges come from alloc's slice ([next node, end node, next edge, end edge]);
+    last is the move that led to node; weight and scratch are priors.prior's.
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
@@ -213,7 +180,7 @@ def _expand(tree, work, n, node, colour, ko, patterns, even, weight, rng, alloc)
         p = empties[i]
         if not playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
             continue
-        pv, pw = _prior(work, n, p, colour, patterns, even, weight)
+        pv, pw = priors.prior(work, n, p, colour, last, patterns, even, weight, scratch)
         jitter = rand_below(rng, 1000) * 1e-5
         e_move[k] = p
         e_pn[k] = pv
@@ -269,12 +236,13 @@ def _select(tree, node, c, rave_equiv):
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
                     max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
-                    vloss):
+                    vloss, scratch):
     """Run count simulations from the root (node 0, already expanded); returns playouts run.
 
     New nodes and edges come from alloc's slice; vloss is the virtual loss
     each edge on the path carries until its simulation is backed up (0 when
-    one thread searches).
+    one thread searches); weight is each prior feature's weight (priors.weights),
+    scratch room for the features.
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
@@ -311,8 +279,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             if child < 0:
                 if e_n[e] + 1 >= expand_after and alloc[0] < alloc[1]:
                     child = alloc[0]
-                    if _expand(tree, work, n, child, colour, ko, patterns, even, weight, rng,
-                               alloc):
+                    if _expand(tree, work, n, child, colour, ko, move, patterns, even, weight,
+                               scratch, rng, alloc):
                         alloc[0] += 1
                         e_child[e] = child
                 break
@@ -361,6 +329,7 @@ class _Worker:
         self.path_nodes = np.zeros(300, np.int32)
         self.path_edges = np.zeros(300, np.int32)
         self.first_colour = np.zeros((n + 2) * (n + 2), np.int8)
+        self.features = np.zeros(len(priors.FEATURES), np.float64)
 
 
 class FastUct:
@@ -387,6 +356,7 @@ class FastUct:
         self.virtual_loss = virtual_loss if threads > 1 else 0.0
         self.reused = 0.0
         self.patterns = patterns.default_table()
+        self.weights = priors.weights(params.prior_weight, params.prior_factors())
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         self.tree = None
         self._spare = None
@@ -458,8 +428,8 @@ class FastUct:
             root = self.workers[0]
             load_board(root.work, board, self.n)
             whole = np.array([1, tree[0].shape[0], 0, tree[3].shape[0]], np.int64)
-            _expand(tree, root.work, self.n, 0, colour, ko, self.patterns, p.prior_even,
-                    p.prior_weight, root.rng, whole)
+            _expand(tree, root.work, self.n, 0, colour, ko, last, self.patterns, p.prior_even,
+                    self.weights, root.features, root.rng, whole)
             used_nodes, used_edges = 1, int(whole[2])
             self.reused = 0.0
         self._root = (board.copy(), colour, passes)
@@ -474,10 +444,10 @@ class FastUct:
                 step = min(chunk, share - done)
                 run_simulations(tree, worker.work, board, self.n, colour, ko, last, passes,
                                 self.komi, step, p.c, p.rave_equiv, p.expand_after,
-                                p.prior_even, p.prior_weight, p.heavy, self.patterns,
+                                p.prior_even, self.weights, p.heavy, self.patterns,
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
-                                self.virtual_loss)
+                                self.virtual_loss, worker.features)
                 done += step
                 if deadline is not None and time.monotonic() >= deadline:
                     break

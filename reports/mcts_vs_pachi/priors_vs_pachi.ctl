@@ -1,0 +1,45 @@
+competition_type = 'playoff'
+
+description = """
+Each new prior of our fast Go engine switched on alone (and RAVE and tree
+reuse each switched off alone), side by side against
+Pachi 12.90 (no DCNN, one thread, no pondering) on 9x9, komi 7.5, area scoring,
+alternating colours, both at 'absolute 10' (the ringmaster's clock: each side
+has 10 s for the whole game). Pachi is not installed by CI: build it from its
+public source and give its binary in PACHI (default /tmp/pachi-src/pachi).
+reports/mcts_vs_pachi.md says what it found; run it from this folder:
+    PACHI=/path/to/pachi ringmaster run priors_vs_pachi.ctl -j 1
+"""
+
+import os
+
+PACHI = os.environ.get('PACHI', '/tmp/pachi-src/pachi')
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+                   '--playouts', '100000000', '--threads', '1', *options],
+                  discard_stderr=True)
+
+
+players = {
+    'mcts-base': mcts(),
+    'mcts-atari': mcts('--prior-atari', '1'),
+    'mcts-near': mcts('--prior-near', '1'),
+    'mcts-norave': mcts('--rave', '0'),
+    'mcts-noreuse': mcts('--no-reuse'),
+    'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+time_control = 'absolute 10'
+
+matchups = [
+    Matchup('mcts-base', 'pachi', alternating=True, number_of_games=20),
+    Matchup('mcts-atari', 'pachi', alternating=True, number_of_games=20),
+    Matchup('mcts-near', 'pachi', alternating=True, number_of_games=20),
+    Matchup('mcts-norave', 'pachi', alternating=True, number_of_games=12),
+    Matchup('mcts-noreuse', 'pachi', alternating=True, number_of_games=12),
+]
