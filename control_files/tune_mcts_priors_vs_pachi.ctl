@@ -11,13 +11,14 @@ gradient is measured against Pachi itself; a pair only moves theta when one
 candidate wins and the other loses, so this needs a start that wins some
 games (reports/mcts_vs_pachi.md); the answer then plays 100 confirmation
 games against the start. Pachi is not installed by CI: build it from its
-public source and give its binary in PACHI (default /tmp/pachi-src/pachi):
+public source and give its binary in PACHI (default: pachi on the PATH;
+Debian's pachi package is a platform game, not this engine):
     PACHI=/path/to/pachi ringmaster run control_files/tune_mcts_priors_vs_pachi.ctl -j 1
 """
 
 import os
 
-PACHI = os.environ.get('PACHI', '/tmp/pachi-src/pachi')
+PACHI = os.environ.get('PACHI', 'pachi')
 
 players = {
     'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),

@@ -6,14 +6,15 @@ reuse each switched off alone), side by side against
 Pachi 12.90 (no DCNN, one thread, no pondering) on 9x9, komi 7.5, area scoring,
 alternating colours, both at 'absolute 10' (the ringmaster's clock: each side
 has 10 s for the whole game). Pachi is not installed by CI: build it from its
-public source and give its binary in PACHI (default /tmp/pachi-src/pachi).
+public source and give its binary in PACHI (default: pachi on the PATH;
+Debian's pachi package is a platform game, not this engine).
 reports/mcts_vs_pachi.md says what it found; run it from this folder:
     PACHI=/path/to/pachi ringmaster run priors_vs_pachi.ctl -j 1
 """
 
 import os
 
-PACHI = os.environ.get('PACHI', '/tmp/pachi-src/pachi')
+PACHI = os.environ.get('PACHI', 'pachi')
 
 
 def mcts(*options):
