@@ -20,16 +20,19 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 
 from sgfmill import sgf
 
+from ringmaster.gtp.channel import SubprocessChannel
+from ringmaster.gtp.controller import GtpController
 from ringmaster.rules import get_rules
 from ringmaster.rules.symmetry import fingerprint
 
 GNUGO = "/usr/games/gnugo"
+COMMAND_TIMEOUT = 600.0
+"""Seconds any one GTP command may take."""
 SPECS = {   # board size, plies of an opening, komi, game
     "go9": (9, 4, 7.5, "go"),
     "go19": (19, 6, 7.5, "go"),
@@ -37,37 +40,11 @@ SPECS = {   # board size, plies of an opening, komi, game
 }
 
 
-class Gtp:
-    """A GTP engine on pipes (no shell)."""
-
-    def __init__(self, command: Sequence[str]) -> None:
-        self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
-
-    def send(self, command: str) -> str:
-        assert self.process.stdin and self.process.stdout
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine exited on {command!r}")
-            if line.strip() == "" and lines:
-                break
-            if line.strip():
-                lines.append(line.strip())
-        answer = " ".join(lines)
-        if answer.startswith("?"):
-            raise RuntimeError(f"{command!r}: {answer}")
-        return answer[1:].strip()
-
-    def close(self) -> None:
-        try:
-            self.send("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.process.wait(timeout=10)
+def start_engine(command: Sequence[str]) -> GtpController:
+    """A GTP engine through the ringmaster's own controller (no shell, a timeout on every
+    command, its process group killed on close)."""
+    return GtpController(SubprocessChannel(list(command)), os.path.basename(command[0]),
+                         default_timeout=COMMAND_TIMEOUT)
 
 
 def go_candidates(size: int, plies: int, level: int,
@@ -82,18 +59,18 @@ def go_candidates(size: int, plies: int, level: int,
         firsts = ["Q16", "R16", "R17", "Q17", "K10", "R15"]
         replies = ["D4", "C4", "D16", "C16", "Q4", "Q3", "D3", "R4"]
     result = []
-    engine = Gtp([GNUGO, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
+    engine = start_engine([GNUGO, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
     try:
-        engine.send(f"boardsize {size}")
+        engine.do_command("boardsize", str(size))
         for first, reply in list(itertools.product(firsts, replies))[:limit]:
-            engine.send("clear_board")
-            engine.send("komi 7.5")
+            engine.do_command("clear_board")
+            engine.do_command("komi", "7.5")
             moves = [("b", rules.parse_move(first)), ("w", rules.parse_move(reply))]
-            engine.send(f"play b {first}")
-            engine.send(f"play w {reply}")
+            engine.do_command("play", "b", first)
+            engine.do_command("play", "w", reply)
             colour = "b"
             while len(moves) < plies:
-                vertex = engine.send(f"genmove {colour}")
+                vertex = engine.do_command("genmove", colour)
                 if vertex.lower() in ("pass", "resign"):
                     break
                 moves.append((colour, rules.parse_move(vertex)))
@@ -136,20 +113,20 @@ def distinct(size: int, game: str, lines: list) -> list:
 def gnugo_playout(size: int, line: list, level: int) -> float:
     """GNU Go against itself from the opening; Black's score less White's (final_score)."""
     rules = get_rules("go", size)
-    engine = Gtp([GNUGO, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
+    engine = start_engine([GNUGO, "--mode", "gtp", "--level", str(level), "--chinese-rules"])
     try:
-        engine.send(f"boardsize {size}")
-        engine.send("komi 7.5")
+        engine.do_command("boardsize", str(size))
+        engine.do_command("komi", "7.5")
         for colour, move in line:
-            engine.send(f"play {colour} {rules.format_move(move)}")
+            engine.do_command("play", colour, rules.format_move(move))
         colour, passes, count = "b" if len(line) % 2 == 0 else "w", 0, 0
         while passes < 2 and count < 4 * size * size:
-            vertex = engine.send(f"genmove {colour}")
+            vertex = engine.do_command("genmove", colour)
             if vertex.lower() == "resign":
                 return 1000.0 if colour == "w" else -1000.0
             passes = passes + 1 if vertex.lower() == "pass" else 0
             colour, count = ("w" if colour == "b" else "b"), count + 1
-        score = engine.send("final_score")
+        score = engine.do_command("final_score")
     finally:
         engine.close()
     if score in ("0", "Jigo"):
@@ -160,19 +137,19 @@ def gnugo_playout(size: int, line: list, level: int) -> float:
 def othello_playout(size: int, line: list, seconds: float, seed: int) -> float:
     """Our rollout engine against itself from the opening; Black's discs less White's."""
     rules = get_rules("othello", size)
-    engine = Gtp([sys.executable, "-m", "players", "othello-mcts", "--seconds", str(seconds),
-                  "--seed", str(seed)])
+    engine = start_engine([sys.executable, "-m", "players", "othello-mcts", "--seconds", str(seconds),
+                           "--seed", str(seed)])
     try:
-        engine.send(f"boardsize {size}")
+        engine.do_command("boardsize", str(size))
         for colour, move in line:
-            engine.send(f"play {colour} {rules.format_move(move)}")
+            engine.do_command("play", colour, rules.format_move(move))
             rules.play(colour, move)
         colour = "b" if len(line) % 2 == 0 else "w"
         while not rules.is_over():
             if rules.pass_is_forced(colour):
                 rules.play(colour, None)
             else:
-                vertex = engine.send(f"genmove {colour}")
+                vertex = engine.do_command("genmove", colour)
                 move = rules.parse_move(vertex)
                 reason = rules.check_move(colour, move)
                 if reason is not None:
