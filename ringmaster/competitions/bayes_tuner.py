@@ -22,7 +22,8 @@ from ringmaster.settings import (
 from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
 
 TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
-MIN_GAMES_PER_POINT = 2      # the binomial model takes a 2-game match at its worth
+MIN_GAMES_PER_POINT = 4      # the binomial model takes a short match at its worth; 2-game matches
+                             # at a few hundred games let one lucky pair draw the search away
 UNLIMITED_GAMES_PER_POINT = 20
 RANDOM_CANDIDATES = 500
 LOCAL_CANDIDATES = 100
@@ -53,6 +54,7 @@ BAYES_SETTINGS = [
     Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
     Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
     Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
+    Setting("start_matches", interpret_optional(interpret_positive_int), default=None),
     Setting("acquisition", interpret_enum(*ACQUISITIONS), default="knowledge_gradient"),
     Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
     Setting("refit_every", interpret_positive_int, default=10),
@@ -61,11 +63,19 @@ BAYES_SETTINGS = [
 
 
 def default_games_per_point(number_of_games: int | None) -> int:
-    """Even, at least MIN_GAMES_PER_POINT, and about TARGET_POINTS points over the run."""
+    """Even, at least MIN_GAMES_PER_POINT, and about TARGET_POINTS points over the run (fewer
+    below TARGET_POINTS x MIN_GAMES_PER_POINT games)."""
     if number_of_games is None:
         return UNLIMITED_GAMES_PER_POINT
     size = max(MIN_GAMES_PER_POINT, round(number_of_games / TARGET_POINTS))
     return size + size % 2
+
+
+def default_start_matches(acquisition: str) -> int:
+    """Matches at the start in the initial design: 4 for the knowledge gradient (a model anchored
+    at the user's setting searches better at a few hundred games); 1 for UCB, which the anchor
+    misled (reports/continuous_tuners.md, issue 34)."""
+    return 4 if acquisition == "knowledge_gradient" else 1
 
 
 def latin_hypercube(count: int, dims: int, rng: random.Random) -> list[list[float]]:
@@ -84,7 +94,8 @@ class BayesTuner(ContinuousTuner):
     Game ids are '<point>r<round>'; candidate codes 'p<point>'. The model: each match's
     wins are binomial with the logistic of f at its point (gaussian_process.GaussianProcess,
     Laplace's approximation), f a GP with a Matérn 5/2 kernel and a quadratic (or constant)
-    trend. The initial design is the start then a Latin hypercube; after it, the next point
+    trend. The initial design is start_matches matches at the start, then a Latin hypercube;
+    after it, the next point
     maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb');
     the recommendation maximises the posterior mean over the whole space.
     Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
@@ -102,21 +113,24 @@ class BayesTuner(ContinuousTuner):
         self.load_continuous_settings(config)
         settings = load_settings(BAYES_SETTINGS, config)
         self.number_of_games: int | None = settings["number_of_games"]
+        self.games_per_point_set = settings["games_per_point"] is not None
         self.games_per_point: int = (settings["games_per_point"]
                                      or default_games_per_point(self.number_of_games))
         dims = len(self.parameter_specs)
         self.initial_points: int = settings["initial_points"] or 4 + 3 * dims
-        if self.initial_points > MAX_INITIAL_POINTS:
-            raise ControlFileError(
-                f"'initial_points': {self.initial_points} is more than the {MAX_INITIAL_POINTS} "
-                "a design may have (each is a match the model fits)", setting="initial_points")
-        if self.number_of_games is not None and \
-                self.number_of_games < self.games_per_point * self.initial_points:
-            raise ControlFileError(
-                f"'number_of_games': {self.number_of_games} is fewer than the initial points' matches "
-                f"({self.initial_points} x {self.games_per_point}); lower games_per_point or "
-                "initial_points", setting="number_of_games")
         self.acquisition: str = settings["acquisition"]
+        self.start_matches: int = settings["start_matches"] or default_start_matches(self.acquisition)
+        if self.initial_points + self.start_matches - 1 > MAX_INITIAL_POINTS:
+            raise ControlFileError(
+                f"'initial_points': {self.initial_points} (with {self.start_matches - 1} more matches at "
+                f"the start) is more than the {MAX_INITIAL_POINTS} a design may have (each is a match "
+                "the model fits)", setting="initial_points")
+        if self.number_of_games is not None and \
+                self.number_of_games < self.games_per_point * self.design_matches:
+            raise ControlFileError(
+                f"'number_of_games': {self.number_of_games} is fewer than the initial design's matches "
+                f"({self.design_matches} x {self.games_per_point}); lower games_per_point, "
+                "initial_points or start_matches", setting="number_of_games")
         self.ucb_kappa: float = settings["ucb_kappa"]
         self.refit_every: int = settings["refit_every"]
         self.trend: str = settings["trend"]
@@ -142,6 +156,7 @@ class BayesTuner(ContinuousTuner):
     def get_status(self) -> dict[str, Any]:
         return {
             "games_per_point": self.games_per_point,
+            "start_matches": self.start_matches,
             "codes": [spec.code for spec in self.parameter_specs],
             "points": self.points,
             "scheduler": self.scheduler.to_json(),
@@ -155,7 +170,11 @@ class BayesTuner(ContinuousTuner):
     def set_status(self, status: dict[str, Any]) -> None:
         try:
             if status["games_per_point"] != self.games_per_point:
-                raise ValueError("games_per_point changed")
+                if self.games_per_point_set:
+                    raise ValueError("games_per_point changed")
+                self.games_per_point = int(status["games_per_point"])   # a default changed since
+            # a run keeps its design; one started before start_matches played the start once
+            self.start_matches = int(status.get("start_matches", 1))
             if status["codes"] != [spec.code for spec in self.parameter_specs]:
                 raise ValueError("parameters changed")
             self.points = [{"x": [float(v) for v in p["x"]], "wins": float(p["wins"]),
@@ -259,10 +278,17 @@ class BayesTuner(ContinuousTuner):
         found = self.recommendation()
         return list(self.start) if found is None else found[0]
 
+    @property
+    def design_matches(self) -> int:
+        """The initial design's matches: start_matches at the start, then initial_points - 1 others."""
+        return self.start_matches + self.initial_points - 1
+
     def _design_point(self, index: int) -> list[float]:
-        """The initial design's index-th point: the start, then a Latin hypercube."""
-        if index == 0:
+        """The initial design's index-th match: start_matches at the start (the engine's setting the
+        user knows, measured well enough to anchor the model), then a Latin hypercube."""
+        if index < self.start_matches:
             return list(self.start)
+        index -= self.start_matches - 1
         if not hasattr(self, "_design") or len(self._design) != self.initial_points - 1:
             self._design = latin_hypercube(self.initial_points - 1, len(self.parameter_specs),
                                            random.Random(1))
@@ -275,7 +301,7 @@ class BayesTuner(ContinuousTuner):
 
         from ringmaster.tuning.gaussian_process import GaussianProcess, knowledge_gradient
 
-        if len(self.points) < self.initial_points:
+        if len(self.points) < self.design_matches:
             return self._design_point(len(self.points))
         gp = self.model()
         pending = [p["x"] for p in self.points if p["games"] == 0]

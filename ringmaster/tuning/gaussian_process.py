@@ -18,16 +18,18 @@ NEWTON_TOLERANCE = 1e-9
 TRENDS = ("constant", "quadratic")
 
 
-def squared_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(dims, len(a), len(b)): the squared difference of each pair of rows, per dimension."""
-    diff = a.T[:, :, None] - b.T[:, None, :]
-    return diff * diff
+def scaled_squared_distances(a: np.ndarray, b: np.ndarray, lengthscales: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)): sum over dimensions of ((a_i - b_j) / lengthscale)^2, by |a|^2 + |b|^2 - 2 a.b
+    (one matrix product, where the differences' array would be dims times larger), at least 0."""
+    a = np.atleast_2d(a) / lengthscales
+    b = np.atleast_2d(b) / lengthscales
+    r2 = np.sum(a * a, axis=1)[:, None] + np.sum(b * b, axis=1)[None, :] - 2.0 * (a @ b.T)
+    return np.maximum(r2, 0.0)
 
 
-def matern52(squares: np.ndarray, lengthscales: np.ndarray) -> np.ndarray:
-    """The Matérn 5/2 correlation from squared_differences(), lengthscales per dimension."""
-    r2 = np.tensordot(1.0 / (np.asarray(lengthscales) ** 2), squares, axes=1)
-    r = np.sqrt(np.maximum(r2, 0.0)) * math.sqrt(5.0)
+def matern52(a: np.ndarray, b: np.ndarray, lengthscales: np.ndarray) -> np.ndarray:
+    """The Matérn 5/2 correlation between each row of a and each row of b, lengthscales per dimension."""
+    r = np.sqrt(5.0 * scaled_squared_distances(a, b, np.asarray(lengthscales, dtype=float)))
     return (1.0 + r + r * r / 3.0) * np.exp(-r)
 
 
@@ -69,7 +71,7 @@ def prior_covariance(a: np.ndarray, b: np.ndarray, hyper: Hyperparameters, trend
     a, b = np.atleast_2d(a), np.atleast_2d(b)
     sds = trend_prior_sds(a.shape[1], trend)
     trend_part = (trend_features(a, trend) * sds ** 2) @ trend_features(b, trend).T
-    return hyper.signal_sd ** 2 * matern52(squared_differences(a, b), np.asarray(hyper.lengthscales)) \
+    return hyper.signal_sd ** 2 * matern52(a, b, np.asarray(hyper.lengthscales)) \
         + trend_part
 
 

@@ -47,7 +47,10 @@ def peak(p):
 
 @pytest.mark.parametrize("changes, message", [
     ({"number_of_games": 20, "games_per_point": 4},
-     "'number_of_games': 20 is fewer than the initial points' matches (7 x 4)"),
+     "'number_of_games': 20 is fewer than the initial design's matches (10 x 4)"),
+    ({"number_of_games": 20, "games_per_point": 2, "start_matches": 5},
+     "'number_of_games': 20 is fewer than the initial design's matches (11 x 2)"),
+    ({"start_matches": 0}, "'start_matches': must be positive"),
     ({"ucb_kappa": -1.0}, "'ucb_kappa': must not be negative"),
     ({"acquisition": "ei"}, "'acquisition': must be one of 'knowledge_gradient', 'ucb'"),
     ({"games_per_point": 0}, "'games_per_point': must be positive"),
@@ -57,7 +60,7 @@ def peak(p):
     ({"komi": 7}, "'komi': must be fractional"),
     ({"parameters": []}, "'parameters': empty list"),
     ({"initial_points": 10**9, "number_of_games": None},
-     "'initial_points': 1000000000 is more than the 10000 a design may have"),
+     "'initial_points': 1000000000 (with 3 more matches at the start) is more than the 10000"),
 ])
 def test_bad_settings_are_refused_in_one_line(changes, message):
     with pytest.raises(ControlFileError) as excinfo:
@@ -74,8 +77,9 @@ def test_the_trend_setting_offers_exactly_the_models_trends():
 
 def test_match_size_gives_about_150_points_and_is_even():
     assert default_games_per_point(1000) == 8       # 6.7 rounds to 7, made even
-    assert default_games_per_point(300) == 2        # the binomial model takes 2-game matches
-    assert default_games_per_point(100) == 2
+    assert default_games_per_point(600) == 4
+    assert default_games_per_point(300) == 4        # fewer points: matches of at least 4 games
+    assert default_games_per_point(100) == 4
     assert default_games_per_point(20000) == 134
     assert default_games_per_point(5000) % 2 == 0
     assert default_games_per_point(None) == 20
@@ -90,6 +94,8 @@ def test_latin_hypercube_has_one_point_in_each_slice_of_each_dimension():
 def test_defaults():
     tuner = make_tuner(parameters=[Parameter("a", scale=LINEAR(0, 1)), Parameter("b", scale=LOG(1, 10))])
     assert tuner.games_per_point == 4 and tuner.initial_points == 10
+    assert tuner.start_matches == 4 and tuner.design_matches == 13
+    assert make_tuner(acquisition="ucb").start_matches == 1
     assert tuner.recommended_parameters() == [0.5, 0.5]
     assert tuner.candidate_colour == "b"
     assert make_tuner(candidate_colour=None).candidate_colour == "random"
@@ -98,7 +104,7 @@ def test_defaults():
 # Games and the model
 
 def test_a_point_plays_its_match_then_the_next_point_comes():
-    tuner = make_tuner(games_per_point=4)
+    tuner = make_tuner(games_per_point=4, start_matches=1)
     jobs = [tuner.get_game() for _ in range(5)]
     assert [j.game_id for j in jobs] == ["0r0", "0r1", "0r2", "0r3", "1r0"]
     assert {j.player_b.code for j in jobs[:4]} == {"p0"} and jobs[4].player_b.code == "p1"
@@ -123,13 +129,18 @@ def test_the_trend_is_the_settings_from_the_first_fit(trend):
     assert tuner.model().trend == tuner.fitted_trend == trend
 
 
-def test_the_design_starts_at_the_start_then_fills_a_latin_hypercube():
+def test_the_design_plays_the_start_start_matches_times_then_fills_a_latin_hypercube():
     tuner = make_tuner(games_per_point=2,
                        parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.2)])
-    run_simulation(tuner, peak, 14, random.Random(2))
+    assert tuner.start_matches == 4
+    run_simulation(tuner, peak, 20, random.Random(2))
     xs = [p["x"][0] for p in tuner.points]
-    assert xs[0] == 0.2
-    assert sorted(int(x * 6) for x in xs[1:7]) == list(range(6))
+    assert xs[:4] == [0.2] * 4
+    assert sorted(int(x * 6) for x in xs[4:10]) == list(range(6))
+    once = make_tuner(games_per_point=2, start_matches=1,
+                      parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.2)])
+    run_simulation(once, peak, 14, random.Random(2))
+    assert [p["x"][0] for p in once.points][1:7] == xs[4:10]
 
 
 @pytest.mark.parametrize("acquisition", ["knowledge_gradient", "ucb"])
@@ -187,6 +198,23 @@ def test_a_run_started_before_trends_resumes_with_its_constant_model():
     assert reloaded.recommendation() == tuner.recommendation()
 
 
+def test_a_run_started_with_older_defaults_resumes_with_its_match_size_and_design():
+    tuner = make_tuner(number_of_games=300, start_matches=1)
+    tuner.games_per_point = 2                 # the default below 600 games before it was 4
+    run_simulation(tuner, peak, 12, random.Random(4))
+    status = json.loads(json.dumps(tuner.get_status()))
+    del status["start_matches"]               # written before start_matches existed
+    reloaded = make_tuner(seed=5, number_of_games=300)
+    assert reloaded.games_per_point == 4 and reloaded.start_matches == 4
+    reloaded.set_status(status)
+    assert reloaded.games_per_point == 2 and reloaded.start_matches == 1
+    run_simulation(reloaded, peak, 8, random.Random(6))
+    assert len(reloaded.points) == 10         # 2-game matches still
+    design = [p["x"] for p in reloaded.points[:7]]   # the start once, then the hypercube of 6
+    assert design[0] == [0.5] and [0.5] not in design[1:]
+    assert sorted(int(x[0] * 6) for x in design[1:]) == list(range(6))
+
+
 def test_changed_games_per_point_is_refused_on_reload():
     status = make_tuner().get_status()
     with pytest.raises(CompetitionError, match="inconsistent"):
@@ -241,6 +269,7 @@ opponent = 'opp'
 number_of_games = 8
 games_per_point = 2
 initial_points = 3
+start_matches = 1
 confirm_games = 1
 
 def make_candidate(n):
