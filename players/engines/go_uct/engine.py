@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         print("mcts: --time-manage, --time-extend and --time-early need --engine fast",
               file=sys.stderr)
         return 2
-    if not (options.time_extend == 0 or options.time_extend > 1) or options.time_max < 1:
+    if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:
         print("mcts: --time-extend must be 0 or above 1, --time-max at least 1",
               file=sys.stderr)
         return 2

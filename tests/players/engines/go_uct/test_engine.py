@@ -205,3 +205,4 @@ def test_time_management_needs_the_fast_engine(capsys):
     assert main(["--engine", "generic", "--time-early"]) == 2
     assert "need --engine fast" in capsys.readouterr().err
     assert main(["--time-extend", "0.5"]) == 2
+    assert main(["--time-extend", "2", "--time-max", "nan"]) == 2
