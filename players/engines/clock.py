@@ -40,8 +40,9 @@ class Clock:
     periods: int = 0
     increment: float = 0.0
 
-    def budget(self, empty_points: int) -> float | None:
-        """Seconds to spend on the next move, or None if there is no clock."""
+    def budget(self, empty_points: int, lag: float = LAG) -> float | None:
+        """Seconds to spend on the next move, or None if there is no clock; lag is kept back
+        for what the search doesn't count (LAG unless measured)."""
         if self.kind == "none":
             return None
         if self.kind == "canadian" and self.byo_yomi_time <= 0 and self.main_time <= 0:
@@ -56,17 +57,17 @@ class Clock:
             # and main time (while it lasts) is spread over the moves to come.
             period = self.byo_yomi_time
             if self.stones_left > 0:   # in overtime: left is a period
-                return max(SMALLEST, SHARE * min(left, period) - LAG)
-            return max(SMALLEST, SHARE * max(left / moves_to_go, period) - LAG)
+                return max(SMALLEST, SHARE * min(left, period) - lag)
+            return max(SMALLEST, SHARE * max(left / moves_to_go, period) - lag)
         if self.kind == "fischer":
             share = left / moves_to_go + SHARE * self.increment
-            return max(SMALLEST, min(SHARE * share, left / 2) - LAG)
+            return max(SMALLEST, min(SHARE * share, left / 2) - lag)
         if self.stones_left > 0:
-            return max(SMALLEST, SHARE * left / self.stones_left - LAG)
+            return max(SMALLEST, SHARE * left / self.stones_left - lag)
         share = left / moves_to_go
         if self.byo_yomi_stones > 0:
             share += SHARE * self.byo_yomi_time / self.byo_yomi_stones
-        return max(SMALLEST, SHARE * share - LAG)
+        return max(SMALLEST, SHARE * share - lag)
 
 
 def clock_from_settings(words: list[str], *, fischer: bool) -> Clock:

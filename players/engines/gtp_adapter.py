@@ -39,6 +39,11 @@ class MoveGenerator:
         """
         raise NotImplementedError
 
+    def budget(self, clock: Clock, game: BoardGame, state) -> float | None:
+        """Seconds for the next move's search under clock (None: no limit); called before
+        each genmove with the clock the controller last reported. Optional."""
+        return clock.budget(game.empty_points(state))
+
     def set_position(self, game: BoardGame, state, plies: int) -> None:
         """The game is now game, at state, plies moves from its start; nothing before leads here."""
 
@@ -117,7 +122,7 @@ class GtpAdapter:
         forced, state = self._turn_for(colour)
         player = game.to_play(state)
         clock = self.clocks.get(player)
-        seconds = None if clock is None else clock.budget(game.empty_points(state))
+        seconds = None if clock is None else self.generate.budget(clock, game, state)
         choice = self.generate(game, state, cleanup=cleanup, seconds=seconds)
         if choice == RESIGN:
             self._reposition(self.state)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 import numpy as np
 
 from players.engines import gtp_adapter
+from players.engines.clock import Clock
 from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_searcher
 from players.engines.go_uct.uct import UctParams
+from players.engines.time_plan import LagMeter, MovePlan, StopRule, plan_move
 from players.engines.gtp_adapter import RESIGN
 from players.games import go_board
 from players.games.go import GoGame, GoState
@@ -69,6 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
     add("--biased", action="store_true", help="bias the allocation by root visits")
     add("--resign", type=float, default=0.1,
         help="resign when the estimated winning rate falls below this (0 never resigns)")
+    add("--time-manage", action=argparse.BooleanOptionalAction, default=False,
+        help="spend a clock's main time like Pachi: moves to go from the empty points, the "
+             "lag measured from the clock, the time checked every 64 playouts (fast)")
+    add("--time-extend", type=float, default=0.0, metavar="RATIO",
+        help="under a clock, think past the budget (up to --time-max of it) while the most "
+             "visited move has fewer than RATIO times the runner-up's visits or isn't the "
+             "best by value (fast; 0 never extends)")
+    add("--time-max", type=float, default=2.0,
+        help="the most a move extended by --time-extend may take, in budgets")
+    add("--time-early", action=argparse.BooleanOptionalAction, default=False,
+        help="stop when the runner-up can't catch the leader's visits in the playouts the "
+             "time (or --playouts) left allows (fast)")
     add("--seed", type=int, default=None, help="random seed (default: from the system)")
     return parser
 
@@ -101,6 +116,8 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             divisor=options.divisor, biased=options.biased, seed=seed)
         self._searcher = None
         self._key: tuple | None = None
+        self.meters = {0: LagMeter(), 1: LagMeter()}   # by colour: a clock each
+        self._plan: MovePlan | None = None
 
     def close(self) -> None:
         """Stop the searcher's threads and processes."""
@@ -110,8 +127,26 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
     def prepare(self, game: GoGame, state: GoState) -> None:
         """Build the searcher for this board and search once (numba loads its code), so that
         the first genmove under a clock doesn't pay for either."""
+        for meter in self.meters.values():
+            meter.reset()
         if (game.size, game.komi) != self._key:
             self.searcher(game).search(state, 1, None)
+
+    @property
+    def manages_time(self) -> bool:
+        """Whether any time-management option is on (each needs the fast engine)."""
+        o = self.options
+        return o.time_manage or o.time_extend > 1.0 or o.time_early
+
+    def budget(self, clock: Clock, game: GoGame, state: GoState) -> float | None:
+        """The move's soft budget; its plan (soft and hard) is kept for the search."""
+        o = self.options
+        meter = self.meters[game.to_play(state)]
+        meter.observe(clock)
+        self._plan = plan_move(clock, game.empty_points(state), game.size * game.size,
+                               meter.lag(), manage=o.time_manage,
+                               extend_ratio=o.time_max if o.time_extend > 1.0 else 0.0)
+        return None if self._plan is None else self._plan.soft
 
     def searcher(self, game: GoGame):
         key = (game.size, game.komi)
@@ -128,11 +163,15 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
         opponent_passed = state.passes >= 1 and not cleanup
         if opponent_passed and sign * (game.area_score(state) - game.komi) > 0:
             return game.pass_action
+        plan, self._plan = self._plan, None
         limit = self.options.seconds
         if seconds is not None:
             limit = seconds if limit is None else min(limit, seconds)
         playouts = self.options.playouts
-        result = self.searcher(game).search(state, playouts, limit)
+        if self.manages_time:
+            result = self._managed_search(game, state, limit, plan)
+        else:
+            result = self.searcher(game).search(state, playouts, limit)
         win_rate = (result.root_value + 1.0) / 2.0
         if win_rate < self.options.resign and state.moves >= game.size:
             return RESIGN
@@ -143,6 +182,23 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             if visits.max() > 0:
                 action = int(np.argmax(visits))
         return action
+
+    def _managed_search(self, game: GoGame, state: GoState, limit: float | None,
+                        plan: MovePlan | None):
+        """The search under a StopRule: soft limit, hard one (the plan's, else the same) and
+        the options' extension and early stop; its seconds go to the lag meter."""
+        o = self.options
+        hard = limit
+        if plan is not None and limit is not None:
+            hard = plan.hard if o.seconds is None else min(plan.hard, o.seconds)
+        rule = StopRule(limit, hard, o.playouts, extend_ratio=o.time_extend,
+                        early=o.time_early, lookahead=o.time_manage,
+                        chunk=64 if o.time_manage else 250)
+        started = time.monotonic()
+        result = self.searcher(game).search(state, o.playouts, hard, stop=rule,
+                                            chunk=rule.chunk)
+        self.meters[game.to_play(state)].searched(time.monotonic() - started)
+        return result
 
 
 def new_go(size: int, komi: float) -> GoGame:
@@ -171,6 +227,15 @@ def main(argv: list[str] | None = None) -> int:
     if negative or not (options.prior_weight >= 0 and options.prior_even >= 0):
         print(f"mcts: {', '.join(negative) or '--prior-weight and --prior-even'} must not be "
               "negative", file=sys.stderr)
+        return 2
+    if options.engine != "fast" and (options.time_manage or options.time_early
+                                     or options.time_extend > 0):
+        print("mcts: --time-manage, --time-extend and --time-early need --engine fast",
+              file=sys.stderr)
+        return 2
+    if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:
+        print("mcts: --time-extend must be 0 or above 1, --time-max at least 1",
+              file=sys.stderr)
         return 2
     try:
         engine, generator = make_engine(options)

@@ -173,14 +173,17 @@ class FastSearcher:
             self._pool.shutdown(wait=True)
             self._pool = None
 
-    def search(self, state: GoState, playouts: int,
-               seconds: float | None = None) -> SearchResult:
+    def search(self, state: GoState, playouts: int, seconds: float | None = None, *,
+               stop=None, chunk: int = 250) -> SearchResult:
+        """Search state with at most `playouts` playouts for at most `seconds`; stop, when
+        given, decides instead after each chunk (FastUct.search; each root tree asks it)."""
         args = (state.board, state.colour, state.ko, state.last, state.passes)
         if self._pool is None:
-            parts = [self.trees[0].search(*args, playouts, seconds)]
+            parts = [self.trees[0].search(*args, playouts, seconds, chunk, stop)]
         else:
             share = max(1, playouts // len(self.trees))
-            futures = [self._pool.submit(t.search, *args, share, seconds) for t in self.trees]
+            futures = [self._pool.submit(t.search, *args, share, seconds, chunk, stop)
+                       for t in self.trees]
             parts = [f.result() for f in futures]
         size = self.game.size
         visits = np.zeros(self.game.num_actions)

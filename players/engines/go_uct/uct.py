@@ -399,10 +399,14 @@ class FastUct:
         return -1
 
     def search(self, board: np.ndarray, colour: int, ko: int, last: int, passes: int,
-               playouts: int, seconds: float | None = None, chunk: int = 250):
+               playouts: int, seconds: float | None = None, chunk: int = 250, stop=None):
         """Search a position; returns (moves, visits, wins) of the root edges.
 
-        moves are padded points, -1 for pass; wins are for colour.
+        moves are padded points, -1 for pass; wins are for colour. stop, if
+        given, replaces the playouts and seconds limits: after each chunk of a
+        thread's playouts, stop(seconds elapsed, playouts run by all threads,
+        root edges' visits, their wins) says whether to end (see
+        players.engines.time_plan.StopRule); each thread asks it on its own.
         """
         p = self.params
         nodes = min(self.max_nodes, playouts // max(1, p.expand_after) + 2 * self.threads)
@@ -435,8 +439,10 @@ class FastUct:
         self._root = (board.copy(), colour, passes)
         slices = allocation_slices(tree[0].shape[0], tree[3].shape[0], used_nodes,
                                    used_edges, self.threads)
-        deadline = None if seconds is None else time.monotonic() + seconds
+        started = time.monotonic()
+        deadline = None if seconds is None else started + seconds
         share = max(1, playouts // self.threads)
+        root_edges = slice(tree[0][0], tree[0][0] + tree[1][0])
 
         def run(worker: _Worker, alloc: np.ndarray) -> None:
             done = 0
@@ -449,7 +455,11 @@ class FastUct:
                                 worker.path_edges, worker.first_colour, alloc,
                                 self.virtual_loss, worker.features)
                 done += step
-                if deadline is not None and time.monotonic() >= deadline:
+                if stop is not None:
+                    if stop(time.monotonic() - started, done * self.threads,
+                            tree[5][root_edges], tree[6][root_edges]):
+                        break
+                elif deadline is not None and time.monotonic() >= deadline:
                     break
 
         if self._pool is None:

@@ -50,3 +50,30 @@ def test_our_engines_are_told_the_clock_and_keep_it(write_ctl):
     assert all(not g["time_loss"] for g in report["games"]), report["games"]
     log = open(ctl[:-4] + ".log").read()
     assert "lists none of the time commands" not in log and "failure response" not in log
+
+
+MCTS_CTL = """
+competition_type = 'playoff'
+players = {{
+    'managed': Player([{python!r}, '-m', 'players', 'mcts', '--engine', 'fast',
+                       '--playouts', '100000000', '--time-manage', '--time-extend', '2',
+                       '--time-early', '--resign', '0', '--seed', '1']),
+    'plain': Player([{python!r}, '-m', 'players', 'mcts', '--engine', 'fast',
+                     '--playouts', '100000000', '--resign', '0', '--seed', '2']),
+}}
+board_size = 7
+komi = 8.5
+scorer = 'internal'
+time_control = 'absolute 3'
+matchups = [Matchup('managed', 'plain', alternating=True, number_of_games=2)]
+"""
+
+
+@pytest.mark.integration
+def test_time_managed_engine_spends_its_absolute_time_and_never_loses_on_it(write_ctl):
+    ctl = write_ctl(MCTS_CTL.format(python=sys.executable))
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    report = json.loads(invoke("show", ctl, "--json").output)
+    assert report["void_games"] == 0 and len(report["games"]) == 2
+    assert all(not g["time_loss"] for g in report["games"]), report["games"]

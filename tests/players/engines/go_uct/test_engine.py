@@ -1,8 +1,10 @@
 """GTP conformance of `python -m players mcts`: every command, and errors for bad arguments."""
 
+import time
+
 import pytest
 
-from players.engines.go_uct.engine import build_parser, make_engine
+from players.engines.go_uct.engine import build_parser, main, make_engine
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
@@ -173,3 +175,34 @@ def test_a_clock_has_the_searcher_built_before_the_first_genmove(engine_kind):
         ok(engine, "genmove b")
     finally:
         generator.close()
+
+
+@pytest.mark.parametrize("options", [["--time-manage"], ["--time-extend", "2"], ["--time-early"],
+                                     ["--time-manage", "--time-extend", "1.5", "--time-early"]])
+def test_time_management_plays_under_a_clock_and_measures_its_lag(options):
+    parsed = build_parser().parse_args(["--playouts", "100000", "--seed", "3", *options])
+    engine, generator = make_engine(parsed)
+    try:
+        ok(engine, "boardsize 7")
+        ok(engine, "kata-time_settings absolute 3")
+        left = {"b": 3.0, "w": 3.0}
+        for colour in "bwbw":
+            ok(engine, f"time_left {colour} {left[colour]} 0")
+            started = time.monotonic()
+            assert ok(engine, f"genmove {colour}").lower() != "resign"
+            if colour == "w":
+                left["w"] -= time.monotonic() - started + 0.02
+        # white's second move tells what its first cost beyond its search; black's clock
+        # never moved (no sample below 0)
+        white, black = generator.meters[1], generator.meters[0]
+        assert len(white.samples) == 1 and 0.0 <= white.lag() < 0.5
+        assert not black.samples
+    finally:
+        generator.close()
+
+
+def test_time_management_needs_the_fast_engine(capsys):
+    assert main(["--engine", "generic", "--time-early"]) == 2
+    assert "need --engine fast" in capsys.readouterr().err
+    assert main(["--time-extend", "0.5"]) == 2
+    assert main(["--time-extend", "2", "--time-max", "nan"]) == 2

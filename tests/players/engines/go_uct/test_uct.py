@@ -200,3 +200,19 @@ def test_rand_below_is_uniform():
     rng = playout.new_rng_state(5)
     draws = np.bincount([playout.rand_below(rng, 6) for _ in range(6000)], minlength=6)
     assert draws.min() > 880 and draws.max() < 1120
+
+
+def test_a_stop_rule_is_asked_after_each_chunk_and_ends_the_search():
+    state = state_from_diagram(POSITION)
+    uct = FastUct(7, 0.5, UctParams(heavy=False), seed=4)
+    asked = []
+
+    def stop(elapsed, played, visits, wins):
+        asked.append((played, visits.sum()))
+        return played >= 150
+
+    moves, visits, wins = uct.search(state.board, state.colour, state.ko, state.last,
+                                     state.passes, 10_000, None, 50, stop)
+    assert [played for played, _ in asked] == [50, 100, 150]
+    assert [total for _, total in asked] == [50, 100, 150]   # the root's edges as they grow
+    assert visits.sum() == 150
