@@ -12,8 +12,8 @@ from players.engines import gtp_adapter
 from players.engines.clock import Clock
 from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_searcher
 from players.engines.go_uct.uct import UctParams
-from players.engines.time_plan import LagMeter, MovePlan, StopRule, plan_move
 from players.engines.gtp_adapter import RESIGN
+from players.engines.time_plan import LagMeter, MovePlan, StopRule, plan_move
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
