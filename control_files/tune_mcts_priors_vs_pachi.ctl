@@ -12,13 +12,20 @@ candidate wins and the other loses, so this needs a start that wins some
 games (reports/mcts_vs_pachi.md); the answer then plays 100 confirmation
 games against the start. Pachi is not installed by CI: build it from its
 public source and give its binary in PACHI (default: pachi on the PATH;
-Debian's pachi package is a platform game, not this engine):
+Debian's pachi package is a platform game, not this engine); GNU Go in
+/usr/games scores games whose dead stones the players dispute:
     PACHI=/path/to/pachi ringmaster run control_files/tune_mcts_priors_vs_pachi.ctl -j 1
 """
 
 import os
 
 PACHI = os.environ.get('PACHI', 'pachi')
+GNUGO = '/usr/games/gnugo'
+
+# Disputes over dead stones (our engine lists none where the opponent may list some)
+# go to a GNU Go referee; without it such a game has no result (2 of 58 in
+# reports/mcts_vs_pachi.md, section 4).
+referee = Player([GNUGO, '--mode', 'gtp', '--chinese-rules'])
 
 players = {
     'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),
