@@ -16,7 +16,7 @@ engine), colours alternating. Needs GNU Go in
 GNUGO = '/usr/games/gnugo'
 
 # Disputes over dead stones (our engine lists none where the opponent may list some)
-# go to a GNU Go referee; without it such a game has no result (2 of 58 in
+# go to a GNU Go referee; without it such a game has no result (2 of 60 in
 # reports/mcts_vs_pachi.md, section 4).
 referee = Player([GNUGO, '--mode', 'gtp', '--chinese-rules'])
 
