@@ -11,21 +11,12 @@ from ringmaster.control_file import load_control_file
 from ringmaster.errors import ControlFileError
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
+from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
-
-CTL = """
-competition_type = 'playoff'
-players = {{'p': Player({p!r}), 'q': Player({q!r})}}
-board_size = 5
-komi = 0.5
-scorer = 'internal'
-{top}
-matchups = [Matchup('p', 'q', alternating=True, number_of_games={games})]
-"""
 
 
 def write(write_ctl, top="", games=2, p=(), q=(), name="comp.ctl"):
-    return write_ctl(CTL.format(p=fake_engine_command("--name", "p", *p),
+    return write_ctl(playoff_ctl(p=fake_engine_command("--name", "p", *p),
                                 q=fake_engine_command("--name", "q", *q), top=top, games=games),
                      name=name)
 
@@ -56,7 +47,7 @@ def test_bad_referee_and_adjudication_settings_are_refused(write_ctl, top, messa
 
 
 def test_a_matchup_asking_adjudication_without_a_referee_is_refused(write_ctl):
-    path = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command(), top="", games=2)
+    path = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command(), top="", games=2)
                      .replace("number_of_games=2", "adjudication={'margin': 9}"))
     with pytest.raises(ControlFileError, match="matchup 0: 'adjudication' needs a referee"):
         load(path)

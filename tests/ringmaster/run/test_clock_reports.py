@@ -15,21 +15,14 @@ from ringmaster.run.game_index import GameEntry, entry_for_result, games_csv
 from ringmaster.stats.time_use import time_use, time_use_report
 from tests.fakes.channels import fake_engine_channel
 from tests.fakes.cli import invoke
+from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
 
-CTL = """
-competition_type = 'playoff'
-players = {{'p': Player({p!r}), 'q': Player({q!r})}}
-board_size = 5
-komi = 0.5
-scorer = 'internal'
-time_control = 'per_move 1'
-matchups = [Matchup('p', 'q', alternating=True, number_of_games=4)]
-"""
+PER_MOVE = "time_control = 'per_move 1'"
 
 
 def run_timed(write_ctl, q_options=("--think-on", "2", "3")):
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--think", "0.25"),
+    ctl = write_ctl(playoff_ctl(games=4, top=PER_MOVE, p=fake_engine_command("--think", "0.25"),
                                q=fake_engine_command("--name", "q", *q_options)))
     result = invoke("run", ctl, "-q", channel_factory=fake_engine_channel)
     assert result.exit_code == 0, result.output
@@ -84,8 +77,7 @@ def test_the_report_has_a_clock_table_when_games_are_timed(write_ctl, virtual_ti
 
 
 def test_an_untimed_run_reports_no_clock(write_ctl):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"))
-                    .replace("time_control = 'per_move 1'", ""))
+    ctl = write_ctl(playoff_ctl(games=4, p=fake_engine_command(), q=fake_engine_command("--name", "q")))
     assert invoke("run", ctl, "-q", channel_factory=fake_engine_channel).exit_code == 0
     assert "Clock" not in open(ctl[:-4] + ".report").read()
     assert json.loads(show(ctl, "--json"))["time_use"] == []
@@ -140,8 +132,9 @@ def test_time_use_per_player_over_games():
 def test_games_at_a_time_control_in_worker_processes(write_ctl):
     # -j 2 with engines kept between games: real processes, real time (the losses hold
     # however long this process is paused).
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--time-commands", "kgs-time_settings,time_left"),
-                               q=fake_engine_command("--name", "q", "--think", "2"))
+    ctl = write_ctl(playoff_ctl(games=4, top=PER_MOVE,
+                                p=fake_engine_command("--time-commands", "kgs-time_settings,time_left"),
+                                q=fake_engine_command("--name", "q", "--think", "2"))
                     .replace("scorer = 'internal'", "scorer = 'internal'\nreuse_engines = True"))
     result = invoke("run", ctl, "-q", "-j", "2")
     assert result.exit_code == 0, result.output

@@ -10,17 +10,10 @@ from pathlib import Path
 from ringmaster.run.game_index import GameEntry, duplicate_games
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
+from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
 
-CTL = """
-competition_type = 'playoff'
-players = {{'p': Player({p!r}), 'q': Player({q!r})}}
-board_size = 5
-komi = 0.5
-scorer = 'internal'
-{top}
-matchups = [Matchup('p', 'q', alternating=True, number_of_games=6)]
-"""
+GAMES = 6
 
 
 def invoke(*args):
@@ -29,7 +22,7 @@ def invoke(*args):
 
 def run(write_ctl, top=""):
     # The fake engines are deterministic: each plays the first legal point it finds.
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--name", "p"),
+    ctl = write_ctl(playoff_ctl(games=GAMES, p=fake_engine_command("--name", "p"),
                                q=fake_engine_command("--name", "q"), top=top))
     result = invoke("run", ctl, "-q")
     assert result.exit_code == 0, result.output

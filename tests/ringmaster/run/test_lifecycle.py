@@ -33,18 +33,11 @@ from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
+from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
 
 GAMES = 12
 
-CTL = """
-competition_type = 'playoff'
-players = {{'p': Player({p!r}), 'q': Player({q!r})}}
-board_size = 5
-komi = 0.5
-scorer = 'internal'
-matchups = [Matchup('p', 'q', alternating=True, number_of_games={games})]
-"""
 
 
 def _default_sigint() -> None:
@@ -79,7 +72,7 @@ def check_consistent(ctl: str, games: int) -> None:
 @pytest.mark.integration
 @pytest.mark.parametrize("parallel", [[], ["-j", "2"]])
 def test_kill_9_of_the_whole_group_at_random_moments(write_ctl, parallel):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=GAMES))
     rng = random.Random(20261122)
     for _ in range(4):
@@ -99,7 +92,7 @@ def test_a_worker_killed_mid_run_is_replaced_and_its_game_played_again(write_ctl
     from ringmaster.reaper import child_pids
     slow = ("--move-delay", "0.02")
     games = 10
-    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
                                games=games))
     proc = start_run(ctl, "-j", "2")
     log = Path(ctl[:-4] + ".log")
@@ -124,7 +117,7 @@ def test_a_worker_killed_mid_run_is_replaced_and_its_game_played_again(write_ctl
 def test_ctrl_c_interrupts_and_the_next_run_finishes(write_ctl):
     # Engines that think 20 ms a move, so that games are still in progress at the interrupt.
     slow = ("--move-delay", "0.02")
-    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
                                games=30))
     proc = start_run(ctl, "-j", "2")
     log = Path(ctl[:-4] + ".log")
@@ -155,7 +148,7 @@ def _wait_for_a_game(ctl: str, proc: subprocess.Popen) -> None:
 @pytest.mark.integration
 def test_after_kill_9_the_next_runs_log_says_the_previous_run_died(write_ctl):
     slow = ("--move-delay", "0.02")
-    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
     proc = start_run(ctl)
     _wait_for_a_game(ctl, proc)
     os.killpg(proc.pid, signal.SIGKILL)
@@ -177,7 +170,7 @@ def test_after_kill_9_the_next_runs_log_says_the_previous_run_died(write_ctl):
 def test_a_run_started_with_sigint_ignored_still_stops_on_sigint(write_ctl):
     # A shell without job control starts `ringmaster run x.ctl &` with SIGINT ignored.
     slow = ("--move-delay", "0.02")
-    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command(*slow), games=30))
     proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
@@ -255,7 +248,7 @@ def write(write_ctl, template, **kwargs):
 
 
 def playoff(write_ctl, games=GAMES, p=(), q=("--name", "q"), extra=""):
-    return write_ctl(CTL.format(p=fake_engine_command(*p), q=fake_engine_command(*q),
+    return write_ctl(playoff_ctl(p=fake_engine_command(*p), q=fake_engine_command(*q),
                                 games=games) + extra)
 
 
@@ -506,7 +499,7 @@ def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(write_ctl, tmp_p
                                                                  no_leftover_processes):
     # The engine's child leaves its process group (setsid) and keeps the engine's stdout
     # and stderr open, as an inference server started by an engine would.
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--escape-child", str(tmp_path / "child")),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--escape-child", str(tmp_path / "child")),
                                q=fake_engine_command("--name", "q"), games=2)
                     + "skip_player_checks = True\n")
     finished = []
@@ -525,7 +518,7 @@ def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(write_ctl, tmp_p
 
 
 def test_a_matchup_id_like_a_temporary_file_keeps_its_records(write_ctl):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=2).replace("alternating=True", "alternating=True, id='tmp-x'"))
     run_competition(ringmaster_for(ctl), max_games=1, quiet=True)
     run_competition(ringmaster_for(ctl), quiet=True)
@@ -533,7 +526,7 @@ def test_a_matchup_id_like_a_temporary_file_keeps_its_records(write_ctl):
 
 
 def test_an_id_that_cannot_be_a_plain_file_name_is_refused(write_ctl):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=2).replace("alternating=True", "alternating=True, id='.tmp-x'"))
     result = invoke("run", ctl)
     assert result.exit_code == 1
@@ -813,7 +806,7 @@ def test_sigterm_while_loading_or_checking_exits_3(write_ctl, tmp_path, moment):
 def test_ctrl_c_with_workers_says_stopping_at_once(write_ctl, tmp_path):
     # (That the workers then exit by themselves: tests of dispatch/local.py.)
     slow = ("--move-delay", "0.05", "--record", str(tmp_path / "record"))
-    ctl = write_ctl(CTL.format(p=fake_engine_command(*slow), q=fake_engine_command("--move-delay",
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command("--move-delay",
                                                                                    "0.05"),
                                games=30))
     proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2"],
