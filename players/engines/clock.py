@@ -40,6 +40,11 @@ class Clock:
     periods: int = 0
     increment: float = 0.0
 
+    @property
+    def left(self) -> float:
+        """Seconds left on the clock: time_left's, else (never told) the main time."""
+        return self.main_time if self.time_left is None else self.time_left
+
     def budget(self, empty_points: int, lag: float = LAG) -> float | None:
         """Seconds to spend on the next move, or None if there is no clock; lag is kept back
         for what the search doesn't count (LAG unless measured)."""
@@ -50,7 +55,7 @@ class Clock:
         if (self.kind == "canadian" and self.byo_yomi_time > 0 and self.byo_yomi_stones == 0
                 and self.main_time <= 0):
             return None  # "no time limits" in GTP
-        left = self.main_time if self.time_left is None else self.time_left
+        left = self.left
         moves_to_go = max(10.0, empty_points / 2.0)
         if self.kind == "byoyomi":
             # A move within a period never costs one: each move may take most of a period,

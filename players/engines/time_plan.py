@@ -54,7 +54,7 @@ def moves_to_go(empty_points: int, points: int, *, final_empty: float = FINAL_EM
 
 def in_main_time(clock: Clock) -> bool:
     """Whether the clock is in a main time that plan_move spreads (not a period, not byo-yomi)."""
-    left = clock.main_time if clock.time_left is None else clock.time_left
+    left = clock.left
     return clock.kind in ("canadian", "fischer") and clock.stones_left == 0 and left > 0
 
 
@@ -72,7 +72,7 @@ def soft_budget(clock: Clock, empty_points: int, points: int, lag: float, *,
     base = clock.budget(empty_points, lag=lag)
     if base is None or not in_main_time(clock):
         return base
-    left = clock.main_time if clock.time_left is None else clock.time_left
+    left = clock.left
     to_go = moves_to_go(empty_points, points, least=least)
     if clock.kind == "fischer":
         share = min(left / to_go + clock.increment, left / 2)
@@ -90,7 +90,7 @@ def hard_budget(clock: Clock, soft: float, lag: float, ratio: float) -> float:
     main time left (less lag); in a period, no more than the soft budget."""
     if ratio <= 1.0 or not (in_main_time(clock) or clock.kind == "byoyomi"):
         return soft
-    left = clock.main_time if clock.time_left is None else clock.time_left
+    left = clock.left
     if clock.kind == "byoyomi" and clock.stones_left > 0:
         return soft        # a period: the clock's budget is all of it that is safe
     return max(soft, min(ratio * soft, CEILING * left - lag))
