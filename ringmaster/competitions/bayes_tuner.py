@@ -120,7 +120,7 @@ class BayesTuner(ContinuousTuner):
         self.initial_points: int = settings["initial_points"] or 4 + 3 * dims
         self.acquisition: str = settings["acquisition"]
         self.start_matches: int = settings["start_matches"] or default_start_matches(self.acquisition)
-        if self.initial_points + self.start_matches - 1 > MAX_INITIAL_POINTS:
+        if self.design_matches > MAX_INITIAL_POINTS:
             raise ControlFileError(
                 f"'initial_points': {self.initial_points} (with {self.start_matches - 1} more matches at "
                 f"the start) is more than the {MAX_INITIAL_POINTS} a design may have (each is a match "
