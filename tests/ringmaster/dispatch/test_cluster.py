@@ -14,9 +14,10 @@ import pytest
 
 from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
 from tests.fakes.cli import CliResult
+from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
 from tests.ringmaster.game.test_engine_pool import _engine_pids
-from tests.ringmaster.run.test_lifecycle import CTL, MC_TUNER, _default_sigint, check_consistent, write
+from tests.ringmaster.run.test_lifecycle import MC_TUNER, _default_sigint, check_consistent, write
 
 pytestmark = pytest.mark.integration
 
@@ -45,7 +46,7 @@ def cluster(distributed):
 
 
 def test_playoff_through_the_cluster_names_the_host_of_every_game(write_ctl, cluster):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=6))
     result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
     assert result.exit_code == EXIT_OK, result.output
@@ -60,7 +61,7 @@ def test_playoff_through_the_cluster_names_the_host_of_every_game(write_ctl, clu
 
 def test_games_at_a_time_control_through_the_cluster(write_ctl, cluster):
     # Each game's clock travels in its job; a loss on time comes back as such.
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--time-commands", "time_settings,time_left"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--time-commands", "time_settings,time_left"),
                                q=fake_engine_command("--name", "q", "--think-on", "2", "2"),
                                games=2).replace("scorer = 'internal'",
                                                 "scorer = 'internal'\ntime_control = 'per_move 1'"))
@@ -72,7 +73,7 @@ def test_games_at_a_time_control_through_the_cluster(write_ctl, cluster):
 
 
 def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=3))
     result = invoke("run", ctl, "-q", "-j", "1", "--cluster", cluster.scheduler_address)
     assert result.exit_code == EXIT_OK, result.output
@@ -84,7 +85,7 @@ def test_parallel_bounds_the_games_in_flight(write_ctl, cluster):
 
 
 def test_a_worker_keeps_no_engines_between_games(write_ctl, cluster):
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--env-to-stderr"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--env-to-stderr"),
                                q=fake_engine_command("--name", "q", "--env-to-stderr"),
                                games=4) + "reuse_engines = True\n")
     result = invoke("run", ctl, "-q", "--cluster", cluster.scheduler_address)
@@ -106,12 +107,12 @@ def test_tuner_through_the_cluster(write_ctl, cluster):
 def test_check_runs_on_every_worker_and_names_a_worker_without_the_engine(write_ctl, cluster,
                                                                           tmp_path):
     # The engine exists here but not on the workers: a file the workers can't see.
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=1))
     assert invoke("check", ctl, "--cluster", cluster.scheduler_address).exit_code == EXIT_OK
     hidden = tmp_path / "only-here"
     hidden.write_text("")
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=["/nonexistent/engine-on-workers"],
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=["/nonexistent/engine-on-workers"],
                                games=1), name="missing.ctl")
     result = invoke("check", ctl, "--cluster", cluster.scheduler_address)
     assert result.exit_code != EXIT_OK
@@ -121,7 +122,7 @@ def test_check_runs_on_every_worker_and_names_a_worker_without_the_engine(write_
 
 
 def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=1))
     from ringmaster.dispatch import cluster as cluster_module
     original = cluster_module.CONNECT_TIMEOUT
@@ -138,7 +139,7 @@ def test_an_unreachable_scheduler_is_a_one_line_error(write_ctl):
 
 @pytest.mark.parametrize("address", ["not-an-address", "tcp://host-without-port"])
 def test_an_address_that_is_not_one_is_a_one_line_error_before_anything_starts(write_ctl, address):
-    ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
                                games=1))
     result = invoke("run", ctl, "--cluster", address)
     assert result.exit_code == EXIT_USER_ERROR
@@ -154,7 +155,7 @@ def test_workers_killed_mid_game_then_every_game_counted_once_with_its_own_recor
     # again elsewhere, and a game it had finished (its result on the lost worker) must not
     # be played again over the counted one's record.
     games = 16
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
                                q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
                                games=games))
     client = distributed.Client(cluster.scheduler_address, set_as_default=False)
@@ -202,7 +203,7 @@ def test_a_stopped_ringmaster_stops_its_games_on_the_workers(write_ctl, cluster,
     # within seconds, and nothing they do may touch the records.
     marker = str(tmp_path / "stopped-engine")
     games = 6
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--name", marker, "--move-delay", "1"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--name", marker, "--move-delay", "1"),
                                q=fake_engine_command("--name", marker + "q", "--move-delay", "1"),
                                games=games) + "skip_player_checks = True\n")
     run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
@@ -271,7 +272,7 @@ def _free_port() -> int:
 
 def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distributed):
     games = 6
-    ctl = write_ctl(CTL.format(p=fake_engine_command("--move-delay", "0.03"),
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
                                q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
                                games=games))
     port = _free_port()
