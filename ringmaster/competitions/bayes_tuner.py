@@ -530,6 +530,7 @@ class BayesTuner(ContinuousTuner):
                         "parameters": self.format_optimiser_parameters(p["x"]),
                         "wins": p["wins"], "games": p["games"]} for p in self.points],
             "hyperparameters": self.hyper,
+            "kernel_rotation": self.rotation,
             "recommended": recommended,
             "verdict": None if found is None else self.verdict().to_json(),
             "slices": self.slices(),

@@ -205,6 +205,7 @@ def test_a_turned_kernel_is_kept_in_the_state_and_a_state_without_one_keeps_the_
     reloaded = make_tuner(seed=5, parameters=two_parameters())
     reloaded.set_status(status)
     assert reloaded.model().hyper.rotation == tuner.model().hyper.rotation
+    assert reloaded.get_json_report()["kernel_rotation"] == [list(row) for row in tuner.model().hyper.rotation]
     assert reloaded.recommendation() == tuner.recommendation()
     del status["rotation"]                    # written before the kernel could turn
     old = make_tuner(seed=5, parameters=two_parameters())
