@@ -183,7 +183,7 @@ class BayesTuner(ContinuousTuner):
                             "games": int(p["games"])} for p in status["points"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]
-            self.rotation = status.get("rotation")
+            self.rotation = self._rotation_from_json(status.get("rotation"))
             self.fitted_at = int(status["fitted_at"])
             if "fitted_trend" not in status:
                 self.trend = "constant"   # a run started before trends goes on with its own model
@@ -198,6 +198,16 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = None
         self._recommendation_cache = None
         self._argmax_cache = None
+
+    def _rotation_from_json(self, rotation: Any) -> list[list[float]] | None:
+        """The kernel's rotation from a state file: None, or a square of numbers, a row a parameter."""
+        if rotation is None:
+            return None
+        dims = len(self.parameter_specs)
+        rows = [[float(v) for v in row] for row in rotation]
+        if len(rows) != dims or any(len(row) != dims for row in rows):
+            raise ValueError("rotation's shape")
+        return rows
 
     # The model
 

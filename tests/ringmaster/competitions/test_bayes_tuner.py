@@ -205,8 +205,12 @@ def test_a_turned_kernel_is_kept_in_the_state_and_a_state_without_one_keeps_the_
     reloaded = make_tuner(seed=5, parameters=two_parameters())
     reloaded.set_status(status)
     assert reloaded.model().hyper.rotation == tuner.model().hyper.rotation
-    assert reloaded.get_json_report()["kernel_rotation"] == [list(row) for row in tuner.model().hyper.rotation]
+    turn = [list(row) for row in tuner.model().hyper.rotation]
+    assert reloaded.get_json_report()["kernel_rotation"] == turn
     assert reloaded.recommendation() == tuner.recommendation()
+    for bad in ([[1.0, 0.0]], [[1.0, 0.0], [0.0, "x"]], 7):
+        with pytest.raises(CompetitionError, match="inconsistent"):
+            make_tuner(parameters=two_parameters()).set_status({**status, "rotation": bad})
     del status["rotation"]                    # written before the kernel could turn
     old = make_tuner(seed=5, parameters=two_parameters())
     old.set_status(status)
