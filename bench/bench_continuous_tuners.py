@@ -25,6 +25,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
            [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
            [--section NAME]
+       python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
+           [--against T] [--md FILE --section NAME]   (a change, paired on the seeds both hold)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -409,24 +411,74 @@ def report_text(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def seed_regrets(results: list[dict[str, Any]], tuner: str) -> dict[tuple[str, int, int], float]:
+    """(problem, games, seed) -> regret of one tuner's runs."""
+    return {(r["problem"], int(games), r["seed"]): regret
+            for r in results if r["tuner"] == tuner for games, regret in r["regret"].items()}
+
+
+def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tuner: str,
+                 against: str) -> str:
+    """A change measured on the same seeds: for each problem and budget of tuner's runs in after,
+    before's and after's mean regret, their paired difference, and against's (from either file)
+    on those seeds, each with its 95% interval (normal approximation)."""
+    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, tuner),
+                       seed_regrets(before + after, against))
+
+    def shown(values: list[float], signed: bool = False) -> str:
+        s = summarise(values)
+        sign = "+" if signed else ""
+        return f"{s['mean']:{sign}.4f} [{s['low']:{sign}.4f}, {s['high']:{sign}.4f}]"
+
+    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change, and "
+             f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
+             "", f"| problem | games | n | before | after | after − before | {against} | "
+             f"after − {against} |", "|---|---|---|---|---|---|---|---|"]
+    for problem, games in sorted({key[:2] for key in new}, key=lambda k: (list(PROBLEMS).index(k[0]), k[1])):
+        seeds = sorted(seed for (p, g, seed) in new if (p, g) == (problem, games)
+                       and (p, g, seed) in old and (p, g, seed) in rival)
+        if len(seeds) < 2:
+            continue
+        a = [old[(problem, games, seed)] for seed in seeds]
+        b = [new[(problem, games, seed)] for seed in seeds]
+        c = [rival[(problem, games, seed)] for seed in seeds]
+        lines.append(f"| {problem} | {games} | {len(seeds)} | {shown(a)} | {shown(b)} | "
+                     f"{shown([y - x for x, y in zip(a, b)], True)} | {shown(c)} | "
+                     f"{shown([y - x for x, y in zip(c, b)], True)} |")
+    return "\n".join(lines)
+
+
+def write_section(path: Path, section: str, text: str) -> None:
+    """Put text between the markdown file's <!-- section --> and <!-- /section --> markers."""
+    page = path.read_text()
+    md_start, md_end = f"<!-- {section} -->", f"<!-- /{section} -->"
+    start, end = page.index(md_start) + len(md_start), page.index(md_end)
+    path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Print compare_text for --before and --out; with --md, put it in the file's section."""
+    text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
+                        args.tuner, args.against)
+    print(text)
+    if args.md:
+        write_section(Path(args.md), args.section, text)
+
+
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
     results = load_results(Path(args.out))
     text = report_text(results)
     print(text)
     if args.md:
-        path = Path(args.md)
-        page = path.read_text()
-        md_start, md_end = f"<!-- {args.section} -->", f"<!-- /{args.section} -->"
-        start, end = page.index(md_start) + len(md_start), page.index(md_end)
-        path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
+        write_section(Path(args.md), args.section, text)
     if args.svg:
         svg_plot(table(results), Path(args.svg))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "report"))
+    parser.add_argument("command", choices=("run", "report", "compare"))
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -441,8 +493,14 @@ def main() -> None:
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
     parser.add_argument("--section", default="results",
                         help="the markdown section's markers: <!-- NAME --> and <!-- /NAME -->")
+    parser.add_argument("--before", default=None,
+                        help="compare: the results before the change (--out holds those after)")
+    parser.add_argument("--tuner", default="bayes_tuner", help="compare: the tuner that changed")
+    parser.add_argument("--against", default="spsa_tuner", help="compare: the tuner to hold it against")
     args = parser.parse_args()
-    run(args) if args.command == "run" else report(args)
+    if args.command == "compare" and not args.before:
+        parser.error("compare needs --before FILE")
+    {"run": run, "report": report, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":
