@@ -225,6 +225,12 @@ def summarise(values: list[float]) -> dict[str, float]:
             "q1": q1, "median": median, "q3": q3}
 
 
+def mean_interval(s: dict[str, float], signed: bool = False) -> str:
+    """'0.0123 [0.0101, 0.0145]': a summarise() mean and its 95% interval (with signs if signed)."""
+    sign = "+" if signed else ""
+    return f"{s['mean']:{sign}.4f} [{s['low']:{sign}.4f}, {s['high']:{sign}.4f}]"
+
+
 def table(results: list[dict[str, Any]]) -> dict[tuple[str, str, int], dict[str, float]]:
     cells: dict[tuple[str, str, int], list[float]] = {}
     for r in results:
@@ -243,7 +249,7 @@ def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[s
     below the better mc_tuner's at 20,000 within 2,000 games."""
     def cell(problem: str, tuner: str, games: int) -> str:
         s = stats.get((problem, tuner, games))
-        return "-" if s is None else f"{s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+        return "-" if s is None else mean_interval(s)
 
     lines = []
     for name in SMOOTH_LOW_D:
@@ -277,7 +283,7 @@ def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[s
         target = min(s["mean"] for s in mc)
         met = [g for g, s in bayes if s["mean"] <= target]
         lines.append(f"- {name}: the better mc_tuner at 20000 games {target:.4f}; bayes_tuner "
-                     + ", ".join(f"at {g} {s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+                     + ", ".join(f"at {g} {mean_interval(s)}"
                                  for g, s in bayes)
                      + (f": met from {met[0]} games" if met else ": not met within 2000 games"))
     return lines
@@ -300,8 +306,8 @@ def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]
                 s = stats.get((name, tuner, games))
                 if s and s["mean"] <= target and (best is None or games < best[1]):
                     best = (tuner, games, s)
-        verdict = (f"met: {best[0]} at {best[1]} games, mean {best[2]['mean']:.4f} "
-                   f"[{best[2]['low']:.4f}, {best[2]['high']:.4f}]" if best else "not met")
+        verdict = (f"met: {best[0]} at {best[1]} games, mean {mean_interval(best[2])}"
+                   if best else "not met")
         lines.append(f"- {name}: best mc_tuner mean regret at 20000 games {target:.4f}; {verdict}")
     return lines
 
@@ -396,7 +402,7 @@ def report_text(results: list[dict[str, Any]]) -> str:
             for tuner in tuners:
                 st = stats.get((name, tuner, games))
                 cells.append("-" if st is None else
-                             f"{st['mean']:.4f} [{st['low']:.4f}, {st['high']:.4f}] "
+                             f"{mean_interval(st)} "
                              f"({st['q1']:.4f}, {st['median']:.4f}, {st['q3']:.4f}; {st['n']})")
             label = f"{name} {problem.dimensions}-D ({problem.best_rate:.3f})"
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
@@ -426,9 +432,7 @@ def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tune
                        seed_regrets(before + after, against))
 
     def shown(values: list[float], signed: bool = False) -> str:
-        s = summarise(values)
-        sign = "+" if signed else ""
-        return f"{s['mean']:{sign}.4f} [{s['low']:{sign}.4f}, {s['high']:{sign}.4f}]"
+        return mean_interval(summarise(values), signed)
 
     lines = [f"Paired on the seeds both files hold: {tuner} before and after the change, and "
              f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
