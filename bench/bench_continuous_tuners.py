@@ -25,6 +25,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
            [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
            [--section NAME]
+       python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
+           [--against T] [--md FILE --section NAME]   (a change, paired on the seeds both hold)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -223,6 +225,12 @@ def summarise(values: list[float]) -> dict[str, float]:
             "q1": q1, "median": median, "q3": q3}
 
 
+def mean_interval(s: dict[str, float], signed: bool = False) -> str:
+    """'0.0123 [0.0101, 0.0145]': a summarise() mean and its 95% interval (with signs if signed)."""
+    sign = "+" if signed else ""
+    return f"{s['mean']:{sign}.4f} [{s['low']:{sign}.4f}, {s['high']:{sign}.4f}]"
+
+
 def table(results: list[dict[str, Any]]) -> dict[tuple[str, str, int], dict[str, float]]:
     cells: dict[tuple[str, str, int], list[float]] = {}
     for r in results:
@@ -241,7 +249,7 @@ def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[s
     below the better mc_tuner's at 20,000 within 2,000 games."""
     def cell(problem: str, tuner: str, games: int) -> str:
         s = stats.get((problem, tuner, games))
-        return "-" if s is None else f"{s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+        return "-" if s is None else mean_interval(s)
 
     lines = []
     for name in SMOOTH_LOW_D:
@@ -275,7 +283,7 @@ def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[s
         target = min(s["mean"] for s in mc)
         met = [g for g, s in bayes if s["mean"] <= target]
         lines.append(f"- {name}: the better mc_tuner at 20000 games {target:.4f}; bayes_tuner "
-                     + ", ".join(f"at {g} {s['mean']:.4f} [{s['low']:.4f}, {s['high']:.4f}]"
+                     + ", ".join(f"at {g} {mean_interval(s)}"
                                  for g, s in bayes)
                      + (f": met from {met[0]} games" if met else ": not met within 2000 games"))
     return lines
@@ -298,8 +306,8 @@ def goal_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]
                 s = stats.get((name, tuner, games))
                 if s and s["mean"] <= target and (best is None or games < best[1]):
                     best = (tuner, games, s)
-        verdict = (f"met: {best[0]} at {best[1]} games, mean {best[2]['mean']:.4f} "
-                   f"[{best[2]['low']:.4f}, {best[2]['high']:.4f}]" if best else "not met")
+        verdict = (f"met: {best[0]} at {best[1]} games, mean {mean_interval(best[2])}"
+                   if best else "not met")
         lines.append(f"- {name}: best mc_tuner mean regret at 20000 games {target:.4f}; {verdict}")
     return lines
 
@@ -394,7 +402,7 @@ def report_text(results: list[dict[str, Any]]) -> str:
             for tuner in tuners:
                 st = stats.get((name, tuner, games))
                 cells.append("-" if st is None else
-                             f"{st['mean']:.4f} [{st['low']:.4f}, {st['high']:.4f}] "
+                             f"{mean_interval(st)} "
                              f"({st['q1']:.4f}, {st['median']:.4f}, {st['q3']:.4f}; {st['n']})")
             label = f"{name} {problem.dimensions}-D ({problem.best_rate:.3f})"
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
@@ -409,24 +417,72 @@ def report_text(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def seed_regrets(results: list[dict[str, Any]], tuner: str) -> dict[tuple[str, int, int], float]:
+    """(problem, games, seed) -> regret of one tuner's runs."""
+    return {(r["problem"], int(games), r["seed"]): regret
+            for r in results if r["tuner"] == tuner for games, regret in r["regret"].items()}
+
+
+def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tuner: str,
+                 against: str) -> str:
+    """A change measured on the same seeds: for each problem and budget of tuner's runs in after,
+    before's and after's mean regret, their paired difference, and against's (from either file)
+    on those seeds, each with its 95% interval (normal approximation)."""
+    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, tuner),
+                       seed_regrets(before + after, against))
+
+    def shown(values: list[float], signed: bool = False) -> str:
+        return mean_interval(summarise(values), signed)
+
+    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change, and "
+             f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
+             "", f"| problem | games | n | before | after | after − before | {against} | "
+             f"after − {against} |", "|---|---|---|---|---|---|---|---|"]
+    for problem, games in sorted({key[:2] for key in new}, key=lambda k: (list(PROBLEMS).index(k[0]), k[1])):
+        seeds = sorted(seed for (p, g, seed) in new if (p, g) == (problem, games)
+                       and (p, g, seed) in old and (p, g, seed) in rival)
+        if len(seeds) < 2:
+            continue
+        a = [old[(problem, games, seed)] for seed in seeds]
+        b = [new[(problem, games, seed)] for seed in seeds]
+        c = [rival[(problem, games, seed)] for seed in seeds]
+        lines.append(f"| {problem} | {games} | {len(seeds)} | {shown(a)} | {shown(b)} | "
+                     f"{shown([y - x for x, y in zip(a, b)], True)} | {shown(c)} | "
+                     f"{shown([y - x for x, y in zip(c, b)], True)} |")
+    return "\n".join(lines)
+
+
+def write_section(path: Path, section: str, text: str) -> None:
+    """Put text between the markdown file's <!-- section --> and <!-- /section --> markers."""
+    page = path.read_text()
+    md_start, md_end = f"<!-- {section} -->", f"<!-- /{section} -->"
+    start, end = page.index(md_start) + len(md_start), page.index(md_end)
+    path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Print compare_text for --before and --out; with --md, put it in the file's section."""
+    text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
+                        args.tuner, args.against)
+    print(text)
+    if args.md:
+        write_section(Path(args.md), args.section, text)
+
+
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
     results = load_results(Path(args.out))
     text = report_text(results)
     print(text)
     if args.md:
-        path = Path(args.md)
-        page = path.read_text()
-        md_start, md_end = f"<!-- {args.section} -->", f"<!-- /{args.section} -->"
-        start, end = page.index(md_start) + len(md_start), page.index(md_end)
-        path.write_text(page[:start] + "\n" + text + "\n" + page[end:])
+        write_section(Path(args.md), args.section, text)
     if args.svg:
         svg_plot(table(results), Path(args.svg))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "report"))
+    parser.add_argument("command", choices=("run", "report", "compare"))
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -441,8 +497,14 @@ def main() -> None:
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
     parser.add_argument("--section", default="results",
                         help="the markdown section's markers: <!-- NAME --> and <!-- /NAME -->")
+    parser.add_argument("--before", default=None,
+                        help="compare: the results before the change (--out holds those after)")
+    parser.add_argument("--tuner", default="bayes_tuner", help="compare: the tuner that changed")
+    parser.add_argument("--against", default="spsa_tuner", help="compare: the tuner to hold it against")
     args = parser.parse_args()
-    run(args) if args.command == "run" else report(args)
+    if args.command == "compare" and not args.before:
+        parser.error("compare needs --before FILE")
+    {"run": run, "report": report, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -145,6 +145,7 @@ class BayesTuner(ContinuousTuner):
         self.points: list[dict[str, Any]] = []
         self.scheduler = SimpleScheduler()
         self.hyper: list[float] | None = None
+        self.rotation: list[list[float]] | None = None
         self.fitted_at = 0
         self.fitted_trend = "constant"
         self.opponent_description: str | None = None
@@ -161,6 +162,7 @@ class BayesTuner(ContinuousTuner):
             "points": self.points,
             "scheduler": self.scheduler.to_json(),
             "hyper": self.hyper,
+            "rotation": self.rotation,
             "fitted_at": self.fitted_at,
             "fitted_trend": self.fitted_trend,
             "opponent_description": self.opponent_description,
@@ -181,6 +183,7 @@ class BayesTuner(ContinuousTuner):
                             "games": int(p["games"])} for p in status["points"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]
+            self.rotation = self._rotation_from_json(status.get("rotation"))
             self.fitted_at = int(status["fitted_at"])
             if "fitted_trend" not in status:
                 self.trend = "constant"   # a run started before trends goes on with its own model
@@ -195,6 +198,16 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = None
         self._recommendation_cache = None
         self._argmax_cache = None
+
+    def _rotation_from_json(self, rotation: Any) -> list[list[float]] | None:
+        """The kernel's rotation from a state file: None, or a square of numbers, a row a parameter."""
+        if rotation is None:
+            return None
+        dims = len(self.parameter_specs)
+        rows = [[float(v) for v in row] for row in rotation]
+        if len(rows) != dims or any(len(row) != dims for row in rows):
+            raise ValueError("rotation's shape")
+        return rows
 
     # The model
 
@@ -220,11 +233,14 @@ class BayesTuner(ContinuousTuner):
         x = np.array([p["x"] for p in observed])
         wins = np.array([p["wins"] for p in observed])
         games = np.array([p["games"] for p in observed], dtype=float)
-        start = None if self.hyper is None else Hyperparameters(tuple(self.hyper[:-1]), self.hyper[-1])
+        start = None if self.hyper is None else Hyperparameters(
+            tuple(self.hyper[:-1]), self.hyper[-1],
+            None if self.rotation is None else tuple(tuple(row) for row in self.rotation))
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
                 or self.trend != self.fitted_trend:
             gp = fit(x, wins, games, start, self.trend)
             self.hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
+            self.rotation = None if gp.hyper.rotation is None else [list(row) for row in gp.hyper.rotation]
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
         else:
@@ -524,6 +540,7 @@ class BayesTuner(ContinuousTuner):
                         "parameters": self.format_optimiser_parameters(p["x"]),
                         "wins": p["wins"], "games": p["games"]} for p in self.points],
             "hyperparameters": self.hyper,
+            "kernel_rotation": self.rotation,
             "recommended": recommended,
             "verdict": None if found is None else self.verdict().to_json(),
             "slices": self.slices(),

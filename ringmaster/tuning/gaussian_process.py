@@ -61,8 +61,19 @@ def trend_prior_sds(dims: int, trend: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Hyperparameters:
+    """The kernel's lengthscales (one per axis of the rotated coordinates), signal sd, and rotation:
+    the rows of an orthogonal matrix whose axes the lengthscales follow (None: the parameters' own)."""
+
     lengthscales: tuple[float, ...]
     signal_sd: float
+    rotation: tuple[tuple[float, ...], ...] | None = None
+
+
+def rotated(x: np.ndarray, hyper: Hyperparameters) -> np.ndarray:
+    """The rows of x in the kernel's coordinates: x itself, or x times the rotation's transpose."""
+    if hyper.rotation is None:
+        return x
+    return x @ np.asarray(hyper.rotation).T
 
 
 def prior_covariance(a: np.ndarray, b: np.ndarray, hyper: Hyperparameters, trend: str) -> np.ndarray:
@@ -71,8 +82,8 @@ def prior_covariance(a: np.ndarray, b: np.ndarray, hyper: Hyperparameters, trend
     a, b = np.atleast_2d(a), np.atleast_2d(b)
     sds = trend_prior_sds(a.shape[1], trend)
     trend_part = (trend_features(a, trend) * sds ** 2) @ trend_features(b, trend).T
-    return hyper.signal_sd ** 2 * matern52(a, b, np.asarray(hyper.lengthscales)) \
-        + trend_part
+    return hyper.signal_sd ** 2 * matern52(rotated(a, hyper), rotated(b, hyper),
+                                           np.asarray(hyper.lengthscales)) + trend_part
 
 
 def prior_variance(points: np.ndarray, hyper: Hyperparameters, trend: str) -> np.ndarray:
@@ -179,6 +190,34 @@ class GaussianProcess:
         return prior_covariance(a, b, self.hyper, self.trend) - self._whitened(a).T @ self._whitened(b)
 
 
+HESSIAN_STEP = 0.05    # the step of the central differences that find the kernel's axes (optimiser units)
+
+
+def mean_hessian(gp: GaussianProcess, centre: np.ndarray, step: float = HESSIAN_STEP) -> np.ndarray:
+    """The Hessian of the posterior mean at centre, by central differences:
+    (m(c + h e_i + h e_j) - m(c + h e_i - h e_j) - m(c - h e_i + h e_j) + m(c - h e_i - h e_j)) / 4h²."""
+    dims = len(centre)
+    shifts = np.eye(dims) * step
+    signs = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    points = [centre + si * shifts[i] + sj * shifts[j]
+              for i in range(dims) for j in range(dims) for si, sj in signs]
+    values = gp.predict_mean(np.array(points)).reshape(dims, dims, 4)
+    hessian = (values[..., 0] - values[..., 1] - values[..., 2] + values[..., 3]) / (4.0 * step * step)
+    return (hessian + hessian.T) / 2.0
+
+
+def principal_axes(gp: GaussianProcess) -> tuple[tuple[float, ...], ...] | None:
+    """The rotation onto the eigenvectors of the posterior mean's Hessian at the best point played
+    (so that a ridge across the parameters' axes lies along one of the kernel's); None in one
+    dimension."""
+    if gp.x.shape[1] < 2:
+        return None
+    best = gp.x[int(np.argmax(gp.predict_mean(gp.x)))]
+    centre = np.clip(best, HESSIAN_STEP, 1.0 - HESSIAN_STEP)
+    _, vectors = np.linalg.eigh(mean_hessian(gp, centre))
+    return tuple(tuple(float(v) for v in row) for row in vectors.T)
+
+
 def log_prior(hyper: Hyperparameters) -> float:
     """The hyperparameters' log-normal prior density (up to a constant): lengthscales near 0.3 of the
     range, so that a few noisy early matches don't make a parameter look irrelevant, and signal near 1."""
@@ -198,7 +237,7 @@ def _candidates(best: Hyperparameters, dim: int, values: np.ndarray) -> list[Hyp
             signal = float(value)
         else:
             lengthscales[dim] = float(value)
-        found.append(Hyperparameters(tuple(lengthscales), signal))
+        found.append(Hyperparameters(tuple(lengthscales), signal, best.rotation))
     return found
 
 
@@ -207,11 +246,30 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
     """The GP whose hyperparameters maximise the marginal likelihood times their prior.
 
     Coordinate search: from start (one sweep) or the grids' middles (two sweeps), every grid
-    value of one hyperparameter at a time, the others held.
+    value of one hyperparameter at a time, the others held. Then, in two or more dimensions,
+    the same search (two sweeps) with the kernel turned onto the principal axes of the first
+    fit's mean at the best point played; the better of the two is kept. A turned kernel fits a
+    ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale, where the
+    parameters' own axes need two.
     """
+    plain = None if start is None else Hyperparameters(start.lengthscales, start.signal_sd)
+    best = _fit_axes(x, wins, games, plain, trend)
+    axes = principal_axes(best)
+    if axes is None:
+        return best
+    turned = _fit_axes(x, wins, games, Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, axes),
+                       trend, sweeps=2)
+    score = best.log_marginal_likelihood() + log_prior(best.hyper)
+    if turned.log_marginal_likelihood() + log_prior(turned.hyper) > score + 1e-9:
+        return turned
+    return best
+
+
+def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None,
+              trend: str, sweeps: int = 1) -> GaussianProcess:
+    """fit's coordinate search over the lengthscales and signal sd, the rotation held."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     dims = x.shape[1]
-    sweeps = 1
     if start is None or len(start.lengthscales) != dims:
         start = Hyperparameters((float(LENGTHSCALES[len(LENGTHSCALES) // 2]),) * dims,
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))

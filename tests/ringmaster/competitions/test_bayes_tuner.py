@@ -187,6 +187,36 @@ def test_state_round_trip_gives_the_same_model_and_replays_games_in_flight():
         [j.player_b.command for j in in_flight]
 
 
+def diagonal_ridge(p):
+    """Best along x + y = 1, steeply off it (the kernel turns onto such a ridge)."""
+    return 0.6 - 3.0 * (p[0] + p[1] - 1.0) ** 2 - 0.2 * (p[0] - 0.3) ** 2
+
+
+def two_parameters():
+    return [Parameter("x", scale=LINEAR(0, 1)), Parameter("y", scale=LINEAR(0, 1))]
+
+
+def test_a_turned_kernel_is_kept_in_the_state_and_a_state_without_one_keeps_the_axes():
+    tuner = make_tuner(parameters=two_parameters())
+    run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
+    tuner.model()
+    assert tuner.rotation is not None
+    status = json.loads(json.dumps(tuner.get_status()))
+    reloaded = make_tuner(seed=5, parameters=two_parameters())
+    reloaded.set_status(status)
+    assert reloaded.model().hyper.rotation == tuner.model().hyper.rotation
+    turn = [list(row) for row in tuner.model().hyper.rotation]
+    assert reloaded.get_json_report()["kernel_rotation"] == turn
+    assert reloaded.recommendation() == tuner.recommendation()
+    for bad in ([[1.0, 0.0]], [[1.0, 0.0], [0.0, "x"]], 7):
+        with pytest.raises(CompetitionError, match="inconsistent"):
+            make_tuner(parameters=two_parameters()).set_status({**status, "rotation": bad})
+    del status["rotation"]                    # written before the kernel could turn
+    old = make_tuner(seed=5, parameters=two_parameters())
+    old.set_status(status)
+    assert old.rotation is None and old.model().hyper.rotation is None
+
+
 def test_a_run_started_before_trends_resumes_with_its_constant_model():
     tuner = make_tuner(trend="constant")
     run_simulation(tuner, peak, 150, random.Random(4))

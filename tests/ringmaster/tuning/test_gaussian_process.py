@@ -13,7 +13,10 @@ from ringmaster.tuning.gaussian_process import (
     fit,
     knowledge_gradient,
     matern52,
+    mean_hessian,
     posterior_samples,
+    principal_axes,
+    prior_covariance,
     trend_features,
     trend_size,
 )
@@ -178,3 +181,57 @@ def test_matern_is_one_at_zero_distance_and_the_textbook_formula_elsewhere():
     got = matern52(a, b, np.array([0.5, 1.0]))
     r = math.sqrt(5) * math.sqrt((0.3 / 0.5) ** 2 + 0.4 ** 2)
     assert got[0] == pytest.approx([1.0, (1 + r + r * r / 3) * math.exp(-r)])
+
+
+# A kernel turned onto the trend's principal axes
+
+def test_a_rotated_kernel_is_the_kernel_of_the_rotated_points():
+    turn = math.radians(30)
+    rotation = ((math.cos(turn), -math.sin(turn)), (math.sin(turn), math.cos(turn)))
+    a, b = np.array([[0.1, 0.9], [0.5, 0.5]]), np.array([[0.3, 0.2], [1.0, 0.0], [0.6, 0.7]])
+    turned = prior_covariance(a, b, Hyperparameters((0.2, 0.9), 1.3, rotation), "constant")
+    matrix = np.array(rotation)
+    expected = 1.3 ** 2 * matern52(a @ matrix.T, b @ matrix.T, np.array([0.2, 0.9])) + 1.0   # + level sd²
+    assert turned == pytest.approx(expected)
+    plain = prior_covariance(a, b, Hyperparameters((0.2, 0.9), 1.3), "constant")
+    assert not np.allclose(turned, plain)       # the lengthscales now follow the turned axes
+
+
+def diagonal_ridge(x):
+    along, across = (x[:, 0] + x[:, 1] - 1.0) / math.sqrt(2), (x[:, 0] - x[:, 1]) / math.sqrt(2)
+    return 0.3 - 12.0 * along ** 2 - 0.5 * across ** 2
+
+
+def test_the_means_hessian_and_principal_axes_on_a_diagonal_ridge():
+    # Noise-free counts of a quadratic with its ridge along x0 = x1: -12 along² - 0.5 across² is
+    # -6.25 z0² - 11.5 z0 z1 - 6.25 z1², whose Hessian is [[-12.5, -11.5], [-11.5, -12.5]], the
+    # same everywhere; its eigenvectors are the diagonals.
+    rng = np.random.default_rng(5)
+    x = rng.random((40, 2))
+    games = np.full(40, 1e6)
+    gp = GaussianProcess(x, games / (1 + np.exp(-diagonal_ridge(x))), games,
+                         Hyperparameters((0.3, 0.3), 0.05), trend="quadratic")
+    for centre in ([0.5, 0.5], [0.2, 0.7]):
+        assert mean_hessian(gp, np.array(centre)) == pytest.approx(
+            np.array([[-12.5, -11.5], [-11.5, -12.5]]), abs=0.1)
+    axes = np.abs(np.array(principal_axes(gp)))
+    assert axes == pytest.approx(np.full((2, 2), 1 / math.sqrt(2)), abs=0.01)
+    assert principal_axes(GaussianProcess(x[:1, :1], games[:1] / 2, games[:1],
+                                          Hyperparameters((0.3,), 1.0), trend="quadratic")) is None
+
+
+def test_fit_turns_the_kernel_onto_a_diagonal_ridge_and_not_onto_an_upright_one():
+    rng = np.random.default_rng(6)
+    x = rng.random((120, 2))
+    games = np.full(120, 400.0)
+    # Waves across the diagonal x0 = x1, slow along it: one short lengthscale on turned axes.
+    strength = np.sin(10.0 * (x[:, 0] + x[:, 1] - 1.0) / math.sqrt(2)) \
+        - 0.5 * ((x[:, 0] - x[:, 1]) / math.sqrt(2)) ** 2
+    gp = fit(x, rng.binomial(400, 1 / (1 + np.exp(-strength))).astype(float), games, trend="quadratic")
+    assert gp.hyper.rotation is not None
+    steep = int(np.argmin(gp.hyper.lengthscales))      # the axis with the short lengthscale
+    assert np.abs(gp.hyper.rotation[steep]) == pytest.approx([1 / math.sqrt(2)] * 2, abs=0.15)
+    upright = fit(x, rng.binomial(400, 1 / (1 + np.exp(-np.sin(8 * x[:, 0])))).astype(float), games,
+                  trend="quadratic")
+    if upright.hyper.rotation is not None:     # kept only when it is (near) the parameters' own axes
+        assert np.max(np.abs(upright.hyper.rotation), axis=1) == pytest.approx([1.0, 1.0], abs=0.05)
