@@ -11,7 +11,7 @@ import json
 import subprocess
 import sys
 
-from ringmaster.stats.win_rates import elo_from_rate, wilson_interval
+from ringmaster.stats.win_rates import format_elo, wilson_interval
 
 STRETCHES = ((0, 100), (100, 200), (200, 300))
 
@@ -24,15 +24,15 @@ def iteration(game_id: str) -> int:
 def line(label: str, wins: int, games: int) -> str:
     low, high = wilson_interval(wins, games)
     return (f"{label:<14} {wins:4d}/{games:<4d} {100 * wins / games:5.1f}% "
-            f"[{100 * low:.1f}, {100 * high:.1f}]  Elo {elo_from_rate(wins / games):+.0f} "
-            f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]")
+            f"[{100 * low:.1f}, {100 * high:.1f}]  Elo {format_elo(wins, games)}")
 
 
 def main() -> None:
     shown = subprocess.run([sys.executable, "-m", "ringmaster.cli", "show",
                             "tune_mcts_priors_vs_gnugo.ctl", "--json"],
                            capture_output=True, text=True, check=True)
-    games = [g for g in json.loads(shown.stdout)["games"] if g["winner"] is not None]
+    every = json.loads(shown.stdout)["games"]
+    games = [g for g in every if g["winner"] is not None]
     won = {g["game_id"]: g["winner"] != "gnugo-l10" for g in games}
     print("candidates against GNU Go level 10, by tuning game")
     for start, end in STRETCHES:
@@ -45,7 +45,7 @@ def main() -> None:
     split = [k for k in whole if won[f"{k}a"] != won[f"{k}b"]]
     print(f"pairs with both games: {len(whole)}; one won and one lost (the only ones that move "
           f"theta): {len(split)}")
-    print(f"games with no result: {len(json.loads(shown.stdout)['games']) - len(games)}")
+    print(f"games with no result: {len(every) - len(games)}")
 
 
 if __name__ == "__main__":
