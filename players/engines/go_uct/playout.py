@@ -11,11 +11,14 @@ numba's reference counting (NRT). With it, numba atomically increments and
 decrements a count for every array argument of every call: perf put 42% of a
 light playout's time in NRT_incref/NRT_decref, and light playouts ran 1.7 to
 2.1 times faster without it. Such kernels must never allocate an array, so
-their scratch space lives in the workspace (new_workspace). The small tests
-run for every candidate point (playable, the eye, self-atari and pattern
-tests) are also inlined by numba (INLINE): each call passed every array as
-seven scalars, and inlining them made the playouts about 1.1 times faster.
-Inlining the others as well made light playouts slower.
+their scratch space lives in the workspace (new_workspace). The tests run
+for every candidate point (playable, the eye, self-atari and pattern tests)
+and the move choosers and _place are also inlined by numba (INLINE), since
+each call passed every array as seven scalars: 1.1 to 1.3 times faster
+playouts. Inlining only pays inside a kernel without NRT: inlined into a
+function with it, every array the inlined body touches is counted again
+(light playouts ran half as fast), so the move loop, _play_on_to_end, is a
+kernel apart from continue_playout, which may call area_score.
 """
 
 from __future__ import annotations
@@ -160,7 +163,7 @@ def _remove_group(board, width, gid, nxt, libs, lsum, lsq, empties, epos, ne, g)
     return count
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def _place(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, p, colour):
     """Play colour at empty p (never a suicide here); returns the new ko point or -1."""
     width = n + 2
@@ -289,7 +292,7 @@ def pattern_code(board, width, p, colour):
     return code
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
@@ -337,7 +340,7 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
     return candidates[rand_below(rng, count)]
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, patterns, rng,
                   candidates):
     """A move matching a 3x3 pattern next to the last move; -1 if none (candidates: scratch, 8+)."""
@@ -357,7 +360,7 @@ def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, pattern
     return candidates[rand_below(rng, count)]
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def _random_move(board, n, gid, nxt, libs, lsum, lsq, empties, ne, colour, ko, heavy, rng):
     """A uniformly placed scan for a playable move; -1 (pass) if there is none."""
     width = n + 2
@@ -454,14 +457,10 @@ def single_point_score(board, n):
     return score, True
 
 
-@njit(cache=True, nogil=True)
-def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record, start):
-    """Play on from the workspace position until two passes or max_moves moves.
-
-    Moves go into record from index start while it has room. Returns (area
-    score without komi, index after the last move).
-    """
+@njit(**KERNEL)
+def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                    record, start):
+    """continue_playout's moves, without reference counting; returns its index after them."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, candidates = work
     moves = 0
     index = start
@@ -488,6 +487,20 @@ def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patter
         last = p
         colour = 3 - colour
         moves += 1
+    return index
+
+
+@njit(cache=True, nogil=True)
+def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                     record, start):
+    """Play on from the workspace position until two passes or max_moves moves.
+
+    Moves go into record from index start while it has room. Returns (area
+    score without komi, index after the last move).
+    """
+    index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
+                            record, start)
+    board = work[0]
     score, exact = single_point_score(board, n)
     if not exact:
         score = area_score(board, n)
