@@ -17,8 +17,8 @@ and the move choosers and _place are also inlined by numba (INLINE), since
 each call passed every array as seven scalars: 1.1 to 1.3 times faster
 playouts. Inlining only pays inside a kernel without NRT: inlined into a
 function with it, every array the inlined body touches is counted again
-(light playouts ran half as fast), so the move loop, _play_on_to_end, is a
-kernel apart from continue_playout, which may call area_score.
+(light playouts ran half as fast). So the playout, scoring included
+(final_score), and the search's loop (uct.run_simulations) allocate nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, area_score
+from players.games.go_board import BLACK, BORDER, EMPTY, WHITE
 
 _MUL = np.uint64(2685821657736338717)
 KERNEL = {"cache": True, "nogil": True, "_nrt": False}
@@ -414,7 +414,7 @@ def load_board(work, board_in, n):
     _init_groups(board, n, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack)
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def play_on(work, n, p, colour):
     """Play colour at empty point p (not a suicide) in the workspace; returns the new ko point."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, _ = work
@@ -490,7 +490,58 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
     return index
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
+def final_score(work, n):
+    """area_score of the workspace's board, with the workspace's scratch for its regions.
+
+    Empty points reached by the flood fill are marked -2 in gid (every empty
+    point's gid is -1) and set back after.
+    """
+    board, gid, _, _, _, _, _, _, _, _, stack, _ = work
+    score, exact = single_point_score(board, n)
+    if exact:
+        return score
+    width = n + 2
+    score = 0
+    for p in range(width * width):
+        v = board[p]
+        if v == BLACK:
+            score += 1
+        elif v == WHITE:
+            score -= 1
+        elif v == EMPTY and gid[p] == -1:
+            gid[p] = -2
+            stack[0] = p
+            top = 1
+            count = 0
+            borders = 0  # bit 1: black seen, bit 2: white seen
+            while top:
+                top -= 1
+                q = stack[top]
+                count += 1
+                for d in (1, -1, width, -width):
+                    r = q + d
+                    w = board[r]
+                    if w == EMPTY:
+                        if gid[r] == -1:
+                            gid[r] = -2
+                            stack[top] = r
+                            top += 1
+                    elif w == BLACK:
+                        borders |= 1
+                    elif w == WHITE:
+                        borders |= 2
+            if borders == 1:
+                score += count
+            elif borders == 2:
+                score -= count
+    for p in range(width * width):
+        if gid[p] == -2:
+            gid[p] = -1
+    return score
+
+
+@njit(**KERNEL)
 def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
                      record, start):
     """Play on from the workspace position until two passes or max_moves moves.
@@ -500,11 +551,7 @@ def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patter
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
                             record, start)
-    board = work[0]
-    score, exact = single_point_score(board, n)
-    if not exact:
-        score = area_score(board, n)
-    return score, index
+    return final_score(work, n), index
 
 
 @njit(cache=True, nogil=True)

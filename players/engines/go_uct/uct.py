@@ -36,6 +36,7 @@ from numba import njit
 
 from players.engines.go_uct import patterns, playout, priors
 from players.engines.go_uct.playout import (
+    INLINE,
     KERNEL,
     continue_playout,
     load_board,
@@ -204,7 +205,7 @@ def _expand(tree, work, n, node, colour, ko, last, patterns, even, weight, scrat
     return True
 
 
-@njit(error_model="numpy", **KERNEL)
+@njit(error_model="numpy", **INLINE)
 def _select(tree, node, c, rave_equiv, scores):
     """The edge of node to follow; -1 only if node has no edges.
 
@@ -238,7 +239,7 @@ def _select(tree, node, c, rave_equiv, scores):
     return first + best if best >= 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(error_model="numpy", **KERNEL)
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
                     max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
@@ -308,7 +309,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             e_w[e] += win
             node_n[path_nodes[i]] += 1.0
         if rave_equiv > 0:
-            first_colour[:] = 0
+            for q in range(first_colour.shape[0]):
+                first_colour[q] = 0
             for j in range(end - 1, -1, -1):
                 mover = root_colour if j % 2 == 0 else 3 - root_colour
                 p = record[j]
