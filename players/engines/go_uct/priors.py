@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct.playout import KERNEL, in_atari, is_bad_self_atari, pattern_code
+from players.engines.go_uct.playout import INLINE, KERNEL, in_atari, is_bad_self_atari, pattern_code
 
 FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near")
 CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR = range(len(FEATURES))
@@ -72,7 +72,7 @@ def _has_two_liberties(board, width, nxt, g):
     return second >= 0
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def features(work, n, p, colour, last, patterns, out):
     """Fill out[len(FEATURES)] with the features of colour playing the empty point p.
 
@@ -127,7 +127,7 @@ def features(work, n, p, colour, last, patterns, out):
             out[NEAR] = (4.0 - distance) / 3.0
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def prior(work, n, p, colour, last, patterns, even, weight, scratch):
     """(virtual visits, virtual wins) of colour playing p; weight holds each feature's weight.
 

@@ -68,3 +68,45 @@ def test_playouts_never_fill_own_eyes():
                 patterns.default_table(), rng_state, record)
             blacks = set(record[:moves:2].tolist())
             assert not blacks & eyes
+
+
+def touching_empties(board, n):
+    width = n + 2
+    return any(board[p] == go_board.EMPTY and board[p + d] == go_board.EMPTY
+               for p in range(width * width) for d in (1, width) if p + d < width * width)
+
+
+@pytest.mark.parametrize("size", [2, 5, 9])
+def test_single_point_score_is_area_score_where_no_empty_points_touch(size):
+    rng = np.random.default_rng(size)
+    board = GoGame(size).initial_state().board
+    inside = board != go_board.BORDER
+    exact_seen = 0
+    for _ in range(400):
+        empty_share = rng.choice([0.1, 0.25, 0.5])
+        values = rng.choice([go_board.EMPTY, go_board.BLACK, go_board.WHITE], size=board.shape,
+                            p=[empty_share, (1 - empty_share) / 2, (1 - empty_share) / 2])
+        trial_board = np.where(inside, values, board).astype(board.dtype)
+        score, exact = playout.single_point_score(trial_board, size)
+        assert exact == (not touching_empties(trial_board, size))
+        if exact:
+            exact_seen += 1
+            assert score == go_board.area_score(trial_board, size)
+    assert exact_seen >= 20
+
+
+@pytest.mark.parametrize("size", [2, 5, 9])
+def test_final_score_is_area_score_and_leaves_the_workspace_as_it_was(size):
+    rng = np.random.default_rng(10 + size)
+    board = GoGame(size).initial_state().board
+    inside = board != go_board.BORDER
+    work = playout.new_workspace(size)
+    for _ in range(200):
+        empty_share = rng.choice([0.1, 0.4, 0.8])
+        values = rng.choice([go_board.EMPTY, go_board.BLACK, go_board.WHITE], size=board.shape,
+                            p=[empty_share, (1 - empty_share) / 2, (1 - empty_share) / 2])
+        trial_board = np.where(inside, values, board).astype(board.dtype)
+        playout.load_board(work, trial_board, size)
+        before = [array.copy() for array in work[:10]]
+        assert playout.final_score(work, size) == go_board.area_score(trial_board, size)
+        assert all(np.array_equal(a, b) for a, b in zip(before, work[:10]))

@@ -8,6 +8,7 @@ from players.engines.go_uct.search import SearchConfig, make_searcher
 from players.engines.go_uct.uct import (
     FastUct,
     UctParams,
+    _select,
     allocation_slices,
     copy_subtree,
     new_tree,
@@ -129,6 +130,49 @@ def test_edges_without_prior_visits_are_tried_first():
     moves, visits, _ = uct.search(state.board, state.colour, state.ko, state.last,
                                   state.passes, 300)
     assert visits.sum() == 300 and (visits >= 1).all()
+
+
+def reference_select(tree, node, c, rave_equiv):
+    """The edge the module docstring's formula picks: first untried, else first best."""
+    first, count, node_n = int(tree[0][node]), int(tree[1][node]), float(tree[2][node])
+    e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = (tree[i].astype(np.float64) for i in range(5, 12))
+    best, best_score = -1, -np.inf
+    for e in range(first, first + count):
+        visits = e_n[e] + e_pn[e] + max(e_vl[e], 0.0)
+        if visits <= 0:
+            return e
+        value = (e_w[e] + e_pw[e]) / visits
+        if rave_equiv > 0 and e_an[e] > 0:
+            beta = e_an[e] / (e_an[e] + visits + e_an[e] * visits / rave_equiv)
+            value = (1 - beta) * value + beta * e_aw[e] / e_an[e]
+        score = value + c * np.sqrt(np.log(node_n + 1) / visits)
+        if score > best_score:
+            best, best_score = e, score
+    return best
+
+
+@pytest.mark.parametrize("rave", [0.0, 3000.0])
+def test_select_follows_the_formula_on_random_statistics(rave):
+    rng = np.random.default_rng(int(rave))
+    tree = new_tree(9, 3)
+    scores = np.zeros(82)
+    for trial in range(300):
+        count = int(rng.integers(1, 83))
+        node = trial % 3
+        first = node * 82
+        tree[0][node], tree[1][node] = first, count
+        block = slice(first, first + count)
+        visits = rng.integers(0, 50, count) * (rng.random(count) < 0.9)
+        tree[5][block] = visits
+        tree[6][block] = rng.random(count) * visits
+        tree[7][block] = rng.integers(0, 200, count) * (rng.random(count) < 0.7)
+        tree[8][block] = rng.random(count) * tree[7][block]
+        tree[9][block] = rng.choice([0.0, 10.0, 30.0], count, p=[0.05, 0.8, 0.15])
+        tree[10][block] = rng.random(count) * tree[9][block]
+        tree[11][block] = rng.choice([-1.0, 0.0, 0.0, 1.0, 2.0], count)
+        tree[2][node] = tree[5][block].sum() + rng.integers(0, 3)
+        c = float(rng.choice([0.0, 0.2, 1.0]))
+        assert _select(tree, node, c, rave, scores) == reference_select(tree, node, c, rave)
 
 
 def test_copy_subtree_stops_at_the_room_it_is_given():
