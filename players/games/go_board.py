@@ -157,41 +157,35 @@ def legal_mask(board, n, colour, ko_point, allow_suicide):
     return mask
 
 
-@njit(cache=True, nogil=True)
-def area_score(board, n):
-    """Black's area minus White's: stones, plus empty regions bordered by one colour only."""
+@njit(cache=True, nogil=True, _nrt=False)
+def marked_area_score(board, n, mark, stack):
+    """area_score with the caller's scratch, allocating nothing: mark is -1 at every empty point on
+    entry and again on exit (the flood fill marks the points it reaches -2, then sets them back);
+    stack holds at least (n + 2)^2 points."""
     width = n + 2
-    size = width * width
-    region = np.zeros(size, dtype=np.int32)
-    stack = np.empty(size, dtype=np.int32)
-    members = np.empty(size, dtype=np.int32)
     score = 0
-    label = 0
-    for p in range(size):
+    for p in range(width * width):
         v = board[p]
         if v == BLACK:
             score += 1
         elif v == WHITE:
             score -= 1
-        elif v == EMPTY and region[p] == 0:
-            label += 1
-            region[p] = label
-            top = 0
-            stack[top] = p
-            top += 1
+        elif v == EMPTY and mark[p] == -1:
+            mark[p] = -2
+            stack[0] = p
+            top = 1
             count = 0
             borders = 0  # bit 1: black seen, bit 2: white seen
             while top:
                 top -= 1
                 q = stack[top]
-                members[count] = q
                 count += 1
                 for d in (1, -1, width, -width):
                     r = q + d
                     w = board[r]
                     if w == EMPTY:
-                        if region[r] == 0:
-                            region[r] = label
+                        if mark[r] == -1:
+                            mark[r] = -2
                             stack[top] = r
                             top += 1
                     elif w == BLACK:
@@ -202,7 +196,17 @@ def area_score(board, n):
                 score += count
             elif borders == 2:
                 score -= count
+    for p in range(width * width):
+        if mark[p] == -2:
+            mark[p] = -1
     return score
+
+
+@njit(cache=True, nogil=True)
+def area_score(board, n):
+    """Black's area minus White's: stones, plus empty regions bordered by one colour only."""
+    size = (n + 2) * (n + 2)
+    return marked_area_score(board, n, np.full(size, -1, dtype=np.int32), np.empty(size, dtype=np.int32))
 
 
 @njit(cache=True, nogil=True)

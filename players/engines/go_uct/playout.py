@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from players.games.go_board import BLACK, BORDER, EMPTY, WHITE
+from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, marked_area_score
 
 _MUL = np.uint64(2685821657736338717)
 KERNEL = {"cache": True, "nogil": True, "_nrt": False}
@@ -501,44 +501,7 @@ def final_score(work, n):
     score, exact = single_point_score(board, n)
     if exact:
         return score
-    width = n + 2
-    score = 0
-    for p in range(width * width):
-        v = board[p]
-        if v == BLACK:
-            score += 1
-        elif v == WHITE:
-            score -= 1
-        elif v == EMPTY and gid[p] == -1:
-            gid[p] = -2
-            stack[0] = p
-            top = 1
-            count = 0
-            borders = 0  # bit 1: black seen, bit 2: white seen
-            while top:
-                top -= 1
-                q = stack[top]
-                count += 1
-                for d in (1, -1, width, -width):
-                    r = q + d
-                    w = board[r]
-                    if w == EMPTY:
-                        if gid[r] == -1:
-                            gid[r] = -2
-                            stack[top] = r
-                            top += 1
-                    elif w == BLACK:
-                        borders |= 1
-                    elif w == WHITE:
-                        borders |= 2
-            if borders == 1:
-                score += count
-            elif borders == 2:
-                score -= count
-    for p in range(width * width):
-        if gid[p] == -2:
-            gid[p] = -1
-    return score
+    return marked_area_score(board, n, gid, stack)
 
 
 @njit(**KERNEL)
