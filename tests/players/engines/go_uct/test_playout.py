@@ -90,17 +90,22 @@ def touching_empties(board, n):
                for p in range(width * width) for d in (1, width) if p + d < width * width)
 
 
-@pytest.mark.parametrize("size", [2, 5, 9])
-def test_single_point_score_is_area_score_where_no_empty_points_touch(size):
-    rng = np.random.default_rng(size)
+def random_boards(size, seed, count, empty_shares):
+    """count padded boards of random stones and empty points (groups may lack liberties)."""
+    rng = np.random.default_rng(seed)
     board = GoGame(size).initial_state().board
     inside = board != go_board.BORDER
-    exact_seen = 0
-    for _ in range(400):
-        empty_share = rng.choice([0.1, 0.25, 0.5])
+    for _ in range(count):
+        empty_share = rng.choice(empty_shares)
         values = rng.choice([go_board.EMPTY, go_board.BLACK, go_board.WHITE], size=board.shape,
                             p=[empty_share, (1 - empty_share) / 2, (1 - empty_share) / 2])
-        trial_board = np.where(inside, values, board).astype(board.dtype)
+        yield np.where(inside, values, board).astype(board.dtype)
+
+
+@pytest.mark.parametrize("size", [2, 5, 9])
+def test_single_point_score_is_area_score_where_no_empty_points_touch(size):
+    exact_seen = 0
+    for trial_board in random_boards(size, size, 400, [0.1, 0.25, 0.5]):
         score, exact = playout.single_point_score(trial_board, size)
         assert exact == (not touching_empties(trial_board, size))
         if exact:
@@ -111,16 +116,9 @@ def test_single_point_score_is_area_score_where_no_empty_points_touch(size):
 
 @pytest.mark.parametrize("size", [2, 5, 9])
 def test_final_score_and_area_score_agree_with_sgfmill_and_leave_the_workspace_as_it_was(size):
-    rng = np.random.default_rng(10 + size)
-    board = GoGame(size).initial_state().board
-    inside = board != go_board.BORDER
     work = playout.new_workspace(size)
     checked = 0
-    for _ in range(200):
-        empty_share = rng.choice([0.1, 0.4, 0.8])
-        values = rng.choice([go_board.EMPTY, go_board.BLACK, go_board.WHITE], size=board.shape,
-                            p=[empty_share, (1 - empty_share) / 2, (1 - empty_share) / 2])
-        trial_board = np.where(inside, values, board).astype(board.dtype)
+    for trial_board in random_boards(size, 10 + size, 200, [0.1, 0.4, 0.8]):
         playout.load_board(work, trial_board, size)
         before = [array.copy() for array in work[:10]]
         score = go_board.area_score(trial_board, size)
