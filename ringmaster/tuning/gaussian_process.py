@@ -227,6 +227,11 @@ def log_prior(hyper: Hyperparameters) -> float:
     return total - 0.5 * ((math.log(hyper.signal_sd) - math.log(median)) / spread) ** 2
 
 
+def objective(gp: GaussianProcess) -> float:
+    """What fit maximises: the log marginal likelihood plus the hyperparameters' log prior."""
+    return gp.log_marginal_likelihood() + log_prior(gp.hyper)
+
+
 def _candidates(best: Hyperparameters, dim: int, values: np.ndarray) -> list[Hyperparameters]:
     """best with its dim-th hyperparameter (the signal sd after the lengthscales) set to each value."""
     found = []
@@ -259,8 +264,7 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
         return best
     turned = _fit_axes(x, wins, games, Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, axes),
                        trend, sweeps=2)
-    score = best.log_marginal_likelihood() + log_prior(best.hyper)
-    if turned.log_marginal_likelihood() + log_prior(turned.hyper) > score + 1e-9:
+    if objective(turned) > objective(best) + 1e-9:
         return turned
     return best
 
@@ -275,7 +279,7 @@ def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperpa
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))
         sweeps = 2
     best = GaussianProcess(x, wins, games, start, trend)
-    best_score = best.log_marginal_likelihood() + log_prior(start)
+    best_score = objective(best)
 
     def consider(hypers: list[Hyperparameters]) -> bool:
         nonlocal best, best_score
@@ -284,7 +288,7 @@ def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperpa
             if hyper == best.hyper:
                 continue
             candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode)
-            score = candidate.log_marginal_likelihood() + log_prior(hyper)
+            score = objective(candidate)
             if score > best_score + 1e-9:
                 best, best_score, improved = candidate, score, True
         return improved

@@ -492,11 +492,8 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
 
 @njit(**KERNEL)
 def final_score(work, n):
-    """area_score of the workspace's board, with the workspace's scratch for its regions.
-
-    Empty points reached by the flood fill are marked -2 in gid (every empty
-    point's gid is -1) and set back after.
-    """
+    """area_score of the workspace's board: single_point_score where it is exact, else
+    marked_area_score with the workspace's gid (-1 at every empty point) as its marks."""
     board, gid, _, _, _, _, _, _, _, _, stack, _ = work
     score, exact = single_point_score(board, n)
     if exact:
