@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ringmaster.files import one_line
+from ringmaster.gtp.exit_watch import EXIT_CHECK_SECONDS, ExitWatch
 from ringmaster.gtp.launch import engine_start_error, launch_plan
 
 # Engines are untrusted: these bound what one of them can make us hold in memory.
@@ -71,8 +72,10 @@ class SubprocessChannel:
     signal set (gtp.launch: through setpriv where it can). Its stdout (and
     stderr, when a sink takes it) is read with poll() on non-blocking pipes in
     the calling thread, so every read can time out, no thread holds anything
-    that closing needs, and closing never waits for a descendant that keeps the
-    pipes open. stderr is drained whenever a response is awaited, and once more
+    that closing needs, and neither reading nor closing waits for a descendant
+    that keeps the pipes open: once the engine process has exited, stdout ends
+    with what it holds then (an escaped child's copy of the pipe brings no end
+    of file). stderr is drained whenever a response is awaited, and once more
     when the channel closes. Closing or killing the channel kills the engine's
     process group.
     """
@@ -103,12 +106,17 @@ class SubprocessChannel:
         os.set_blocking(self._stdout_fd, False)
         self._stdout_buffer = b""
         self._stdout_eof = False
+        self._closed_message = "engine has closed the response channel"
+        self._exit = ExitWatch(self.process.pid)
+        self._engine_exited = False
         self._stderr_fd: int | None = None
         self._stderr_sink: Callable[[str], None] | None = None
         self._stderr_buffer = b""
         self._stderr_budget = MAX_STDERR_BYTES_PER_ENGINE
         self._poller = select.poll()
         self._poller.register(self._stdout_fd, select.POLLIN)
+        if self._exit.fd is not None:
+            self._poller.register(self._exit.fd, select.POLLIN)
         if callable(stderr):
             self._stderr_fd = self.process.stderr.fileno()
             os.set_blocking(self._stderr_fd, False)
@@ -242,30 +250,65 @@ class SubprocessChannel:
             if line is not None:
                 return line
             if self._stdout_eof:
-                raise GtpChannelClosed("engine has closed the response channel")
+                raise GtpChannelClosed(self._closed_message)
             self._wait_for_output(deadline)
 
     def _wait_for_output(self, deadline: float | None) -> None:
         """Wait until stdout or stderr has something (or is closed) and read it.
 
-        Raises GtpTimeout if the deadline passes first.
+        Once the engine has exited, stdout is read without waiting, and ends
+        when it has nothing more now (all the engine wrote is in the pipe
+        by then). Raises GtpTimeout if the deadline passes first.
         """
-        if deadline is None:
+        exited = self._engine_exited   # before this poll: then stdout holds all it will
+        if exited:
+            wait_ms = 0
+        elif deadline is None:
             wait_ms = -1
         else:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise GtpTimeout("timed out waiting for a response")
             wait_ms = max(1, math.ceil(remaining * 1000))
+        if self._exit.fd is None and not exited:
+            check_ms = math.ceil(EXIT_CHECK_SECONDS * 1000)
+            wait_ms = check_ms if wait_ms < 0 else min(wait_ms, check_ms)
         try:
             events = self._poller.poll(wait_ms)
         except InterruptedError:  # pragma: no cover (PEP 475 retries)
             return
+        stdout_ready = False
         for fd, _ in events:
             if fd == self._stdout_fd:
+                stdout_ready = True
                 self._read_stdout()
             elif fd == self._stderr_fd:
                 self._read_stderr()
+            elif fd == self._exit.fd:
+                self._note_exit()
+        if self._exit.fd is None and not exited and self._exit.has_exited():
+            self._note_exit()
+        if exited and not stdout_ready and not self._stdout_eof:
+            self._end_stdout("engine has exited, and a process it started holds its output open")
+
+    def _note_exit(self) -> None:
+        """The engine process has exited: stdout is read from now on without waiting."""
+        self._engine_exited = True
+        if self._exit.fd is not None:
+            try:
+                self._poller.unregister(self._exit.fd)
+            except (KeyError, ValueError):
+                pass
+
+    def _end_stdout(self, message: str | None = None) -> None:
+        """No more responses: end of file, or the engine's exit (message says which)."""
+        self._stdout_eof = True
+        if message is not None:
+            self._closed_message = message
+        try:
+            self._poller.unregister(self._stdout_fd)
+        except (KeyError, ValueError):
+            pass
 
     def _read_stdout(self) -> None:
         try:
@@ -277,11 +320,7 @@ class SubprocessChannel:
         if data:
             self._stdout_buffer += data
         else:
-            self._stdout_eof = True
-            try:
-                self._poller.unregister(self._stdout_fd)
-            except (KeyError, ValueError):
-                pass
+            self._end_stdout()
 
     def get_response(self, timeout: float | None) -> tuple[bool, str]:
         """Read one response; returns (is_failure, text).
@@ -377,7 +416,7 @@ class SubprocessChannel:
         deadline = time.monotonic() + timeout
         rusage = None
         pause = 0.0005
-        exited = _exit_poller(self.process.pid)
+        exited = _exit_poller(self._exit.fd)
         try:
             while True:
                 try:
@@ -397,8 +436,7 @@ class SubprocessChannel:
                     self._pause(pause)
                     pause = min(pause * 2, 0.02)
         finally:
-            if exited is not None:
-                os.close(exited[1])
+            self._exit.close()
         self.kill()  # anything the engine left behind in its group
         self._drain_stderr(time.monotonic() + 0.5)
         self._stop_stderr()
@@ -412,10 +450,9 @@ class SubprocessChannel:
             return None
         return rusage.ru_utime + rusage.ru_stime
 
-    def _wait_for_exit(self, exited: tuple[select.poll, int], deadline: float) -> None:
+    def _wait_for_exit(self, poller: select.poll, deadline: float) -> None:
         """Wait until the engine exits (its pidfd is readable) or the deadline passes,
         passing on stderr meanwhile (an engine blocked writing it can then exit)."""
-        poller, _ = exited
         if self._stderr_fd is not None:
             poller.register(self._stderr_fd, select.POLLIN)
         try:
@@ -438,16 +475,14 @@ class SubprocessChannel:
             self._read_stderr()
 
 
-def _exit_poller(pid: int) -> tuple[select.poll, int] | None:
-    """A poll object watching a pidfd of pid (readable once it has exited), and the pidfd.
+def _exit_poller(pidfd: int | None) -> select.poll | None:
+    """A poll object watching the engine's pidfd (readable once it has exited).
 
     None where the system has no pidfds (before Linux 5.3): closing then
     checks for the exit with a pause between checks.
     """
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
+    if pidfd is None:
         return None
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
-    return poller, pidfd
+    return poller

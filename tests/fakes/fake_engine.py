@@ -18,7 +18,8 @@ errors a subprocess's would. Options:
   --stderr-flood BYTES     write this much to stderr at every command
   --spawn-child            start a child process that sleeps (to test group kill)
   --escape-child FILE      start a child in a new session that keeps stdout and stderr
-                           open and sleeps; its pid is written to FILE
+                           open and sleeps (before --exit-at-start exits); its pid is
+                           appended to FILE, one a line
   --score TEXT             answer final_score with TEXT
   --dead TEXT              answer 'final_status_list dead' with TEXT (by default: no
                            dead stone, the truth of its own finished games)
@@ -166,23 +167,28 @@ class ProcessMisbehaviour:
 
     def escape_child(self, pid_file: str) -> None:
         # Like a server started by an engine: a new session, the engine's pipes inherited.
+        # Engines that share the file (games played at once) each append one whole line:
+        # one write to a file opened for appending (a shared temporary file renamed into
+        # place made the second engine's rename fail, and that engine exit at start-up).
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", pid_file],
                                  start_new_session=True)
-        with open(pid_file + ".tmp", "w") as f:
-            f.write(str(child.pid))
-        os.replace(pid_file + ".tmp", pid_file)
+        fd = os.open(pid_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, f"{child.pid}\n".encode())
+        finally:
+            os.close(fd)
 
 
 def make_engine(options, misbehave, env) -> GtpEngine:
     """The fake engine for parsed options; misbehave says how to crash, hang and so on."""
     if options.gmp:
         misbehave.gmp()
+    if options.escape_child:   # first: an engine that exits at start-up may leave it behind
+        misbehave.escape_child(options.escape_child)
     if options.exit_at_start:
         misbehave.exit_at_start()
     if options.spawn_child:
         misbehave.spawn_child()
-    if options.escape_child:
-        misbehave.escape_child(options.escape_child)
     if options.env_to_stderr:
         misbehave.stderr("game={} slot={}".format(env.get("RINGMASTER_GAME_ID"),
                                                env.get("RINGMASTER_SLOT")))

@@ -424,6 +424,49 @@ def test_closing_never_waits_for_a_descendant_that_holds_the_pipes(tmp_path,
     os.kill(child, signal.SIGKILL)
 
 
+@pytest.mark.integration
+@pytest.mark.parametrize("misbehaviour, commands", [
+    (("--exit-at-start",), [("name",)]),                     # no answer at all
+    (("--crash-on", "1"), [("name",), ("genmove", "b")]),    # answers, then dies mid-game
+])
+@pytest.mark.parametrize("pidfds", [True, False])
+def test_an_engine_that_exits_is_not_waited_for_while_its_escaped_child_holds_its_output(
+        tmp_path, no_leftover_processes, monkeypatch, misbehaviour, commands, pidfds):
+    # The engine's escaped child keeps the engine's stdout and stderr open: no end of
+    # file comes when the engine exits, and with no timeout only its exit can end the wait.
+    # Without pidfds (before Linux 5.3) the exit is looked for between shorter waits.
+    import threading
+
+    import ringmaster.gtp.exit_watch as exit_watch
+    if not pidfds:
+        monkeypatch.delattr(exit_watch.os, "pidfd_open")
+    pid_file = tmp_path / "child"
+    channel = SubprocessChannel(fake_engine_command("--escape-child", str(pid_file),
+                                                    *misbehaviour), stderr=lambda line: None)
+    controller = GtpController(channel, "player e", default_timeout=None)
+    outcome: list[object] = []
+
+    def converse() -> None:
+        try:
+            for command, *arguments in commands:
+                outcome.append(controller.do_command(command, *arguments))
+        except GtpChannelClosed as exc:
+            outcome.append(exc)
+    thread = threading.Thread(target=converse, daemon=True)
+    thread.start()
+    thread.join(60)   # a guard only: the wait used to last the child's 600 s
+    child = int(pid_file.read_text())
+    try:
+        assert outcome, "the wait for a response outlasted the engine"
+        assert outcome[:-1] == ["fake"][:len(commands) - 1]
+        assert isinstance(outcome[-1], GtpChannelClosed)
+        assert "engine has exited" in str(outcome[-1])
+        assert _alive(child)   # it still held the pipes: no end of file had come
+    finally:
+        controller.close(0)
+        os.kill(child, signal.SIGKILL)
+
+
 def test_a_huge_failure_response_is_clipped_in_the_message_kept():
     text = "x" * 1_000_000
     controller = GtpController(ScriptedChannel([("boardsize 9", (True, text))]), "player p")

@@ -493,6 +493,29 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _run_with_a_guard(ringmaster: Ringmaster, parallel: int | None) -> BaseException | None:
+    """Run the competition in a thread; what it raised (None if nothing), failing the test
+    if it hasn't ended after 120 s (a guard only: a run used to wait 600 s for the child)."""
+    import threading
+    ended: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            run_competition(ringmaster, parallel=parallel, quiet=True)
+            ended.append(None)
+        except Exception as exc:  # noqa: BLE001 (handed to the test)
+            ended.append(exc)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert ended, "the run waited for an engine's escaped child"
+    return ended[0]
+
+
+def _escaped_children(pid_file: Path) -> list[int]:
+    return [int(line) for line in pid_file.read_text().split()]
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("parallel", [None, 2])
 def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(write_ctl, tmp_path, parallel,
@@ -502,19 +525,39 @@ def test_an_escaped_child_neither_hangs_the_run_nor_outlives_it(write_ctl, tmp_p
     ctl = write_ctl(playoff_ctl(p=fake_engine_command("--escape-child", str(tmp_path / "child")),
                                q=fake_engine_command("--name", "q"), games=2)
                     + "skip_player_checks = True\n")
-    finished = []
-
-    def run() -> None:
-        run_competition(Ringmaster(ctl), parallel=parallel, quiet=True)
-        finished.append(True)
-    import threading
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(120)   # only a guard: the run used to wait 600 s for the child
-    assert finished, "the run waited for the engine's escaped child"
+    assert _run_with_a_guard(Ringmaster(ctl), parallel) is None
     check_consistent(ctl, 2)
-    child = int((tmp_path / "child").read_text())
-    assert not _alive(child), "the engine's escaped child outlived the run"
+    children = _escaped_children(tmp_path / "child")
+    assert len(children) == 2   # one a game: p's engine isn't kept (no reuse)
+    assert not [child for child in children if _alive(child)], \
+        "an engine's escaped child outlived the run"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parallel", [None, 2])
+@pytest.mark.parametrize("misbehaviour", [("--exit-at-start",), ("--crash-on", "2")])
+def test_an_engine_that_exits_leaving_an_escaped_child_with_its_output_is_not_waited_for(
+        write_ctl, tmp_path, parallel, misbehaviour, no_leftover_processes):
+    # The engine exits (at start-up, or in the middle of a game without answering) while
+    # its escaped child holds its stdout: no end of file comes, and without a timeout
+    # only the engine's exit could end the wait (CI: an engine that died at start-up
+    # held a worker, and the run, for the child's 600 s).
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--escape-child", str(tmp_path / "child"),
+                                                      *misbehaviour),
+                               q=fake_engine_command("--name", "q"), games=2)
+                    + "skip_player_checks = True\n")
+    error = _run_with_a_guard(Ringmaster(ctl), parallel)
+    children = _escaped_children(tmp_path / "child")
+    assert children
+    assert not [child for child in children if _alive(child)], \
+        "an engine's escaped child outlived the run"
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert "engine has exited, and a process it started holds its output open" in log
+    if misbehaviour == ("--exit-at-start",):   # void games, until too many stop the run
+        assert isinstance(error, RunHalted), error
+    else:                                      # the game is forfeited, and the run goes on
+        assert error is None
+        check_consistent(ctl, 2)
 
 
 def test_a_matchup_id_like_a_temporary_file_keeps_its_records(write_ctl):
