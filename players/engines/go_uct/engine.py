@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
+    add("--lgrf", action=argparse.BooleanOptionalAction, default=False,
+        help="playouts play the last good reply to the last move, learnt from the "
+             "search's own simulations (LGRF-1; fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
     add("--threads", type=int, default=1,
         help="search threads; the generic engine's root mode uses processes")
@@ -106,7 +109,7 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             engine=options.engine,
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
-                          heavy=heavy, reuse=options.reuse,
+                          heavy=heavy, reuse=options.reuse, lgrf=options.lgrf,
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
                              for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
@@ -229,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
               "negative", file=sys.stderr)
         return 2
     if options.engine != "fast" and (options.time_manage or options.time_early
-                                     or options.time_extend > 0):
-        print("mcts: --time-manage, --time-extend and --time-early need --engine fast",
+                                     or options.time_extend > 0 or options.lgrf):
+        print("mcts: --time-manage, --time-extend, --time-early and --lgrf need --engine fast",
               file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:

@@ -1,5 +1,7 @@
 """Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
 
+Either may first play a last good reply learnt by the search (learn_replies).
+
 A playout copies a padded board (see go_board.py) and keeps incremental
 groups: a circular stone list per group and, per group, the count, sum and
 sum of squares of its pseudo-liberties, which find ataris in O(1) (a group is
@@ -459,14 +461,22 @@ def single_point_score(board, n):
 
 @njit(**KERNEL)
 def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                    record, start):
+                    record, start, replies):
     """continue_playout's moves, without reference counting; returns its index after them."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, candidates = work
+    width = n + 2
+    size = width * width
     moves = 0
     index = start
     while passes < 2 and moves < max_moves:
         p = -1
-        if heavy and last >= 0:
+        if replies.shape[0] > 0 and last >= 0:
+            r = replies[(colour - 1) * size + last]
+            if r >= 0 and board[r] == EMPTY and \
+                    playable(board, width, gid, libs, lsum, lsq, r, colour, ko) and \
+                    not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, r, colour):
+                p = r
+        if p < 0 and heavy and last >= 0:
             p = _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng,
                                candidates)
             if p < 0:
@@ -503,15 +513,57 @@ def final_score(work, n):
 
 @njit(**KERNEL)
 def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record, start):
+                     record, start, replies):
     """Play on from the workspace position until two passes or max_moves moves.
 
-    Moves go into record from index start while it has room. Returns (area
-    score without komi, index after the last move).
+    Moves go into record from index start while it has room. replies is a
+    last-good-reply table (see learn_replies), or empty for none: a stored
+    reply to the last move, if playable and no bad self-atari, is played
+    before anything else the policy would choose. Returns (area score
+    without komi, index after the last move).
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                            record, start)
+                            record, start, replies)
     return final_score(work, n), index
+
+
+@njit(**INLINE)
+def learn_replies(replies, n, record, end, colour, last, black_result):
+    """Update a last-good-reply table from one simulation (LGRF-1: Baier and Drake, 2010).
+
+    replies[(c - 1) * (n + 2) ** 2 + q] is colour c's stored reply to the
+    move q, -1 for none. record[:end] holds the simulation's moves (-1 for
+    a pass), the first by colour, after the move last. Each move by the
+    winner is stored as its reply to the move before it; a move by the
+    loser that is the stored reply is forgotten. A jigo (black_result 0.5)
+    teaches nothing; passes are neither stored nor replied to.
+    """
+    if black_result == 0.5:
+        return
+    winner = 1 if black_result > 0.5 else 2
+    size = (n + 2) * (n + 2)
+    previous = last
+    mover = colour
+    for j in range(end):
+        move = record[j]
+        if move >= 0 and previous >= 0:
+            k = (mover - 1) * size + previous
+            if mover == winner:
+                replies[k] = move
+            elif replies[k] == move:
+                replies[k] = -1
+        previous = move
+        mover = 3 - mover
+
+
+def no_replies() -> np.ndarray:
+    """The empty last-good-reply table: playouts that learn no replies."""
+    return np.empty(0, dtype=np.int32)
+
+
+def new_replies(n: int) -> np.ndarray:
+    """An empty last-good-reply table for an n x n board (see learn_replies)."""
+    return np.full(2 * (n + 2) * (n + 2), -1, dtype=np.int32)
 
 
 @njit(cache=True, nogil=True)
@@ -519,7 +571,7 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
                  rng, record):
     load_board(work, board_in, n)
     return continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                            rng, record, 0)
+                            rng, record, 0, np.empty(0, dtype=np.int32))
 
 
 @njit(cache=True, nogil=True)

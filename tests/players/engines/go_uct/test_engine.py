@@ -204,5 +204,7 @@ def test_time_management_plays_under_a_clock_and_measures_its_lag(options):
 def test_time_management_needs_the_fast_engine(capsys):
     assert main(["--engine", "generic", "--time-early"]) == 2
     assert "need --engine fast" in capsys.readouterr().err
+    assert main(["--engine", "generic", "--lgrf"]) == 2
+    assert "need --engine fast" in capsys.readouterr().err
     assert main(["--time-extend", "0.5"]) == 2
     assert main(["--time-extend", "2", "--time-max", "nan"]) == 2
