@@ -29,6 +29,7 @@ PRIOR_OPTIONS = (
      "no stone within 2 points)"),
     ("atari", 0.0, "atari (per opponent group with two liberties reduced to one)"),
     ("near", 0.0, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
+    ("ladder", 0.0, "running from atari into a ladder that catches (a penalty)"),
 )
 
 
@@ -56,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
+    add("--ladders", action=argparse.BooleanOptionalAction, default=False,
+        help="heavy playouts read ladders and don't run from atari into one that "
+             "catches (fast)")
     add("--lgrf", action=argparse.BooleanOptionalAction, default=False,
         help="playouts play the last good reply to the last move, learnt from the "
              "search's own simulations (LGRF-1; fast)")
@@ -110,6 +114,7 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
                           heavy=heavy, reuse=options.reuse, lgrf=options.lgrf,
+                          ladders=options.ladders,
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
                              for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
@@ -232,8 +237,10 @@ def main(argv: list[str] | None = None) -> int:
               "negative", file=sys.stderr)
         return 2
     if options.engine != "fast" and (options.time_manage or options.time_early
-                                     or options.time_extend > 0 or options.lgrf):
-        print("mcts: --time-manage, --time-extend, --time-early and --lgrf need --engine fast",
+                                     or options.time_extend > 0 or options.lgrf
+                                     or options.ladders):
+        print("mcts: --time-manage, --time-extend, --time-early, --lgrf and --ladders need "
+              "--engine fast",
               file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:

@@ -1,6 +1,7 @@
 """Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
 
-Either may first play a last good reply learnt by the search (learn_replies).
+Either may first play a last good reply learnt by the search (learn_replies);
+heavy ones may read ladders before running from atari (escape_fails).
 
 A playout copies a padded board (see go_board.py) and keeps incremental
 groups: a circular stone list per group and, per group, the count, sum and
@@ -281,6 +282,117 @@ def is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
 
 
 @njit(**INLINE)
+def _liberties(board, width, p, stack, base):
+    """(count, first, second): the group at p's distinct liberties, counted up to 3.
+
+    It floods the board itself, not the incremental groups, so it reads
+    positions with stones added since (a ladder being read). Stones are
+    marked with their colour + 4 while counted and restored after; stack
+    from index base is scratch room for the group's stones.
+    """
+    colour = board[p]
+    mark = colour + 4
+    board[p] = mark
+    stack[base] = p
+    top = base + 1
+    i = base
+    count = 0
+    first = -1
+    second = -1
+    while i < top and count < 3:
+        s = stack[i]
+        i += 1
+        for d in (1, -1, width, -width):
+            t = s + d
+            v = board[t]
+            if v == colour:
+                board[t] = mark
+                stack[top] = t
+                top += 1
+            elif v == EMPTY and t != first and t != second:
+                if count == 0:
+                    first = t
+                elif count == 1:
+                    second = t
+                count += 1
+                if count == 3:
+                    break
+    for k in range(base, top):
+        board[stack[k]] = colour
+    return count, first, second
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def escape_fails(board, width, p, depth, stack):
+    """True if the group at p, in atari with its owner to move, is lost however it runs.
+
+    It is not lost if it can capture a neighbouring group in atari, or if
+    extending to its liberty captures, or leaves it three liberties. With
+    one, it is lost; with two, the attacker tries an atari at each, and it is
+    lost if one of them leaves it lost again (a ladder), read up to depth
+    ataris (deeper, it counts as escaped). Captures made by the attacker's
+    ataris are not played out. board is changed while reading and restored;
+    stack is scratch room for one point per point of the board.
+    """
+    defender = board[p]
+    attacker = 3 - defender
+    mark = defender + 4
+    board[p] = mark
+    stack[0] = p
+    top = 1
+    i = 0
+    lib = -1
+    while i < top:
+        s = stack[i]
+        i += 1
+        for d in (1, -1, width, -width):
+            t = s + d
+            v = board[t]
+            if v == defender:
+                board[t] = mark
+                stack[top] = t
+                top += 1
+            elif v == EMPTY:
+                lib = t
+    captures = False
+    for k in range(top):
+        s = stack[k]
+        for d in (1, -1, width, -width):
+            t = s + d
+            if board[t] == attacker:
+                count, _, _ = _liberties(board, width, t, stack, top)
+                if count == 1:
+                    captures = True
+                    break
+        if captures:
+            break
+    for k in range(top):
+        board[stack[k]] = defender
+    if captures or lib < 0:
+        return False
+    for d in (1, -1, width, -width):
+        t = lib + d
+        if board[t] == attacker:
+            count, _, _ = _liberties(board, width, t, stack, 0)
+            if count == 1:
+                return False
+    board[lib] = defender
+    count, first, second = _liberties(board, width, lib, stack, 0)
+    lost = count <= 1
+    if count == 2 and depth > 0:
+        for atari in (first, second):
+            board[atari] = attacker
+            own, _, _ = _liberties(board, width, atari, stack, 0)
+            if own >= 1 and escape_fails(board, width, lib, depth - 1, stack):
+                lost = True
+            board[atari] = EMPTY
+            if lost:
+                break
+    board[lib] = EMPTY
+    return lost
+
+
+@njit(**INLINE)
 def pattern_code(board, width, p, colour):
     """The 3x3 neighbourhood of p as a base-4 code: 0 empty, 1 own, 2 other, 3 edge."""
     code = 0
@@ -295,9 +407,12 @@ def pattern_code(board, width, p, colour):
 
 
 @njit(**INLINE)
-def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates):
+def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates,
+                   ladders, stack):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
+    An escape extends to the group's liberty if that gains liberties and, with
+    ladders, if escape_fails does not read it as lost (stack: its scratch).
     candidates is scratch space for at least 16 points.
     """
     width = n + 2
@@ -334,7 +449,8 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
                 for e in (1, -1, width, -width):
                     if board[lib + e] == EMPTY:
                         empty_count += 1
-                if empty_count >= 2:
+                if empty_count >= 2 and not (ladders and escape_fails(board, width, q, n,
+                                                                      stack)):
                     candidates[count] = lib
                     count += 1
     if count == 0:
@@ -461,9 +577,9 @@ def single_point_score(board, n):
 
 @njit(**KERNEL)
 def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                    record, start, replies):
+                    record, start, replies, ladders):
     """continue_playout's moves, without reference counting; returns its index after them."""
-    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, candidates = work
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack, candidates = work
     width = n + 2
     size = width * width
     moves = 0
@@ -478,7 +594,7 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
                 p = r
         if p < 0 and heavy and last >= 0:
             p = _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng,
-                               candidates)
+                               candidates, ladders, stack)
             if p < 0:
                 p = _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko,
                                   patterns, rng, candidates)
@@ -513,17 +629,18 @@ def final_score(work, n):
 
 @njit(**KERNEL)
 def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record, start, replies):
+                     record, start, replies, ladders):
     """Play on from the workspace position until two passes or max_moves moves.
 
     Moves go into record from index start while it has room. replies is a
     last-good-reply table (see learn_replies), or empty for none: a stored
     reply to the last move, if playable and no bad self-atari, is played
-    before anything else the policy would choose. Returns (area score
-    without komi, index after the last move).
+    before anything else the policy would choose. With heavy and ladders, a
+    group in atari does not run when escape_fails reads it as lost. Returns
+    (area score without komi, index after the last move).
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                            record, start, replies)
+                            record, start, replies, ladders)
     return final_score(work, n), index
 
 
@@ -571,7 +688,7 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
                  rng, record):
     load_board(work, board_in, n)
     return continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                            rng, record, 0, np.empty(0, dtype=np.int32))
+                            rng, record, 0, np.empty(0, dtype=np.int32), False)
 
 
 @njit(cache=True, nogil=True)

@@ -63,12 +63,13 @@ class UctParams:
       prior_weight -- virtual visits that a heuristic's feature of 1 adds at factor 1
                       (good: wins, bad: losses)
       prior_capture, prior_escape, prior_self_atari, prior_pattern, prior_edge,
-      prior_atari, prior_near
+      prior_atari, prior_near, prior_ladder
                    -- each heuristic's factor (0 turns it off; see players.engines.go_uct.priors)
       heavy        -- heavy playouts
       reuse        -- start from the subtree kept from the last search, when it applies
       lgrf         -- playouts play the last good reply to the last move, learnt from
                       the simulations (LGRF-1; kept from search to search)
+      ladders      -- heavy playouts don't run from atari into a ladder that catches
     """
 
     c: float = 0.2
@@ -83,9 +84,11 @@ class UctParams:
     prior_edge: float = 1.0
     prior_atari: float = 0.0
     prior_near: float = 0.0
+    prior_ladder: float = 0.0
     heavy: bool = True
     reuse: bool = True
     lgrf: bool = False
+    ladders: bool = False
 
     def prior_factors(self) -> dict[str, float]:
         """{feature: factor} for priors.weights."""
@@ -247,7 +250,7 @@ def _select(tree, node, c, rave_equiv, scores):
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
                     max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
-                    vloss, scratch, scores, replies):
+                    vloss, scratch, scores, replies, ladders):
     """Run count simulations from the root (node 0, already expanded); returns playouts run.
 
     New nodes and edges come from alloc's slice; vloss is the virtual loss
@@ -255,7 +258,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     one thread searches); weight is each prior feature's weight (priors.weights),
     scratch room for the features, scores room for one number per edge;
     replies the last-good-reply table the playouts use and every simulation
-    updates (playout.learn_replies), or empty for none.
+    updates (playout.learn_replies), or empty for none; ladders whether heavy
+    playouts read ladders (playout.continue_playout).
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
@@ -301,7 +305,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
                 break  # another thread is still making it
             node = child
         score, end = continue_playout(work, n, colour, ko, last, passes, max_moves, heavy,
-                                      patterns, rng, record, depth, replies)
+                                      patterns, rng, record, depth, replies, ladders)
         end = min(end, record.shape[0])
         black_result = 1.0 if score > komi else 0.0 if score < komi else 0.5
         if replies.shape[0] > 0:
@@ -473,7 +477,7 @@ class FastUct:
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
                                 self.virtual_loss, worker.features, worker.scores,
-                                self.replies)
+                                self.replies, p.ladders)
                 done += step
                 if stop is not None:
                     if stop(time.monotonic() - started, done * self.threads,
