@@ -162,11 +162,12 @@ def ours(heavy: bool, seconds: float) -> float:
     return rate(run, seconds)
 
 
-def our_search(heavy: bool, playouts: int) -> float:
-    """Playouts per second of our fast engine's search (tree + playouts) from the empty board."""
+def our_search(heavy: bool, playouts: int, **options: bool) -> float:
+    """Playouts per second of our fast engine's search (tree + playouts) from the empty board;
+    options are UctParams switches (lgrf, ladders)."""
     game = GoGame(SIZE, KOMI)
     searcher = make_searcher(game, SearchConfig(engine="fast", seed=1,
-                                                uct=UctParams(heavy=heavy)))
+                                                uct=UctParams(heavy=heavy, **options)))
     state = game.initial_state()
     searcher.search(state, 200)
     start = time.perf_counter()
@@ -235,6 +236,10 @@ def main(argv=None) -> int:
          lambda: rate(lambda n: sum(1 for _ in range(n) if python_playout(SIZE, rng) or 1), s)),
         (f"ours, search light, {k} playouts (tree + playouts)", lambda: our_search(False, k)),
         (f"ours, search heavy, {k} playouts (tree + playouts)", lambda: our_search(True, k)),
+        (f"ours, search heavy + LGRF-1 (--lgrf), {k} playouts",
+         lambda: our_search(True, k, lgrf=True)),
+        (f"ours, search heavy + ladders (--ladders), {k} playouts",
+         lambda: our_search(True, k, ladders=True)),
     ]
     if options.pachi:
         rows.append((f"Pachi -t ={k} threads=1, playout=light",
