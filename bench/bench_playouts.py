@@ -164,7 +164,7 @@ def ours(heavy: bool, seconds: float) -> float:
 
 def our_search(heavy: bool, playouts: int, **options: bool) -> float:
     """Playouts per second of our fast engine's search (tree + playouts) from the empty board;
-    options are UctParams switches (lgrf, ladders)."""
+    options are UctParams switches (lgrf, ladders, ladder_chase)."""
     game = GoGame(SIZE, KOMI)
     searcher = make_searcher(game, SearchConfig(engine="fast", seed=1,
                                                 uct=UctParams(heavy=heavy, **options)))
@@ -240,6 +240,8 @@ def main(argv=None) -> int:
          lambda: our_search(True, k, lgrf=True)),
         (f"ours, search heavy + ladders (--ladders), {k} playouts",
          lambda: our_search(True, k, ladders=True)),
+        (f"ours, search heavy + ladder chase (--ladder-chase), {k} playouts",
+         lambda: our_search(True, k, ladder_chase=True)),
     ]
     if options.pachi:
         rows.append((f"Pachi -t ={k} threads=1, playout=light",

@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--ladders", action=argparse.BooleanOptionalAction, default=False,
         help="heavy playouts read ladders and don't run from atari into one that "
              "catches (fast)")
+    add("--ladder-chase", action=argparse.BooleanOptionalAction, default=False,
+        help="heavy playouts atari the last move's group where a ladder then catches it "
+             "(fast)")
     add("--lgrf", action=argparse.BooleanOptionalAction, default=False,
         help="playouts play the last good reply to the last move, learnt from the "
              "search's own simulations (LGRF-1; fast)")
@@ -114,7 +117,7 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
                           heavy=heavy, reuse=options.reuse, lgrf=options.lgrf,
-                          ladders=options.ladders,
+                          ladders=options.ladders, ladder_chase=options.ladder_chase,
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
                              for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
@@ -238,9 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if options.engine != "fast" and (options.time_manage or options.time_early
                                      or options.time_extend > 0 or options.lgrf
-                                     or options.ladders):
-        print("mcts: --time-manage, --time-extend, --time-early, --lgrf and --ladders need "
-              "--engine fast",
+                                     or options.ladders or options.ladder_chase):
+        print("mcts: --time-manage, --time-extend, --time-early, --lgrf, --ladders and "
+              "--ladder-chase need --engine fast",
               file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:

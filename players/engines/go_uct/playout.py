@@ -1,7 +1,7 @@
 """Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
 
 Either may first play a last good reply learnt by the search (learn_replies);
-heavy ones may read ladders before running from atari (escape_fails).
+heavy ones may read ladders before running from atari or chasing (escape_fails).
 
 A playout copies a padded board (see go_board.py) and keeps incremental
 groups: a circular stone list per group and, per group, the count, sum and
@@ -33,6 +33,13 @@ from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, marked_area_scor
 
 _MUL = np.uint64(2685821657736338717)
 KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+LADDER_ESCAPE = 1
+"""A flag of the ladders argument: heavy playouts don't run from atari into a lost ladder."""
+LADDER_CHASE = 2
+"""A flag of the ladders argument: heavy playouts atari the last move's group into a lost one."""
+CHASE_SIZE = 3
+"""The most stones a group may have for LADDER_CHASE to read it (reading every group halved
+the search's speed; ladders are mostly of a stone or two)."""
 INLINE = dict(KERNEL, inline="always")
 
 
@@ -326,13 +333,13 @@ def _liberties(board, width, p, stack, base):
 def escape_fails(board, width, p, depth, stack):
     """True if the group at p, in atari with its owner to move, is lost however it runs.
 
-    It is not lost if it can capture a neighbouring group in atari, or if
-    extending to its liberty captures, or leaves it three liberties. With
-    one, it is lost; with two, the attacker tries an atari at each, and it is
-    lost if one of them leaves it lost again (a ladder), read up to depth
-    ataris (deeper, it counts as escaped). Captures made by the attacker's
-    ataris are not played out. board is changed while reading and restored;
-    stack is scratch room for one point per point of the board.
+    It is not lost if extending to its liberty leaves it three liberties, or
+    captures, or if it can capture a neighbouring group in atari. With one
+    liberty after extending, it is lost; with two, the attacker tries an atari
+    at each, and it is lost if one of them leaves it lost again (a ladder),
+    read up to depth ataris (deeper, it counts as escaped). Captures made by
+    the attacker's ataris are not played out. board is changed while reading
+    and restored; stack is scratch room for one point per point of the board.
     """
     defender = board[p]
     attacker = 3 - defender
@@ -354,32 +361,57 @@ def escape_fails(board, width, p, depth, stack):
                 top += 1
             elif v == EMPTY:
                 lib = t
+    for k in range(top):
+        board[stack[k]] = defender
+    if lib < 0:
+        return False
+    # Running first: most groups escape with three liberties, and reading that is cheap.
+    board[lib] = defender
+    count, first, second = _liberties(board, width, lib, stack, 0)
+    board[lib] = EMPTY
+    if count >= 3:
+        return False
+    for d in (1, -1, width, -width):
+        t = lib + d
+        if board[t] == attacker:
+            found, _, _ = _liberties(board, width, t, stack, 0)
+            if found == 1:
+                return False
+    # A capture of a neighbouring group in atari: the group's stones are marked while
+    # their neighbours are counted (stack[:top] holds them, the counts use the rest).
+    board[p] = mark
+    stack[0] = p
+    top = 1
+    i = 0
     captures = False
+    while i < top and not captures:
+        s = stack[i]
+        i += 1
+        for d in (1, -1, width, -width):
+            t = s + d
+            v = board[t]
+            if v == defender:
+                board[t] = mark
+                stack[top] = t
+                top += 1
     for k in range(top):
         s = stack[k]
         for d in (1, -1, width, -width):
             t = s + d
             if board[t] == attacker:
-                count, _, _ = _liberties(board, width, t, stack, top)
-                if count == 1:
+                found, _, _ = _liberties(board, width, t, stack, top)
+                if found == 1:
                     captures = True
                     break
         if captures:
             break
     for k in range(top):
         board[stack[k]] = defender
-    if captures or lib < 0:
+    if captures:
         return False
-    for d in (1, -1, width, -width):
-        t = lib + d
-        if board[t] == attacker:
-            count, _, _ = _liberties(board, width, t, stack, 0)
-            if count == 1:
-                return False
-    board[lib] = defender
-    count, first, second = _liberties(board, width, lib, stack, 0)
     lost = count <= 1
     if count == 2 and depth > 0:
+        board[lib] = defender
         for atari in (first, second):
             board[atari] = attacker
             own, _, _ = _liberties(board, width, atari, stack, 0)
@@ -388,7 +420,7 @@ def escape_fails(board, width, p, depth, stack):
             board[atari] = EMPTY
             if lost:
                 break
-    board[lib] = EMPTY
+        board[lib] = EMPTY
     return lost
 
 
@@ -407,13 +439,16 @@ def pattern_code(board, width, p, colour):
 
 
 @njit(**INLINE)
-def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates,
-                   ladders, stack):
+def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko, rng,
+                   candidates, ladders, stack):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
-    An escape extends to the group's liberty if that gains liberties and, with
-    ladders, if escape_fails does not read it as lost (stack: its scratch).
-    candidates is scratch space for at least 16 points.
+    ladders holds flags: LADDER_ESCAPE, an escape (extending to the group's
+    liberty, if that gains liberties) only where escape_fails does not read
+    it as lost; LADDER_CHASE, an atari on the last move's group, if it has
+    two liberties and at most CHASE_SIZE stones, where escape_fails reads it
+    as lost (a ladder or a net).
+    stack is escape_fails' scratch, candidates scratch for at least 16 points.
     """
     width = n + 2
     other = 3 - colour
@@ -423,6 +458,19 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
         if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
             candidates[count] = lib
             count += 1
+    elif ladders & LADDER_CHASE and board[last] == other and gsize[gid[last]] <= CHASE_SIZE:
+        found, first, second = _liberties(board, width, last, stack, 0)
+        if found == 2:
+            for atari in (first, second):
+                if not playable(board, width, gid, libs, lsum, lsq, atari, colour, ko) or \
+                        is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, atari, colour):
+                    continue
+                board[atari] = colour
+                lost = escape_fails(board, width, last, n, stack)
+                board[atari] = EMPTY
+                if lost:
+                    candidates[count] = atari
+                    count += 1
     for d in (1, -1, width, -width):
         q = last + d
         if board[q] != colour or not in_atari(libs, lsum, lsq, gid[q]):
@@ -449,8 +497,8 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
                 for e in (1, -1, width, -width):
                     if board[lib + e] == EMPTY:
                         empty_count += 1
-                if empty_count >= 2 and not (ladders and escape_fails(board, width, q, n,
-                                                                      stack)):
+                if empty_count >= 2 and not (ladders & LADDER_ESCAPE and
+                                             escape_fails(board, width, q, n, stack)):
                     candidates[count] = lib
                     count += 1
     if count == 0:
@@ -593,8 +641,8 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
                     not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, r, colour):
                 p = r
         if p < 0 and heavy and last >= 0:
-            p = _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng,
-                               candidates, ladders, stack)
+            p = _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
+                               rng, candidates, ladders, stack)
             if p < 0:
                 p = _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko,
                                   patterns, rng, candidates)
@@ -635,8 +683,9 @@ def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patter
     Moves go into record from index start while it has room. replies is a
     last-good-reply table (see learn_replies), or empty for none: a stored
     reply to the last move, if playable and no bad self-atari, is played
-    before anything else the policy would choose. With heavy and ladders, a
-    group in atari does not run when escape_fails reads it as lost. Returns
+    before anything else the policy would choose. With heavy, ladders holds
+    the flags LADDER_ESCAPE and LADDER_CHASE (see _tactical_move; 0 for
+    neither). Returns
     (area score without komi, index after the last move).
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
@@ -688,7 +737,7 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
                  rng, record):
     load_board(work, board_in, n)
     return continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                            rng, record, 0, np.empty(0, dtype=np.int32), False)
+                            rng, record, 0, np.empty(0, dtype=np.int32), 0)
 
 
 @njit(cache=True, nogil=True)

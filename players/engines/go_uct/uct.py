@@ -70,6 +70,7 @@ class UctParams:
       lgrf         -- playouts play the last good reply to the last move, learnt from
                       the simulations (LGRF-1; kept from search to search)
       ladders      -- heavy playouts don't run from atari into a ladder that catches
+      ladder_chase -- heavy playouts atari the last move's group where a ladder catches it
     """
 
     c: float = 0.2
@@ -89,6 +90,7 @@ class UctParams:
     reuse: bool = True
     lgrf: bool = False
     ladders: bool = False
+    ladder_chase: bool = False
 
     def prior_factors(self) -> dict[str, float]:
         """{feature: factor} for priors.weights."""
@@ -258,8 +260,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     one thread searches); weight is each prior feature's weight (priors.weights),
     scratch room for the features, scores room for one number per edge;
     replies the last-good-reply table the playouts use and every simulation
-    updates (playout.learn_replies), or empty for none; ladders whether heavy
-    playouts read ladders (playout.continue_playout).
+    updates (playout.learn_replies), or empty for none; ladders the heavy
+    playouts' ladder flags (playout.continue_playout).
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
@@ -381,6 +383,8 @@ class FastUct:
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         # One table that all threads share, as the tree is: a lost update is a lost reply.
         self.replies = playout.new_replies(n) if params.lgrf else playout.no_replies()
+        self.ladders = (playout.LADDER_ESCAPE * params.ladders
+                        + playout.LADDER_CHASE * params.ladder_chase)
         self.tree = None
         self._spare = None
         self._root: tuple | None = None  # (board, colour, passes) of the last root
@@ -477,7 +481,7 @@ class FastUct:
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
                                 self.virtual_loss, worker.features, worker.scores,
-                                self.replies, p.ladders)
+                                self.replies, self.ladders)
                 done += step
                 if stop is not None:
                     if stop(time.monotonic() - started, done * self.threads,

@@ -71,15 +71,15 @@ def test_three_liberties_after_running_is_an_escape_and_one_is_lost():
     assert escape_fails(with_stones(LADDER, D4="X", F4="X", E3="X", D3="."), "E5")
 
 
-def first_moves(diagram, heavy, ladders, seeds=20):
-    """The first move of heavy playouts for White, just after Black's D5 atari."""
+def first_moves(diagram, heavy, ladders, seeds=20, colour=go_board.WHITE, last="D5"):
+    """The first move of playouts for colour, after the move last (Black's D5 atari)."""
     state = state_from_diagram(diagram)
     work = playout.new_workspace(N)
     record = np.zeros(4 * N * N, dtype=np.int32)
     firsts = []
     for seed in range(seeds):
         playout.load_board(work, state.board, N)
-        playout.continue_playout(work, N, go_board.WHITE, -1, point("D5"), 0, len(record),
+        playout.continue_playout(work, N, colour, -1, point(last), 0, len(record),
                                  heavy, patterns.default_table(), playout.new_rng_state(seed),
                                  record, 0, playout.no_replies(), ladders)
         firsts.append(int(record[0]))
@@ -89,14 +89,33 @@ def first_moves(diagram, heavy, ladders, seeds=20):
 def test_heavy_playouts_run_from_atari_unless_a_ladder_catches():
     # Without ladders White always runs to E4; with them the escape is no longer chosen,
     # and E4 comes only as one of the shape moves beside Black's D5 (as D4 does).
-    assert set(first_moves(LADDER, True, False)) == {point("E4")}
-    with_reading = first_moves(LADDER, True, True)
+    assert set(first_moves(LADDER, True, 0)) == {point("E4")}
+    with_reading = first_moves(LADDER, True, playout.LADDER_ESCAPE)
     assert with_reading.count(point("E4")) <= 10 and len(set(with_reading)) >= 2
     # With a breaker on the path, running is still the move.
-    assert set(first_moves(with_stones(LADDER, C3="O"), True, True)) == {point("E4")}
+    assert set(first_moves(with_stones(LADDER, C3="O"), True, playout.LADDER_ESCAPE)) == {
+        point("E4")}
+    # Chasing alone leaves the escape as it was.
+    assert set(first_moves(LADDER, True, playout.LADDER_CHASE)) == {point("E4")}
 
 
-@pytest.mark.parametrize("ladders", [False, True])
+# White has just played E5, which has two liberties, D5 and E4.
+CHASE = with_stones(LADDER, D5=".")
+
+
+def test_heavy_playouts_chase_the_last_move_into_a_ladder_that_catches():
+    def chase(diagram, ladders):
+        return first_moves(diagram, True, ladders, colour=go_board.BLACK, last="E5")
+    # Black's D5 atari drives White down the ladder; E4 would let it out at D5.
+    assert set(chase(CHASE, playout.LADDER_CHASE)) == {point("D5")}
+    assert set(chase(CHASE, playout.LADDER_CHASE | playout.LADDER_ESCAPE)) == {point("D5")}
+    assert len(set(chase(CHASE, 0))) >= 2
+    assert len(set(chase(CHASE, playout.LADDER_ESCAPE))) >= 2
+    # With a breaker on the ladder's path there is nothing to chase.
+    assert len(set(chase(with_stones(CHASE, C3="O"), playout.LADDER_CHASE))) >= 2
+
+
+@pytest.mark.parametrize("ladders", [0, playout.LADDER_ESCAPE | playout.LADDER_CHASE])
 def test_light_playouts_ignore_the_option(ladders):
     firsts = first_moves(LADDER, False, ladders)
     assert len(set(firsts)) > 5

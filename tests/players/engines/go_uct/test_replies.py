@@ -69,7 +69,7 @@ def first_playout_move(board, colour, last, replies, heavy, seed):
     record = np.zeros(4 * N * N, dtype=np.int32)
     playout.continue_playout(work, N, colour, -1, last, 0, len(record), heavy,
                              patterns.default_table(), playout.new_rng_state(seed), record, 0,
-                             replies, False)
+                             replies, 0)
     return int(record[0])
 
 
