@@ -9,6 +9,7 @@ ringmaster's clock: 20 s each for the whole game):
                      catches (--ladders)
   mcts-prior-ladder  a prior penalty for the move that runs into one
                      (--prior-ladder 1)
+(--ladders is now the default, hence --no-ladders for the others);
 each matchup stopped by an SPRT of H0 'at most +0 Elo' against H1 'at least
 +100 Elo' (alpha = beta = 0.05), or at 80 games. reports/mcts_vs_pachi.md
 says what it found; run it from this folder:
@@ -24,8 +25,8 @@ def mcts(*options):
 
 players = {
     'mcts-ladders': mcts('--ladders'),
-    'mcts-prior-ladder': mcts('--prior-ladder', '1'),
-    'mcts-manage': mcts(),
+    'mcts-prior-ladder': mcts('--no-ladders', '--prior-ladder', '1'),
+    'mcts-manage': mcts('--no-ladders'),
 }
 
 board_size = 9

@@ -7,6 +7,7 @@ Our fast Go engine with last good reply with forgetting in its playouts
 scoring, alternating colours, both at 'absolute 20' (the ringmaster's clock:
 20 s each for the whole game); stopped by an SPRT of H0 'at most +0 Elo'
 against H1 'at least +100 Elo' (alpha = beta = 0.05), or at 100 games.
+It was run before ladder reading (--ladders) existed, hence --no-ladders now.
 reports/mcts_vs_pachi.md says what it found; run it from this folder:
     ringmaster run lgrf_vs_base.ctl -j 2
 """
@@ -19,8 +20,8 @@ def mcts(*options):
 
 
 players = {
-    'mcts-lgrf': mcts('--lgrf'),
-    'mcts-manage': mcts(),
+    'mcts-lgrf': mcts('--lgrf', '--no-ladders'),
+    'mcts-manage': mcts('--no-ladders'),
 }
 
 board_size = 9

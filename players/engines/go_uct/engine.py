@@ -57,9 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
-    add("--ladders", action=argparse.BooleanOptionalAction, default=False,
+    add("--ladders", action=argparse.BooleanOptionalAction, default=True,
         help="heavy playouts read ladders and don't run from atari into one that "
-             "catches (fast)")
+             "catches (fast; +113 Elo head to head, reports/mcts_vs_pachi.md)")
     add("--ladder-chase", action=argparse.BooleanOptionalAction, default=False,
         help="heavy playouts atari the last move's group where a ladder then catches it "
              "(fast)")
@@ -241,9 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if options.engine != "fast" and (options.time_manage or options.time_early
                                      or options.time_extend > 0 or options.lgrf
-                                     or options.ladders or options.ladder_chase):
-        print("mcts: --time-manage, --time-extend, --time-early, --lgrf, --ladders and "
-              "--ladder-chase need --engine fast",
+                                     or options.ladder_chase):
+        print("mcts: --time-manage, --time-extend, --time-early, --lgrf and --ladder-chase "
+              "need --engine fast",
               file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:

@@ -89,7 +89,7 @@ class UctParams:
     heavy: bool = True
     reuse: bool = True
     lgrf: bool = False
-    ladders: bool = False
+    ladders: bool = True
     ladder_chase: bool = False
 
     def prior_factors(self) -> dict[str, float]:
