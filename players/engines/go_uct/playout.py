@@ -290,12 +290,13 @@ def is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
 
 @njit(**INLINE)
 def _liberties(board, width, p, stack, base):
-    """(count, first, second): the group at p's distinct liberties, counted up to 3.
+    """(count, first, second, stones): the group at p's distinct liberties, counted up to 3.
 
     It floods the board itself, not the incremental groups, so it reads
     positions with stones added since (a ladder being read). Stones are
     marked with their colour + 4 while counted and restored after; stack
-    from index base is scratch room for the group's stones.
+    from index base is scratch room for the group's stones, and holds them
+    all after (stones of them) when it has at most two liberties.
     """
     colour = board[p]
     mark = colour + 4
@@ -326,7 +327,7 @@ def _liberties(board, width, p, stack, base):
                     break
     for k in range(base, top):
         board[stack[k]] = colour
-    return count, first, second
+    return count, first, second, top - base
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -339,83 +340,37 @@ def escape_fails(board, width, p, depth, stack):
     at each, and it is lost if one of them leaves it lost again (a ladder),
     read up to depth ataris (deeper, it counts as escaped). Captures made by
     the attacker's ataris are not played out. board is changed while reading
-    and restored; stack is scratch room for one point per point of the board.
+    and restored; stack is scratch room for two points per point of the board.
     """
     defender = board[p]
     attacker = 3 - defender
-    mark = defender + 4
-    board[p] = mark
-    stack[0] = p
-    top = 1
-    i = 0
-    lib = -1
-    while i < top:
-        s = stack[i]
-        i += 1
-        for d in (1, -1, width, -width):
-            t = s + d
-            v = board[t]
-            if v == defender:
-                board[t] = mark
-                stack[top] = t
-                top += 1
-            elif v == EMPTY:
-                lib = t
-    for k in range(top):
-        board[stack[k]] = defender
-    if lib < 0:
+    found, lib, _, size = _liberties(board, width, p, stack, 0)
+    if found != 1:
         return False
+    # The group's stones stay in stack[:size]; the floods below use the rest.
     # Running first: most groups escape with three liberties, and reading that is cheap.
     board[lib] = defender
-    count, first, second = _liberties(board, width, lib, stack, 0)
+    count, first, second, _ = _liberties(board, width, lib, stack, size)
     board[lib] = EMPTY
     if count >= 3:
         return False
+    # Running captures, or the group captures a neighbour in atari where it stands.
     for d in (1, -1, width, -width):
         t = lib + d
-        if board[t] == attacker:
-            found, _, _ = _liberties(board, width, t, stack, 0)
-            if found == 1:
+        if board[t] == attacker and _liberties(board, width, t, stack, size)[0] == 1:
+            return False
+    for k in range(size):
+        for d in (1, -1, width, -width):
+            t = stack[k] + d
+            if board[t] == attacker and _liberties(board, width, t, stack, size)[0] == 1:
                 return False
-    # A capture of a neighbouring group in atari: the group's stones are marked while
-    # their neighbours are counted (stack[:top] holds them, the counts use the rest).
-    board[p] = mark
-    stack[0] = p
-    top = 1
-    i = 0
-    captures = False
-    while i < top and not captures:
-        s = stack[i]
-        i += 1
-        for d in (1, -1, width, -width):
-            t = s + d
-            v = board[t]
-            if v == defender:
-                board[t] = mark
-                stack[top] = t
-                top += 1
-    for k in range(top):
-        s = stack[k]
-        for d in (1, -1, width, -width):
-            t = s + d
-            if board[t] == attacker:
-                found, _, _ = _liberties(board, width, t, stack, top)
-                if found == 1:
-                    captures = True
-                    break
-        if captures:
-            break
-    for k in range(top):
-        board[stack[k]] = defender
-    if captures:
-        return False
     lost = count <= 1
     if count == 2 and depth > 0:
         board[lib] = defender
         for atari in (first, second):
             board[atari] = attacker
-            own, _, _ = _liberties(board, width, atari, stack, 0)
-            if own >= 1 and escape_fails(board, width, lib, depth - 1, stack):
+            if _liberties(board, width, atari, stack, 0)[0] >= 1 and \
+                    escape_fails(board, width, lib, depth - 1, stack):
                 lost = True
             board[atari] = EMPTY
             if lost:
@@ -459,7 +414,7 @@ def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
             candidates[count] = lib
             count += 1
     elif ladders & LADDER_CHASE and board[last] == other and gsize[gid[last]] <= CHASE_SIZE:
-        found, first, second = _liberties(board, width, last, stack, 0)
+        found, first, second, _ = _liberties(board, width, last, stack, 0)
         if found == 2:
             for atari in (first, second):
                 if not playable(board, width, gid, libs, lsum, lsq, atari, colour, ko) or \
@@ -554,7 +509,8 @@ def new_workspace(n):
     board, gid (group of each stone: its root point), nxt (circular stone
     lists), gsize, libs, lsum, lsq (pseudo-liberties of each root), empties
     and epos (the empty points and each one's index there), ne (their count),
-    then scratch: a stack of points and 16 candidate moves.
+    then scratch: a stack of two points per point of the board (escape_fails
+    floods twice into it) and 16 candidate moves.
     """
     size = (n + 2) * (n + 2)
     return (np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int32),
@@ -562,7 +518,7 @@ def new_workspace(n):
             np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
             np.empty(size, dtype=np.int64), np.empty(n * n, dtype=np.int32),
             np.empty(size, dtype=np.int32), np.empty(1, dtype=np.int64),
-            np.empty(size, dtype=np.int32), np.empty(16, dtype=np.int32))
+            np.empty(2 * size, dtype=np.int32), np.empty(16, dtype=np.int32))
 
 
 @njit(**KERNEL)

@@ -40,7 +40,8 @@ def with_stones(diagram, **stones):
 def escape_fails(diagram, vertex, depth=N):
     board = state_from_diagram(diagram).board
     before = board.copy()
-    lost = playout.escape_fails(board, N + 2, point(vertex), depth, np.zeros(200, np.int32))
+    stack = np.zeros(2 * (N + 2) ** 2, np.int32)
+    lost = playout.escape_fails(board, N + 2, point(vertex), depth, stack)
     assert np.array_equal(board, before)   # the reading leaves the board as it was
     return lost
 
