@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--ladder-chase", action=argparse.BooleanOptionalAction, default=False,
         help="heavy playouts atari the last move's group where a ladder then catches it "
              "(fast)")
+    add("--capture-left", action=argparse.BooleanOptionalAction, default=False,
+        help="heavy playouts capture a group left in atari beside the mover's own last "
+             "move (fast)")
     add("--lgrf", action=argparse.BooleanOptionalAction, default=False,
         help="playouts play the last good reply to the last move, learnt from the "
              "search's own simulations (LGRF-1; fast)")
@@ -118,6 +121,7 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
                           heavy=heavy, reuse=options.reuse, lgrf=options.lgrf,
                           ladders=options.ladders, ladder_chase=options.ladder_chase,
+                          capture_left=options.capture_left,
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
                              for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
@@ -241,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if options.engine != "fast" and (options.time_manage or options.time_early
                                      or options.time_extend > 0 or options.lgrf
-                                     or options.ladder_chase):
-        print("mcts: --time-manage, --time-extend, --time-early, --lgrf and --ladder-chase "
-              "need --engine fast",
+                                     or options.ladder_chase or options.capture_left):
+        print("mcts: --time-manage, --time-extend, --time-early, --lgrf, --ladder-chase and "
+              "--capture-left need --engine fast",
               file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:

@@ -1,7 +1,8 @@
 """Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
 
 Either may first play a last good reply learnt by the search (learn_replies);
-heavy ones may read ladders before running from atari or chasing (escape_fails).
+heavy ones may read ladders before running from atari or chasing (escape_fails),
+and capture what the opponent left in atari.
 
 A playout copies a padded board (see go_board.py) and keeps incremental
 groups: a circular stone list per group and, per group, the count, sum and
@@ -34,9 +35,12 @@ from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, marked_area_scor
 _MUL = np.uint64(2685821657736338717)
 KERNEL = {"cache": True, "nogil": True, "_nrt": False}
 LADDER_ESCAPE = 1
-"""A flag of the ladders argument: heavy playouts don't run from atari into a lost ladder."""
+"""A flag of the tactics argument: heavy playouts don't run from atari into a lost ladder."""
 LADDER_CHASE = 2
-"""A flag of the ladders argument: heavy playouts atari the last move's group into a lost one."""
+"""A flag of the tactics argument: heavy playouts atari the last move's group into a lost one."""
+CAPTURE_LEFT = 4
+"""A flag of the tactics argument: heavy playouts capture a group left in atari beside the
+mover's own last move."""
 CHASE_SIZE = 3
 """The most stones a group may have for LADDER_CHASE to read it (reading every group halved
 the search's speed; ladders are mostly of a stone or two)."""
@@ -395,14 +399,16 @@ def pattern_code(board, width, p, colour):
 
 @njit(**INLINE)
 def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko, rng,
-                   candidates, ladders, stack):
+                   candidates, tactics, stack, mine):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
-    ladders holds flags: LADDER_ESCAPE, an escape (extending to the group's
+    tactics holds flags: LADDER_ESCAPE, an escape (extending to the group's
     liberty, if that gains liberties) only where escape_fails does not read
     it as lost; LADDER_CHASE, an atari on the last move's group, if it has
     two liberties and at most CHASE_SIZE stones, where escape_fails reads it
-    as lost (a ladder or a net).
+    as lost (a ladder or a net); CAPTURE_LEFT, with none of these found, a
+    capture of an opponent's group in atari beside mine, the mover's own
+    last move (-1 for none): an atari the opponent did not answer.
     stack is escape_fails' scratch, candidates scratch for at least 16 points.
     """
     width = n + 2
@@ -413,7 +419,7 @@ def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
         if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
             candidates[count] = lib
             count += 1
-    elif ladders & LADDER_CHASE and board[last] == other and gsize[gid[last]] <= CHASE_SIZE:
+    elif tactics & LADDER_CHASE and board[last] == other and gsize[gid[last]] <= CHASE_SIZE:
         found, first, second, _ = _liberties(board, width, last, stack, 0)
         if found == 2:
             for atari in (first, second):
@@ -452,8 +458,16 @@ def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
                 for e in (1, -1, width, -width):
                     if board[lib + e] == EMPTY:
                         empty_count += 1
-                if empty_count >= 2 and not (ladders & LADDER_ESCAPE and
+                if empty_count >= 2 and not (tactics & LADDER_ESCAPE and
                                              escape_fails(board, width, q, n, stack)):
+                    candidates[count] = lib
+                    count += 1
+    if count == 0 and tactics & CAPTURE_LEFT and mine >= 0:
+        for d in (1, -1, width, -width):
+            q = mine + d
+            if board[q] == other and in_atari(libs, lsum, lsq, gid[q]):
+                lib = lsum[gid[q]] // libs[gid[q]]
+                if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
                     candidates[count] = lib
                     count += 1
     if count == 0:
@@ -581,13 +595,15 @@ def single_point_score(board, n):
 
 @njit(**KERNEL)
 def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                    record, start, replies, ladders):
+                    record, start, replies, tactics):
     """continue_playout's moves, without reference counting; returns its index after them."""
     board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack, candidates = work
     width = n + 2
     size = width * width
     moves = 0
     index = start
+    # The mover's own last move: the tree's, where record holds it.
+    before = record[start - 2] if 2 <= start <= record.shape[0] else -1
     while passes < 2 and moves < max_moves:
         p = -1
         if replies.shape[0] > 0 and last >= 0:
@@ -598,7 +614,7 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
                 p = r
         if p < 0 and heavy and last >= 0:
             p = _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
-                               rng, candidates, ladders, stack)
+                               rng, candidates, tactics, stack, before)
             if p < 0:
                 p = _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko,
                                   patterns, rng, candidates)
@@ -614,6 +630,7 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
         if index < record.shape[0]:
             record[index] = p
         index += 1
+        before = last
         last = p
         colour = 3 - colour
         moves += 1
@@ -633,19 +650,19 @@ def final_score(work, n):
 
 @njit(**KERNEL)
 def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record, start, replies, ladders):
+                     record, start, replies, tactics):
     """Play on from the workspace position until two passes or max_moves moves.
 
     Moves go into record from index start while it has room. replies is a
     last-good-reply table (see learn_replies), or empty for none: a stored
     reply to the last move, if playable and no bad self-atari, is played
-    before anything else the policy would choose. With heavy, ladders holds
-    the flags LADDER_ESCAPE and LADDER_CHASE (see _tactical_move; 0 for
-    neither). Returns
+    before anything else the policy would choose. With heavy, tactics holds
+    the flags LADDER_ESCAPE, LADDER_CHASE and CAPTURE_LEFT (see
+    _tactical_move; 0 for none). Returns
     (area score without komi, index after the last move).
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                            record, start, replies, ladders)
+                            record, start, replies, tactics)
     return final_score(work, n), index
 
 

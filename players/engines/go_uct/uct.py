@@ -71,6 +71,7 @@ class UctParams:
                       the simulations (LGRF-1; kept from search to search)
       ladders      -- heavy playouts don't run from atari into a ladder that catches
       ladder_chase -- heavy playouts atari the last move's group where a ladder catches it
+      capture_left -- heavy playouts capture a group left in atari beside their own last move
     """
 
     c: float = 0.2
@@ -91,6 +92,7 @@ class UctParams:
     lgrf: bool = False
     ladders: bool = True
     ladder_chase: bool = False
+    capture_left: bool = False
 
     def prior_factors(self) -> dict[str, float]:
         """{feature: factor} for priors.weights."""
@@ -252,7 +254,7 @@ def _select(tree, node, c, rave_equiv, scores):
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
                     max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
-                    vloss, scratch, scores, replies, ladders):
+                    vloss, scratch, scores, replies, tactics):
     """Run count simulations from the root (node 0, already expanded); returns playouts run.
 
     New nodes and edges come from alloc's slice; vloss is the virtual loss
@@ -260,8 +262,8 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     one thread searches); weight is each prior feature's weight (priors.weights),
     scratch room for the features, scores room for one number per edge;
     replies the last-good-reply table the playouts use and every simulation
-    updates (playout.learn_replies), or empty for none; ladders the heavy
-    playouts' ladder flags (playout.continue_playout).
+    updates (playout.learn_replies), or empty for none; tactics the heavy
+    playouts' flags (playout.continue_playout).
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
@@ -307,7 +309,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
                 break  # another thread is still making it
             node = child
         score, end = continue_playout(work, n, colour, ko, last, passes, max_moves, heavy,
-                                      patterns, rng, record, depth, replies, ladders)
+                                      patterns, rng, record, depth, replies, tactics)
         end = min(end, record.shape[0])
         black_result = 1.0 if score > komi else 0.0 if score < komi else 0.5
         if replies.shape[0] > 0:
@@ -383,8 +385,9 @@ class FastUct:
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         # One table that all threads share, as the tree is: a lost update is a lost reply.
         self.replies = playout.new_replies(n) if params.lgrf else playout.no_replies()
-        self.ladders = (playout.LADDER_ESCAPE * params.ladders
-                        + playout.LADDER_CHASE * params.ladder_chase)
+        self.tactics = (playout.LADDER_ESCAPE * params.ladders
+                        + playout.LADDER_CHASE * params.ladder_chase
+                        + playout.CAPTURE_LEFT * params.capture_left)
         self.tree = None
         self._spare = None
         self._root: tuple | None = None  # (board, colour, passes) of the last root
@@ -481,7 +484,7 @@ class FastUct:
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
                                 self.virtual_loss, worker.features, worker.scores,
-                                self.replies, self.ladders)
+                                self.replies, self.tactics)
                 done += step
                 if stop is not None:
                     if stop(time.monotonic() - started, done * self.threads,

@@ -213,7 +213,7 @@ def test_time_management_needs_the_fast_engine(capsys):
 def test_playout_knowledge_options_reach_the_search():
     from players.engines.go_uct.engine import MctsGenerator
     default = MctsGenerator(build_parser().parse_args([])).config.uct
-    assert default.ladders and not default.ladder_chase and not default.lgrf
+    assert default.ladders and not (default.ladder_chase or default.lgrf or default.capture_left)
     chosen = MctsGenerator(build_parser().parse_args(
-        ["--no-ladders", "--ladder-chase", "--lgrf"])).config.uct
-    assert not chosen.ladders and chosen.ladder_chase and chosen.lgrf
+        ["--no-ladders", "--ladder-chase", "--lgrf", "--capture-left"])).config.uct
+    assert not chosen.ladders and chosen.ladder_chase and chosen.lgrf and chosen.capture_left
