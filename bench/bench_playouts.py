@@ -162,11 +162,12 @@ def ours(heavy: bool, seconds: float) -> float:
     return rate(run, seconds)
 
 
-def our_search(heavy: bool, playouts: int) -> float:
-    """Playouts per second of our fast engine's search (tree + playouts) from the empty board."""
+def our_search(heavy: bool, playouts: int, **options: bool) -> float:
+    """Playouts per second of our fast engine's search (tree + playouts) from the empty board;
+    options are UctParams switches (lgrf, ladders, ladder_chase)."""
     game = GoGame(SIZE, KOMI)
     searcher = make_searcher(game, SearchConfig(engine="fast", seed=1,
-                                                uct=UctParams(heavy=heavy)))
+                                                uct=UctParams(heavy=heavy, **options)))
     state = game.initial_state()
     searcher.search(state, 200)
     start = time.perf_counter()
@@ -234,7 +235,14 @@ def main(argv=None) -> int:
         ("naive pure-Python playout",
          lambda: rate(lambda n: sum(1 for _ in range(n) if python_playout(SIZE, rng) or 1), s)),
         (f"ours, search light, {k} playouts (tree + playouts)", lambda: our_search(False, k)),
-        (f"ours, search heavy, {k} playouts (tree + playouts)", lambda: our_search(True, k)),
+        (f"ours, search heavy, {k} playouts (tree + playouts, ladders read)",
+         lambda: our_search(True, k)),
+        (f"ours, search heavy without ladder reading (--no-ladders), {k} playouts",
+         lambda: our_search(True, k, ladders=False)),
+        (f"ours, search heavy + LGRF-1 (--lgrf), {k} playouts",
+         lambda: our_search(True, k, lgrf=True)),
+        (f"ours, search heavy + ladder chase (--ladder-chase), {k} playouts",
+         lambda: our_search(True, k, ladder_chase=True)),
     ]
     if options.pachi:
         rows.append((f"Pachi -t ={k} threads=1, playout=light",
@@ -256,7 +264,7 @@ def main(argv=None) -> int:
           f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs):")
     for (label, _), value, values in zip(rows, medians, results):
         spread = f"[{min(values):.0f}-{max(values):.0f}]" if values else ""
-        print(f"  {label:60s} {value:8.0f} {spread:>15s}   {value / light:5.2f} x ours light")
+        print(f"  {label:72s} {value:8.0f} {spread:>15s}   {value / light:5.2f} x ours light")
     return 0
 
 

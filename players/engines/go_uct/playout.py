@@ -1,5 +1,9 @@
 """Numba Go playouts: light (random, no own-eye filling) and heavy (captures, atari escape, 3x3 patterns).
 
+Either may first play a last good reply learnt by the search (learn_replies);
+heavy ones may read ladders before running from atari or chasing (escape_fails),
+and capture what the opponent left in atari.
+
 A playout copies a padded board (see go_board.py) and keeps incremental
 groups: a circular stone list per group and, per group, the count, sum and
 sum of squares of its pseudo-liberties, which find ataris in O(1) (a group is
@@ -30,6 +34,16 @@ from players.games.go_board import BLACK, BORDER, EMPTY, WHITE, marked_area_scor
 
 _MUL = np.uint64(2685821657736338717)
 KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+LADDER_ESCAPE = 1
+"""A flag of the tactics argument: heavy playouts don't run from atari into a lost ladder."""
+LADDER_CHASE = 2
+"""A flag of the tactics argument: heavy playouts atari the last move's group into a lost one."""
+CAPTURE_LEFT = 4
+"""A flag of the tactics argument: heavy playouts capture a group left in atari beside the
+mover's own last move."""
+CHASE_SIZE = 3
+"""The most stones a group may have for LADDER_CHASE to read it (reading every group halved
+the search's speed; ladders are mostly of a stone or two)."""
 INLINE = dict(KERNEL, inline="always")
 
 
@@ -279,6 +293,97 @@ def is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
 
 
 @njit(**INLINE)
+def _liberties(board, width, p, stack, base):
+    """(count, first, second, stones): the group at p's distinct liberties, counted up to 3.
+
+    It floods the board itself, not the incremental groups, so it reads
+    positions with stones added since (a ladder being read). Stones are
+    marked with their colour + 4 while counted and restored after; stack
+    from index base is scratch room for the group's stones, and holds them
+    all after (stones of them) when it has at most two liberties.
+    """
+    colour = board[p]
+    mark = colour + 4
+    board[p] = mark
+    stack[base] = p
+    top = base + 1
+    i = base
+    count = 0
+    first = -1
+    second = -1
+    while i < top and count < 3:
+        s = stack[i]
+        i += 1
+        for d in (1, -1, width, -width):
+            t = s + d
+            v = board[t]
+            if v == colour:
+                board[t] = mark
+                stack[top] = t
+                top += 1
+            elif v == EMPTY and t != first and t != second:
+                if count == 0:
+                    first = t
+                elif count == 1:
+                    second = t
+                count += 1
+                if count == 3:
+                    break
+    for k in range(base, top):
+        board[stack[k]] = colour
+    return count, first, second, top - base
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def escape_fails(board, width, p, depth, stack):
+    """True if the group at p, in atari with its owner to move, is lost however it runs.
+
+    It is not lost if extending to its liberty leaves it three liberties, or
+    captures, or if it can capture a neighbouring group in atari. With one
+    liberty after extending, it is lost; with two, the attacker tries an atari
+    at each, and it is lost if one of them leaves it lost again (a ladder),
+    read up to depth ataris (deeper, it counts as escaped). Captures made by
+    the attacker's ataris are not played out. board is changed while reading
+    and restored; stack is scratch room for two points per point of the board.
+    """
+    defender = board[p]
+    attacker = 3 - defender
+    found, lib, _, size = _liberties(board, width, p, stack, 0)
+    if found != 1:
+        return False
+    # The group's stones stay in stack[:size]; the floods below use the rest.
+    # Running first: most groups escape with three liberties, and reading that is cheap.
+    board[lib] = defender
+    count, first, second, _ = _liberties(board, width, lib, stack, size)
+    board[lib] = EMPTY
+    if count >= 3:
+        return False
+    # Running captures, or the group captures a neighbour in atari where it stands.
+    for d in (1, -1, width, -width):
+        t = lib + d
+        if board[t] == attacker and _liberties(board, width, t, stack, size)[0] == 1:
+            return False
+    for k in range(size):
+        for d in (1, -1, width, -width):
+            t = stack[k] + d
+            if board[t] == attacker and _liberties(board, width, t, stack, size)[0] == 1:
+                return False
+    lost = count <= 1
+    if count == 2 and depth > 0:
+        board[lib] = defender
+        for atari in (first, second):
+            board[atari] = attacker
+            if _liberties(board, width, atari, stack, 0)[0] >= 1 and \
+                    escape_fails(board, width, lib, depth - 1, stack):
+                lost = True
+            board[atari] = EMPTY
+            if lost:
+                break
+        board[lib] = EMPTY
+    return lost
+
+
+@njit(**INLINE)
 def pattern_code(board, width, p, colour):
     """The 3x3 neighbourhood of p as a base-4 code: 0 empty, 1 own, 2 other, 3 edge."""
     code = 0
@@ -293,10 +398,18 @@ def pattern_code(board, width, p, colour):
 
 
 @njit(**INLINE)
-def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, candidates):
+def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko, rng,
+                   candidates, tactics, stack, mine):
     """A capture of the last move's group or an escape of ours that it put in atari; -1 if none.
 
-    candidates is scratch space for at least 16 points.
+    tactics holds flags: LADDER_ESCAPE, an escape (extending to the group's
+    liberty, if that gains liberties) only where escape_fails does not read
+    it as lost; LADDER_CHASE, an atari on the last move's group, if it has
+    two liberties and at most CHASE_SIZE stones, where escape_fails reads it
+    as lost (a ladder or a net); CAPTURE_LEFT, with none of these found, a
+    capture of an opponent's group in atari beside mine, the mover's own
+    last move (-1 for none): an atari the opponent did not answer.
+    stack is escape_fails' scratch, candidates scratch for at least 16 points.
     """
     width = n + 2
     other = 3 - colour
@@ -306,6 +419,19 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
         if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
             candidates[count] = lib
             count += 1
+    elif tactics & LADDER_CHASE and board[last] == other and gsize[gid[last]] <= CHASE_SIZE:
+        found, first, second, _ = _liberties(board, width, last, stack, 0)
+        if found == 2:
+            for atari in (first, second):
+                if not playable(board, width, gid, libs, lsum, lsq, atari, colour, ko) or \
+                        is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, atari, colour):
+                    continue
+                board[atari] = colour
+                lost = escape_fails(board, width, last, n, stack)
+                board[atari] = EMPTY
+                if lost:
+                    candidates[count] = atari
+                    count += 1
     for d in (1, -1, width, -width):
         q = last + d
         if board[q] != colour or not in_atari(libs, lsum, lsq, gid[q]):
@@ -332,7 +458,16 @@ def _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng, c
                 for e in (1, -1, width, -width):
                     if board[lib + e] == EMPTY:
                         empty_count += 1
-                if empty_count >= 2:
+                if empty_count >= 2 and not (tactics & LADDER_ESCAPE and
+                                             escape_fails(board, width, q, n, stack)):
+                    candidates[count] = lib
+                    count += 1
+    if count == 0 and tactics & CAPTURE_LEFT and mine >= 0:
+        for d in (1, -1, width, -width):
+            q = mine + d
+            if board[q] == other and in_atari(libs, lsum, lsq, gid[q]):
+                lib = lsum[gid[q]] // libs[gid[q]]
+                if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
                     candidates[count] = lib
                     count += 1
     if count == 0:
@@ -388,7 +523,8 @@ def new_workspace(n):
     board, gid (group of each stone: its root point), nxt (circular stone
     lists), gsize, libs, lsum, lsq (pseudo-liberties of each root), empties
     and epos (the empty points and each one's index there), ne (their count),
-    then scratch: a stack of points and 16 candidate moves.
+    then scratch: a stack of two points per point of the board (escape_fails
+    floods twice into it) and 16 candidate moves.
     """
     size = (n + 2) * (n + 2)
     return (np.empty(size, dtype=np.int8), np.empty(size, dtype=np.int32),
@@ -396,7 +532,7 @@ def new_workspace(n):
             np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
             np.empty(size, dtype=np.int64), np.empty(n * n, dtype=np.int32),
             np.empty(size, dtype=np.int32), np.empty(1, dtype=np.int64),
-            np.empty(size, dtype=np.int32), np.empty(16, dtype=np.int32))
+            np.empty(2 * size, dtype=np.int32), np.empty(16, dtype=np.int32))
 
 
 @njit(**KERNEL)
@@ -459,16 +595,26 @@ def single_point_score(board, n):
 
 @njit(**KERNEL)
 def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                    record, start):
+                    record, start, replies, tactics):
     """continue_playout's moves, without reference counting; returns its index after them."""
-    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, _, candidates = work
+    board, gid, nxt, gsize, libs, lsum, lsq, empties, epos, ne, stack, candidates = work
+    width = n + 2
+    size = width * width
     moves = 0
     index = start
+    # The mover's own last move: the tree's, where record holds it.
+    before = record[start - 2] if 2 <= start <= record.shape[0] else -1
     while passes < 2 and moves < max_moves:
         p = -1
-        if heavy and last >= 0:
-            p = _tactical_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, rng,
-                               candidates)
+        if replies.shape[0] > 0 and last >= 0:
+            r = replies[(colour - 1) * size + last]
+            if r >= 0 and board[r] == EMPTY and \
+                    playable(board, width, gid, libs, lsum, lsq, r, colour, ko) and \
+                    not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, r, colour):
+                p = r
+        if p < 0 and heavy and last >= 0:
+            p = _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
+                               rng, candidates, tactics, stack, before)
             if p < 0:
                 p = _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko,
                                   patterns, rng, candidates)
@@ -484,6 +630,7 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
         if index < record.shape[0]:
             record[index] = p
         index += 1
+        before = last
         last = p
         colour = 3 - colour
         moves += 1
@@ -503,15 +650,59 @@ def final_score(work, n):
 
 @njit(**KERNEL)
 def continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                     record, start):
+                     record, start, replies, tactics):
     """Play on from the workspace position until two passes or max_moves moves.
 
-    Moves go into record from index start while it has room. Returns (area
-    score without komi, index after the last move).
+    Moves go into record from index start while it has room. replies is a
+    last-good-reply table (see learn_replies), or empty for none: a stored
+    reply to the last move, if playable and no bad self-atari, is played
+    before anything else the policy would choose. With heavy, tactics holds
+    the flags LADDER_ESCAPE, LADDER_CHASE and CAPTURE_LEFT (see
+    _tactical_move; 0 for none). Returns
+    (area score without komi, index after the last move).
     """
     index = _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, patterns, rng,
-                            record, start)
+                            record, start, replies, tactics)
     return final_score(work, n), index
+
+
+@njit(**INLINE)
+def learn_replies(replies, n, record, end, colour, last, black_result):
+    """Update a last-good-reply table from one simulation (LGRF-1: Baier and Drake, 2010).
+
+    replies[(c - 1) * (n + 2) ** 2 + q] is colour c's stored reply to the
+    move q, -1 for none. record[:end] holds the simulation's moves (-1 for
+    a pass), the first by colour, after the move last. Each move by the
+    winner is stored as its reply to the move before it; a move by the
+    loser that is the stored reply is forgotten. A jigo (black_result 0.5)
+    teaches nothing; passes are neither stored nor replied to.
+    """
+    if black_result == 0.5:
+        return
+    winner = 1 if black_result > 0.5 else 2
+    size = (n + 2) * (n + 2)
+    previous = last
+    mover = colour
+    for j in range(end):
+        move = record[j]
+        if move >= 0 and previous >= 0:
+            k = (mover - 1) * size + previous
+            if mover == winner:
+                replies[k] = move
+            elif replies[k] == move:
+                replies[k] = -1
+        previous = move
+        mover = 3 - mover
+
+
+def no_replies() -> np.ndarray:
+    """The empty last-good-reply table: playouts that learn no replies."""
+    return np.empty(0, dtype=np.int32)
+
+
+def new_replies(n: int) -> np.ndarray:
+    """An empty last-good-reply table for an n x n board (see learn_replies)."""
+    return np.full(2 * (n + 2) * (n + 2), -1, dtype=np.int32)
 
 
 @njit(cache=True, nogil=True)
@@ -519,7 +710,7 @@ def _run_playout(work, board_in, n, colour, ko, last, passes, max_moves, heavy, 
                  rng, record):
     load_board(work, board_in, n)
     return continue_playout(work, n, colour, ko, last, passes, max_moves, heavy, patterns,
-                            rng, record, 0)
+                            rng, record, 0, np.empty(0, dtype=np.int32), 0)
 
 
 @njit(cache=True, nogil=True)

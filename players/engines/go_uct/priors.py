@@ -14,6 +14,8 @@ The features of colour playing the empty point p, in FEATURES order:
   atari       -- per distinct adjacent opponent group with exactly two liberties, 1 (p puts
                  it in atari), unless p is itself a bad self-atari
   near        -- (4 - d) / 3 where d <= 3 is the Manhattan distance from the last move
+  ladder      -- 1 if p extends an own adjacent group in atari that is lost however it runs
+                 (playout.escape_fails: a ladder that catches it, or too few liberties) (bad)
 """
 
 from __future__ import annotations
@@ -21,11 +23,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct.playout import INLINE, KERNEL, in_atari, is_bad_self_atari, pattern_code
+from players.engines.go_uct.playout import (
+    INLINE,
+    KERNEL,
+    escape_fails,
+    in_atari,
+    is_bad_self_atari,
+    pattern_code,
+)
 
-FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near")
-CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR = range(len(FEATURES))
-BAD = (SELF_ATARI, EDGE)
+FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near", "ladder")
+CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR, LADDER = range(len(FEATURES))
+BAD = (SELF_ATARI, EDGE, LADDER)
 """The features that count as visits that lose."""
 
 
@@ -79,7 +88,7 @@ def features(work, n, p, colour, last, patterns, out):
     work is a playout workspace holding the position (see playout.load_board);
     last is the previous move's point, -1 for a pass or none.
     """
-    board, gid, nxt, gsize, libs, lsum, lsq, _, _, _, _, _ = work
+    board, gid, nxt, gsize, libs, lsum, lsq, _, _, _, stack, _ = work
     width = n + 2
     other = 3 - colour
     for i in range(out.shape[0]):
@@ -111,8 +120,11 @@ def features(work, n, p, colour, last, patterns, out):
                 out[CAPTURE] += 1.0 + min(gsize[g], 4) * 0.5
             elif not self_atari and _has_two_liberties(board, width, nxt, g):
                 out[ATARI] += 1.0
-        elif in_atari(libs, lsum, lsq, g) and empty >= 2:
-            out[ESCAPE] = 1.0
+        elif in_atari(libs, lsum, lsq, g):
+            if empty >= 2:
+                out[ESCAPE] = 1.0
+            if out[LADDER] == 0.0 and escape_fails(board, width, q, n, stack):
+                out[LADDER] = 1.0
     if self_atari:
         out[SELF_ATARI] = 1.0
     if patterns[pattern_code(board, width, p, colour)]:
@@ -139,6 +151,6 @@ def prior(work, n, p, colour, last, patterns, even, weight, scratch):
     for i in range(scratch.shape[0]):
         amount = weight[i] * scratch[i]
         visits += amount
-        if i != SELF_ATARI and i != EDGE:
+        if i != SELF_ATARI and i != EDGE and i != LADDER:
             wins += amount
     return visits, wins

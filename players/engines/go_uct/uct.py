@@ -39,6 +39,7 @@ from players.engines.go_uct.playout import (
     INLINE,
     KERNEL,
     continue_playout,
+    learn_replies,
     load_board,
     new_workspace,
     play_on,
@@ -62,10 +63,15 @@ class UctParams:
       prior_weight -- virtual visits that a heuristic's feature of 1 adds at factor 1
                       (good: wins, bad: losses)
       prior_capture, prior_escape, prior_self_atari, prior_pattern, prior_edge,
-      prior_atari, prior_near
+      prior_atari, prior_near, prior_ladder
                    -- each heuristic's factor (0 turns it off; see players.engines.go_uct.priors)
       heavy        -- heavy playouts
       reuse        -- start from the subtree kept from the last search, when it applies
+      lgrf         -- playouts play the last good reply to the last move, learnt from
+                      the simulations (LGRF-1; kept from search to search)
+      ladders      -- heavy playouts don't run from atari into a ladder that catches
+      ladder_chase -- heavy playouts atari the last move's group where a ladder catches it
+      capture_left -- heavy playouts capture a group left in atari beside their own last move
     """
 
     c: float = 0.2
@@ -80,8 +86,13 @@ class UctParams:
     prior_edge: float = 1.0
     prior_atari: float = 0.0
     prior_near: float = 0.0
+    prior_ladder: float = 0.0
     heavy: bool = True
     reuse: bool = True
+    lgrf: bool = False
+    ladders: bool = True
+    ladder_chase: bool = False
+    capture_left: bool = False
 
     def prior_factors(self) -> dict[str, float]:
         """{feature: factor} for priors.weights."""
@@ -243,13 +254,16 @@ def _select(tree, node, c, rave_equiv, scores):
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
                     max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
-                    vloss, scratch, scores):
+                    vloss, scratch, scores, replies, tactics):
     """Run count simulations from the root (node 0, already expanded); returns playouts run.
 
     New nodes and edges come from alloc's slice; vloss is the virtual loss
     each edge on the path carries until its simulation is backed up (0 when
     one thread searches); weight is each prior feature's weight (priors.weights),
-    scratch room for the features, scores room for one number per edge.
+    scratch room for the features, scores room for one number per edge;
+    replies the last-good-reply table the playouts use and every simulation
+    updates (playout.learn_replies), or empty for none; tactics the heavy
+    playouts' flags (playout.continue_playout).
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
     max_depth = path_nodes.shape[0]
@@ -295,9 +309,11 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
                 break  # another thread is still making it
             node = child
         score, end = continue_playout(work, n, colour, ko, last, passes, max_moves, heavy,
-                                      patterns, rng, record, depth)
+                                      patterns, rng, record, depth, replies, tactics)
         end = min(end, record.shape[0])
         black_result = 1.0 if score > komi else 0.0 if score < komi else 0.5
+        if replies.shape[0] > 0:
+            learn_replies(replies, n, record, end, root_colour, root_last, black_result)
         # Back up wins along the path (taking the virtual loss back), then AMAF wins.
         for i in range(depth):
             mover = root_colour if i % 2 == 0 else 3 - root_colour
@@ -367,6 +383,11 @@ class FastUct:
         self.patterns = patterns.default_table()
         self.weights = priors.weights(params.prior_weight, params.prior_factors())
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
+        # One table that all threads share, as the tree is: a lost update is a lost reply.
+        self.replies = playout.new_replies(n) if params.lgrf else playout.no_replies()
+        self.tactics = (playout.LADDER_ESCAPE * params.ladders
+                        + playout.LADDER_CHASE * params.ladder_chase
+                        + playout.CAPTURE_LEFT * params.capture_left)
         self.tree = None
         self._spare = None
         self._root: tuple | None = None  # (board, colour, passes) of the last root
@@ -462,7 +483,8 @@ class FastUct:
                                 p.prior_even, self.weights, p.heavy, self.patterns,
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
-                                self.virtual_loss, worker.features, worker.scores)
+                                self.virtual_loss, worker.features, worker.scores,
+                                self.replies, self.tactics)
                 done += step
                 if stop is not None:
                     if stop(time.monotonic() - started, done * self.threads,

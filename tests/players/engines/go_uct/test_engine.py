@@ -204,5 +204,16 @@ def test_time_management_plays_under_a_clock_and_measures_its_lag(options):
 def test_time_management_needs_the_fast_engine(capsys):
     assert main(["--engine", "generic", "--time-early"]) == 2
     assert "need --engine fast" in capsys.readouterr().err
+    assert main(["--engine", "generic", "--lgrf"]) == 2
+    assert "need --engine fast" in capsys.readouterr().err
     assert main(["--time-extend", "0.5"]) == 2
     assert main(["--time-extend", "2", "--time-max", "nan"]) == 2
+
+
+def test_playout_knowledge_options_reach_the_search():
+    from players.engines.go_uct.engine import MctsGenerator
+    default = MctsGenerator(build_parser().parse_args([])).config.uct
+    assert default.ladders and not (default.ladder_chase or default.lgrf or default.capture_left)
+    chosen = MctsGenerator(build_parser().parse_args(
+        ["--no-ladders", "--ladder-chase", "--lgrf", "--capture-left"])).config.uct
+    assert not chosen.ladders and chosen.ladder_chase and chosen.lgrf and chosen.capture_left

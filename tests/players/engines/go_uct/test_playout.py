@@ -6,7 +6,7 @@ from sgfmill import boards
 
 from players.engines.go_uct import patterns, playout
 from players.games import go_board
-from players.games.go import GoGame
+from players.games.go import GoGame, state_from_diagram
 from ringmaster.rules.go import GoRules
 
 
@@ -129,3 +129,45 @@ def test_final_score_and_area_score_agree_with_sgfmill_and_leave_the_workspace_a
             assert score == expected
             checked += 1
     assert checked >= 20
+
+
+# White's E5 is in atari at E4 beside Black's last move F5; White then played A9.
+LEFT_IN_ATARI = """
+O . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . . X O X . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def first_moves_after(diagram, tactics, mine=(4, 5), seeds=20):
+    """Black's first playout move after its own move at mine (row, col; F5) and White's A9,
+    as the tree leaves them in the record."""
+    n = 9
+    state = state_from_diagram(diagram)
+    work = playout.new_workspace(n)
+    own = go_board.point_of(n, mine[0] * n + mine[1])
+    a9 = go_board.point_of(n, 8 * n)
+    firsts = []
+    for seed in range(seeds):
+        record = np.zeros(4 * n * n, dtype=np.int32)
+        record[:2] = own, a9
+        playout.load_board(work, state.board, n)
+        playout.continue_playout(work, n, go_board.BLACK, -1, a9, 0, len(record), True,
+                                 patterns.default_table(), playout.new_rng_state(seed), record, 2,
+                                 playout.no_replies(), tactics)
+        firsts.append(int(record[2]))
+    return firsts
+
+
+def test_heavy_playouts_capture_a_group_left_in_atari_beside_their_own_last_move():
+    e4 = go_board.point_of(9, 3 * 9 + 4)
+    assert set(first_moves_after(LEFT_IN_ATARI, playout.CAPTURE_LEFT)) == {e4}
+    assert len(set(first_moves_after(LEFT_IN_ATARI, 0))) > 1
+    # Not where Black's own last move (J1) is away from the group in atari.
+    assert len(set(first_moves_after(LEFT_IN_ATARI, playout.CAPTURE_LEFT, mine=(0, 8)))) > 1

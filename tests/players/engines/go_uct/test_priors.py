@@ -55,8 +55,9 @@ def test_capture_counts_each_group_once_with_its_size():
 
 
 def test_escape_only_to_two_empty_points():
-    # Black extends the same group at D3, beside the empty C3 and D2.
-    assert nonzero(features_of(TACTICS, "D3", colour=B)) == {"escape": 1.0}
+    # Black extends the same group at D3, beside the empty C3 and D2; White's D2 then
+    # starts a ladder towards A1 that catches it.
+    assert nonzero(features_of(TACTICS, "D3", colour=B)) == {"escape": 1.0, "ladder": 1.0}
     # A4 is in atari at A3, where extending finds only A2 empty: no escape, a self-atari.
     cornered = """
 O . . . .
@@ -65,6 +66,7 @@ X O . . .
 . . . . .
 . . . . .
 """
+    # No "ladder": A4 can live by capturing A5 (in atari at B5) instead of running.
     assert nonzero(features_of(cornered, "A3")) == {"self_atari": 1.0}
 
 
@@ -145,6 +147,36 @@ def liberties(board, n, p):
     return seen, libs
 
 
+def lost_running(board, n, q, depth):
+    """playout.escape_fails read again with flood fills: is the group at q, in atari with its
+    owner to move, lost however it runs (captures and liberties first, then the ladder)?"""
+    width = n + 2
+    board = board.copy()
+    defender = int(board[q])
+    attacker = 3 - defender
+
+    def attackers_next_to(points):
+        return {t for s in points for t in (s + 1, s - 1, s + width, s - width)
+                if board[t] == attacker}
+
+    stones, libs = liberties(board, n, q)
+    if any(len(liberties(board, n, t)[1]) == 1 for t in attackers_next_to(stones)):
+        return False
+    (lib,) = libs
+    if any(len(liberties(board, n, t)[1]) == 1 for t in attackers_next_to([lib])):
+        return False
+    board[lib] = defender
+    _, after = liberties(board, n, lib)
+    if len(after) != 2 or depth == 0:
+        return len(after) <= 1
+    for atari in after:
+        board[atari] = attacker
+        if liberties(board, n, atari)[1] and lost_running(board, n, lib, depth - 1):
+            return True
+        board[atari] = go_board.EMPTY
+    return False
+
+
 def reference(board, n, p, colour, last):
     """The features as the priors module's docstring defines them, computed with flood fills."""
     width = n + 2
@@ -165,8 +197,11 @@ def reference(board, n, p, colour, last):
             found["capture"] += 1 + 0.5 * min(len(stones), 4)
         elif board[q] == other and len(libs) == 2 and not self_atari:
             found["atari"] += 1.0
-        elif board[q] == colour and len(libs) == 1 and empty >= 2:
-            found["escape"] = 1.0
+        elif board[q] == colour and len(libs) == 1:
+            if empty >= 2:
+                found["escape"] = 1.0
+            if lost_running(board, n, q, n):
+                found["ladder"] = 1.0
     found["self_atari"] = float(self_atari)
     row, col = p // width, p % width
     line = min(row, col, n + 1 - row, n + 1 - col)
@@ -243,7 +278,7 @@ O X . O .
 
 
 def test_weights_refuses_unknown_features():
-    assert priors.weights(2.0, {"near": 1.5}).tolist() == [0, 0, 0, 0, 0, 0, 3.0]
+    assert priors.weights(2.0, {"near": 1.5}).tolist() == [0, 0, 0, 0, 0, 0, 3.0, 0]
     with pytest.raises(ValueError, match="nearby"):
         priors.weights(2.0, {"nearby": 1.0})
 

@@ -260,3 +260,9 @@ def test_a_stop_rule_is_asked_after_each_chunk_and_ends_the_search():
     assert [played for played, _ in asked] == [50, 100, 150]
     assert [total for _, total in asked] == [50, 100, 150]   # the root's edges as they grow
     assert visits.sum() == 150
+
+
+def test_the_search_hands_its_playout_tactics_on_as_flags():
+    assert FastUct(7, 7.5, UctParams()).tactics == playout.LADDER_ESCAPE
+    both = UctParams(ladders=False, ladder_chase=True, capture_left=True)
+    assert FastUct(7, 7.5, both).tactics == playout.LADDER_CHASE | playout.CAPTURE_LEFT

@@ -1,0 +1,40 @@
+competition_type = 'playoff'
+
+description = """
+Our fast Go engine chasing ladders in its heavy playouts (--ladder-chase:
+an atari on the last move's group of at most 3 stones and two liberties,
+where a ladder then catches it) on top of reading them before running
+(--ladders, which won its SPRT in ladders_vs_base.ctl), head to head
+against itself without the chase, both with the clock budget
+(--time-manage), on 9x9, komi 7.5, area scoring,
+alternating colours, both at 'absolute 20' (the ringmaster's clock: 20 s
+each for the whole game); stopped by an SPRT of H0 'at most +0 Elo' against
+H1 'at least +100 Elo' (alpha = beta = 0.05), or at 80 games. The chase
+halves the playouts a second (bench/bench_playouts.py), so the knowledge
+must pay for that. reports/mcts_vs_pachi.md says what it found; run it from
+this folder:
+    ringmaster run chase_vs_base.ctl -j 2
+"""
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+                   '--playouts', '100000000', '--threads', '1', '--time-manage', *options],
+                  discard_stderr=True)
+
+
+players = {
+    'mcts-chase': mcts('--ladders', '--ladder-chase'),
+    'mcts-ladders': mcts('--ladders'),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+time_control = 'absolute 20'
+
+sprt = {'elo0': 0, 'elo1': 100, 'alpha': 0.05, 'beta': 0.05}
+
+matchups = [
+    Matchup('mcts-chase', 'mcts-ladders', alternating=True, number_of_games=80),
+]

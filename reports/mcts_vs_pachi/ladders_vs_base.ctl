@@ -1,0 +1,42 @@
+competition_type = 'playoff'
+
+description = """
+Our fast Go engine reading ladders, each use alone, head to head against
+itself without it, both with the clock budget (--time-manage), on 9x9,
+komi 7.5, area scoring, alternating colours, both at 'absolute 20' (the
+ringmaster's clock: 20 s each for the whole game):
+  mcts-ladders       heavy playouts don't run from atari into a ladder that
+                     catches (--ladders)
+  mcts-prior-ladder  a prior penalty for the move that runs into one
+                     (--prior-ladder 1)
+(--ladders is now the default, hence --no-ladders for the others);
+each matchup stopped by an SPRT of H0 'at most +0 Elo' against H1 'at least
++100 Elo' (alpha = beta = 0.05), or at 80 games. reports/mcts_vs_pachi.md
+says what it found; run it from this folder:
+    ringmaster run ladders_vs_base.ctl -j 2
+"""
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+                   '--playouts', '100000000', '--threads', '1', '--time-manage', *options],
+                  discard_stderr=True)
+
+
+players = {
+    'mcts-ladders': mcts('--ladders'),
+    'mcts-prior-ladder': mcts('--no-ladders', '--prior-ladder', '1'),
+    'mcts-manage': mcts('--no-ladders'),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+time_control = 'absolute 20'
+
+sprt = {'elo0': 0, 'elo1': 100, 'alpha': 0.05, 'beta': 0.05}
+
+matchups = [
+    Matchup('mcts-ladders', 'mcts-manage', alternating=True, number_of_games=80),
+    Matchup('mcts-prior-ladder', 'mcts-manage', alternating=True, number_of_games=80),
+]

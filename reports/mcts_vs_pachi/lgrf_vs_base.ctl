@@ -1,0 +1,36 @@
+competition_type = 'playoff'
+
+description = """
+Our fast Go engine with last good reply with forgetting in its playouts
+(--lgrf, LGRF-1) against itself without it, both with the clock budget
+(--time-manage, the best time-management variant), on 9x9, komi 7.5, area
+scoring, alternating colours, both at 'absolute 20' (the ringmaster's clock:
+20 s each for the whole game); stopped by an SPRT of H0 'at most +0 Elo'
+against H1 'at least +100 Elo' (alpha = beta = 0.05), or at 100 games.
+It was run before ladder reading (--ladders) existed, hence --no-ladders now.
+reports/mcts_vs_pachi.md says what it found; run it from this folder:
+    ringmaster run lgrf_vs_base.ctl -j 2
+"""
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+                   '--playouts', '100000000', '--threads', '1', '--time-manage', *options],
+                  discard_stderr=True)
+
+
+players = {
+    'mcts-lgrf': mcts('--lgrf', '--no-ladders'),
+    'mcts-manage': mcts('--no-ladders'),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+time_control = 'absolute 20'
+
+sprt = {'elo0': 0, 'elo1': 100, 'alpha': 0.05, 'beta': 0.05}
+
+matchups = [
+    Matchup('mcts-lgrf', 'mcts-manage', alternating=True, number_of_games=100),
+]
