@@ -39,5 +39,5 @@ referee = Player('/usr/games/gnugo --mode gtp --chinese-rules')
 time_control = 'absolute 60'
 
 matchups = [
-    Matchup('mcts-best', 'pachi', alternating=True, number_of_games=30),
+    Matchup('mcts-best', 'pachi', alternating=True, number_of_games=60),
 ]

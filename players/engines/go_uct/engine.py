@@ -31,6 +31,17 @@ PRIOR_OPTIONS = (
     ("near", 0.0, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
     ("ladder", 0.0, "running from atari into a ladder that catches (a penalty)"),
 )
+PLAYOUT_SWITCHES = (
+    ("ladders", True, "heavy playouts read ladders and don't run from atari into one that "
+     "catches (+113 Elo head to head, reports/mcts_vs_pachi.md)"),
+    ("ladder_chase", False, "heavy playouts atari the last move's group where a ladder then "
+     "catches it"),
+    ("capture_left", False, "heavy playouts capture a group left in atari beside the mover's "
+     "own last move"),
+    ("lgrf", False, "playouts play the last good reply to the last move, learnt from the "
+     "search's own simulations (LGRF-1)"),
+)
+"""The fast engine's playout knowledge, each switched by --NAME / --no-NAME (UctParams.NAME)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,18 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
-    add("--ladders", action=argparse.BooleanOptionalAction, default=True,
-        help="heavy playouts read ladders and don't run from atari into one that "
-             "catches (fast; +113 Elo head to head, reports/mcts_vs_pachi.md)")
-    add("--ladder-chase", action=argparse.BooleanOptionalAction, default=False,
-        help="heavy playouts atari the last move's group where a ladder then catches it "
-             "(fast)")
-    add("--capture-left", action=argparse.BooleanOptionalAction, default=False,
-        help="heavy playouts capture a group left in atari beside the mover's own last "
-             "move (fast)")
-    add("--lgrf", action=argparse.BooleanOptionalAction, default=False,
-        help="playouts play the last good reply to the last move, learnt from the "
-             "search's own simulations (LGRF-1; fast)")
+    for name, default, what in PLAYOUT_SWITCHES:
+        add(f"--{name.replace('_', '-')}", action=argparse.BooleanOptionalAction,
+            default=default, help=f"{what} (fast)")
     add("--mode", choices=MODES, default="serial", help="parallel mode")
     add("--threads", type=int, default=1,
         help="search threads; the generic engine's root mode uses processes")
@@ -119,9 +121,8 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
             engine=options.engine,
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
-                          heavy=heavy, reuse=options.reuse, lgrf=options.lgrf,
-                          ladders=options.ladders, ladder_chase=options.ladder_chase,
-                          capture_left=options.capture_left,
+                          heavy=heavy, reuse=options.reuse,
+                          **{name: getattr(options, name) for name, _, _ in PLAYOUT_SWITCHES},
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
                              for name, _, _ in PRIOR_OPTIONS}),
             c=c, mode=options.mode, threads=options.threads,
@@ -243,12 +244,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mcts: {', '.join(negative) or '--prior-weight and --prior-even'} must not be "
               "negative", file=sys.stderr)
         return 2
+    switched = [f"--{name.replace('_', '-')}" for name, default, _ in PLAYOUT_SWITCHES
+                if getattr(options, name) and not default]
     if options.engine != "fast" and (options.time_manage or options.time_early
-                                     or options.time_extend > 0 or options.lgrf
-                                     or options.ladder_chase or options.capture_left):
-        print("mcts: --time-manage, --time-extend, --time-early, --lgrf, --ladder-chase and "
-              "--capture-left need --engine fast",
-              file=sys.stderr)
+                                     or options.time_extend > 0 or switched):
+        named = ", ".join(["--time-manage", "--time-extend", "--time-early", *switched])
+        print(f"mcts: {named} need --engine fast", file=sys.stderr)
         return 2
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:
         print("mcts: --time-extend must be 0 or above 1, --time-max at least 1",

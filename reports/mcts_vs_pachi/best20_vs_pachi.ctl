@@ -1,0 +1,42 @@
+competition_type = 'playoff'
+
+description = """
+Our fast Go engine with every piece that won its SPRT head to head: ladder
+reading (the default) and the three time-management pieces (--time-manage
+--time-extend 2 --time-early), against Pachi 12.90 (no DCNN, one thread, no
+pondering) on 9x9, komi 7.5, area scoring, alternating colours, both at
+'absolute 20', the time control of sections 4-8 of reports/mcts_vs_pachi.md
+(best60_vs_pachi.ctl is the same at 'absolute 60'). Pachi is not installed
+by CI: build it from its public source and give its binary in PACHI
+(default: pachi on the PATH; Debian's pachi package is a platform game, not
+this engine); GNU Go (Debian's gnugo) is the referee for dead stones.
+reports/mcts_vs_pachi.md says what it found; run it from this folder:
+    PACHI=/path/to/pachi ringmaster run best20_vs_pachi.ctl -j 2
+"""
+
+import os
+
+PACHI = os.environ.get('PACHI', 'pachi')
+
+
+def mcts(*options):
+    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+                   '--playouts', '100000000', '--threads', '1', *options],
+                  discard_stderr=True)
+
+
+players = {
+    'mcts-best': mcts('--ladders', '--time-manage', '--time-extend', '2', '--time-early'),
+    'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),
+}
+
+board_size = 9
+komi = 7.5
+scorer = 'internal'
+# Our engine lists no dead stones: GNU Go settles the games whose lists differ.
+referee = Player('/usr/games/gnugo --mode gtp --chinese-rules')
+time_control = 'absolute 20'
+
+matchups = [
+    Matchup('mcts-best', 'pachi', alternating=True, number_of_games=40),
+]
