@@ -293,6 +293,27 @@ def is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
 
 
 @njit(**INLINE)
+def _sensible(board, width, gid, nxt, libs, lsum, lsq, p, colour, ko):
+    """playable and no bad self-atari: what a heavy playout's chosen moves must be."""
+    return playable(board, width, gid, libs, lsum, lsq, p, colour, ko) and \
+        not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour)
+
+
+@njit(**INLINE)
+def _add_captures_beside(board, width, gid, libs, lsum, lsq, s, colour, ko, candidates, count):
+    """Add to candidates[:count] the capture of each opponent group in atari beside point s
+    (while there is room for 15); returns the new count."""
+    for d in (1, -1, width, -width):
+        t = s + d
+        if board[t] == 3 - colour and in_atari(libs, lsum, lsq, gid[t]) and count < 15:
+            lib = lsum[gid[t]] // libs[gid[t]]
+            if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
+                candidates[count] = lib
+                count += 1
+    return count
+
+
+@njit(**INLINE)
 def _liberties(board, width, p, stack, base):
     """(count, first, second, stones): the group at p's distinct liberties, counted up to 3.
 
@@ -423,8 +444,7 @@ def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
         found, first, second, _ = _liberties(board, width, last, stack, 0)
         if found == 2:
             for atari in (first, second):
-                if not playable(board, width, gid, libs, lsum, lsq, atari, colour, ko) or \
-                        is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, atari, colour):
+                if not _sensible(board, width, gid, nxt, libs, lsum, lsq, atari, colour, ko):
                     continue
                 board[atari] = colour
                 lost = escape_fails(board, width, last, n, stack)
@@ -440,36 +460,25 @@ def _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
         # Capture a neighbouring attacker that is itself in atari.
         s = g
         while True:
-            for e in (1, -1, width, -width):
-                t = s + e
-                if board[t] == other and in_atari(libs, lsum, lsq, gid[t]) and count < 15:
-                    lib = lsum[gid[t]] // libs[gid[t]]
-                    if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
-                        candidates[count] = lib
-                        count += 1
+            count = _add_captures_beside(board, width, gid, libs, lsum, lsq, s, colour, ko,
+                                         candidates, count)
             s = nxt[s]
             if s == g:
                 break
         # Extend, if that gains liberties.
         lib = lsum[g] // libs[g]
-        if count < 15 and playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
-            if not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, lib, colour):
-                empty_count = 0
-                for e in (1, -1, width, -width):
-                    if board[lib + e] == EMPTY:
-                        empty_count += 1
-                if empty_count >= 2 and not (tactics & LADDER_ESCAPE and
-                                             escape_fails(board, width, q, n, stack)):
-                    candidates[count] = lib
-                    count += 1
+        if count < 15 and _sensible(board, width, gid, nxt, libs, lsum, lsq, lib, colour, ko):
+            empty_count = 0
+            for e in (1, -1, width, -width):
+                if board[lib + e] == EMPTY:
+                    empty_count += 1
+            if empty_count >= 2 and not (tactics & LADDER_ESCAPE and
+                                         escape_fails(board, width, q, n, stack)):
+                candidates[count] = lib
+                count += 1
     if count == 0 and tactics & CAPTURE_LEFT and mine >= 0:
-        for d in (1, -1, width, -width):
-            q = mine + d
-            if board[q] == other and in_atari(libs, lsum, lsq, gid[q]):
-                lib = lsum[gid[q]] // libs[gid[q]]
-                if playable(board, width, gid, libs, lsum, lsq, lib, colour, ko):
-                    candidates[count] = lib
-                    count += 1
+        count = _add_captures_beside(board, width, gid, libs, lsum, lsq, mine, colour, ko,
+                                     candidates, count)
     if count == 0:
         return -1
     return candidates[rand_below(rng, count)]
@@ -485,11 +494,10 @@ def _pattern_move(board, n, gid, nxt, libs, lsum, lsq, last, colour, ko, pattern
         p = last + d
         if board[p] != EMPTY:
             continue
-        if patterns[pattern_code(board, width, p, colour)]:
-            if playable(board, width, gid, libs, lsum, lsq, p, colour, ko) and \
-                    not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, p, colour):
-                candidates[count] = p
-                count += 1
+        if patterns[pattern_code(board, width, p, colour)] and \
+                _sensible(board, width, gid, nxt, libs, lsum, lsq, p, colour, ko):
+            candidates[count] = p
+            count += 1
     if count == 0:
         return -1
     return candidates[rand_below(rng, count)]
@@ -608,9 +616,7 @@ def _play_on_to_end(work, n, colour, ko, last, passes, max_moves, heavy, pattern
         p = -1
         if replies.shape[0] > 0 and last >= 0:
             r = replies[(colour - 1) * size + last]
-            if r >= 0 and board[r] == EMPTY and \
-                    playable(board, width, gid, libs, lsum, lsq, r, colour, ko) and \
-                    not is_bad_self_atari(board, width, gid, nxt, libs, lsum, lsq, r, colour):
+            if r >= 0 and _sensible(board, width, gid, nxt, libs, lsum, lsq, r, colour, ko):
                 p = r
         if p < 0 and heavy and last >= 0:
             p = _tactical_move(board, n, gid, nxt, gsize, libs, lsum, lsq, last, colour, ko,
