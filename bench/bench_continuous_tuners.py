@@ -13,7 +13,7 @@ gain schedule and the stretch it averages; the bayes tuner's match size), so eac
 checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final point
 (average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
-has trend = 'constant'.
+has trend = 'constant'; "bayes_tuner trust region" has trust_region = True.
 
 Results go to a JSON-lines file, one line per run (a per-budget tuner's run is one
 budget), so an interrupted bench goes on where it stopped; --report turns the file
@@ -65,9 +65,10 @@ from ringmaster.tuning.scales import LINEAR  # noqa: E402
 CHECKPOINTS = (1000, 2000, 5000, 20000)          # --budgets' default (issue 15's bench)
 SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
-          "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant")
+          "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
+          "bayes_tuner trust region")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
-              "bayes_tuner constant")
+              "bayes_tuner constant", "bayes_tuner trust region")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
@@ -118,8 +119,9 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
     if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        trend = {"trend": "constant"} if name.endswith("constant") else {}
-        return BayesTuner, {**common(), "number_of_games": games, **trend,
+        variant = {"bayes_tuner constant": {"trend": "constant"},
+                   "bayes_tuner trust region": {"trust_region": True}}.get(name, {})
+        return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                            for d in range(dims)]}
     raise ValueError(name)
