@@ -26,7 +26,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
            [--section NAME]
        python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
-           [--against T] [--md FILE --section NAME]   (a change, paired on the seeds both hold)
+           [--against T] [--after-tuner T] [--md FILE --section NAME]
+           (a change, paired on the seeds both hold; --after-tuner names a variant's rows)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -426,17 +427,19 @@ def seed_regrets(results: list[dict[str, Any]], tuner: str) -> dict[tuple[str, i
 
 
 def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tuner: str,
-                 against: str) -> str:
-    """A change measured on the same seeds: for each problem and budget of tuner's runs in after,
-    before's and after's mean regret, their paired difference, and against's (from either file)
-    on those seeds, each with its 95% interval (normal approximation)."""
-    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, tuner),
+                 against: str, after_tuner: str | None = None) -> str:
+    """A change measured on the same seeds: for each problem and budget of tuner's runs in after
+    (after_tuner's, where the change is a variant with its own name), before's and after's mean
+    regret, their paired difference, and against's (from either file) on those seeds, each with
+    its 95% interval (normal approximation)."""
+    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, after_tuner or tuner),
                        seed_regrets(before + after, against))
 
     def shown(values: list[float], signed: bool = False) -> str:
         return mean_interval(summarise(values), signed)
 
-    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change, and "
+    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change"
+             + (f" ({after_tuner})" if after_tuner else "") + ", and "
              f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
              "", f"| problem | games | n | before | after | after − before | {against} | "
              f"after − {against} |", "|---|---|---|---|---|---|---|---|"]
@@ -465,7 +468,7 @@ def write_section(path: Path, section: str, text: str) -> None:
 def compare(args: argparse.Namespace) -> None:
     """Print compare_text for --before and --out; with --md, put it in the file's section."""
     text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
-                        args.tuner, args.against)
+                        args.tuner, args.against, args.after_tuner)
     print(text)
     if args.md:
         write_section(Path(args.md), args.section, text)
@@ -503,6 +506,9 @@ def main() -> None:
                         help="compare: the results before the change (--out holds those after)")
     parser.add_argument("--tuner", default="bayes_tuner", help="compare: the tuner that changed")
     parser.add_argument("--against", default="spsa_tuner", help="compare: the tuner to hold it against")
+    parser.add_argument("--after-tuner", default=None,
+                        help="compare: the changed tuner's name in --out, where it is a variant "
+                        "(default: --tuner)")
     args = parser.parse_args()
     if args.command == "compare" and not args.before:
         parser.error("compare needs --before FILE")
