@@ -334,7 +334,7 @@ class BayesTuner(ContinuousTuner):
         import numpy as np
 
         from ringmaster.tuning import trust_region
-        from ringmaster.tuning.gaussian_process import GaussianProcess, knowledge_gradient
+        from ringmaster.tuning.gaussian_process import knowledge_gradient
 
         if self.region is None:
             x = np.array([p["x"] for p in self._observed()])
@@ -353,12 +353,7 @@ class BayesTuner(ContinuousTuner):
             pending_x = pending_x[np.all(np.abs(pending_x - 0.5) <= trust_region.LOCAL_REACH / 2.0,
                                          axis=1)]
             if len(pending_x):
-                rate = 1.0 / (1.0 + np.exp(-local.predict_mean(pending_x)))
-                size = float(self.games_per_point)
-                local = GaussianProcess(np.concatenate([local.x, pending_x]),
-                                        np.concatenate([local.wins, size * rate]),
-                                        np.concatenate([local.games, np.full(len(pending_x), size)]),
-                                        local.hyper, trend=local.trend)
+                local = self._with_pending(local, pending_x)
         high = low + side
         scale = min(1.0, region.side)
         answers = self._candidates(rng, region.centre, 0.05 * scale, KG_ANSWERS, low, high)
@@ -446,28 +441,35 @@ class BayesTuner(ContinuousTuner):
                                            random.Random(1))
         return self._design[index - 1]
 
+    def _with_pending(self, gp: Any, pending_x: Any) -> Any:
+        """gp with a match of games_per_point at each of pending_x (points still being played) that
+        went as gp predicts: the mean stays, the uncertainty there shrinks."""
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import GaussianProcess
+
+        rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
+        size = float(self.games_per_point)
+        return GaussianProcess(np.concatenate([gp.x, pending_x]), np.concatenate([gp.wins, size * rate]),
+                               np.concatenate([gp.games, np.full(len(pending_x), size)]),
+                               gp.hyper, trend=gp.trend)
+
     def _next_point(self) -> list[float]:
         """A new point: the initial design first, then the acquisition's maximum, points still being
         played counted as matches that went as the model predicts (so parallel games spread)."""
         import numpy as np
 
-        from ringmaster.tuning.gaussian_process import GaussianProcess, knowledge_gradient
+        from ringmaster.tuning.gaussian_process import knowledge_gradient
 
         if len(self.points) < self.design_matches:
             return self._design_point(len(self.points))
         gp = self.model()
-        pending = [p["x"] for p in self.points if p["games"] == 0]
-        if pending:
-            pending_x = np.array(pending)
-            rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
-            size = float(self.games_per_point)
-            gp = GaussianProcess(np.concatenate([gp.x, pending_x]),
-                                 np.concatenate([gp.wins, size * rate]),
-                                 np.concatenate([gp.games, np.full(len(pending), size)]),
-                                 gp.hyper, trend=gp.trend)
         rng = np.random.default_rng(self.rng.getrandbits(64))
         if self.trust_region:
-            return self._trust_region_point(self.model(), rng)
+            return self._trust_region_point(gp, rng)
+        pending = [p["x"] for p in self.points if p["games"] == 0]
+        if pending:
+            gp = self._with_pending(gp, np.array(pending))
         best = self._best_mean(gp, rng)
         if self.acquisition == "ucb":
             candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
