@@ -341,6 +341,7 @@ class BayesTuner(ContinuousTuner):
             self.region = trust_region.TrustRegion(
                 centre=[float(v) for v in x[int(np.argmax(gp.predict_mean(x)))]])
         region = self.region
+        self._recommendation_cache = self._argmax_cache = None   # the answer is the box's: it moves
         local, low, side = self._local_model(region, refit=True)
         incumbent, value = self._incumbent(local, low, side)
         trust_region.step(region, value)

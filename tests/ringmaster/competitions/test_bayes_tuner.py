@@ -407,6 +407,22 @@ def test_a_trust_regions_state_round_trips_with_its_box_and_games_in_flight():
     assert reloaded.region == tuner.region
 
 
+def test_the_answer_follows_the_box_when_it_shrinks_between_results():
+    from ringmaster.tuning.trust_region import FAILURES
+    tuner = make_tuner(trust_region=True, parameters=two_parameters())
+    run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
+    before = tuner.recommendation(), tuner.optimum_location()
+    tuner.region.failures, tuner.region.last_value = FAILURES - 1, 1e9   # the next step halves it
+    side = tuner.region.side
+    tuner.get_game()
+    assert tuner.region.side == side / 2
+    reloaded = make_tuner(seed=5, trust_region=True, parameters=two_parameters())
+    reloaded.set_status(json.loads(json.dumps(tuner.get_status())))
+    after = tuner.recommendation(), tuner.optimum_location()
+    assert after == (reloaded.recommendation(), reloaded.optimum_location())
+    assert after[0] != before[0]
+
+
 def test_the_trust_region_can_be_switched_between_runs():
     tuner = make_tuner(trust_region=True)
     run_simulation(tuner, peak, 150, random.Random(4))
