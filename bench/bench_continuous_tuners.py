@@ -13,7 +13,7 @@ gain schedule and the stretch it averages; the bayes tuner's match size), so eac
 checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final point
 (average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
-has trend = 'constant'.
+has trend = 'constant'; "bayes_tuner trust region" has trust_region = True.
 
 Results go to a JSON-lines file, one line per run (a per-budget tuner's run is one
 budget), so an interrupted bench goes on where it stopped; --report turns the file
@@ -26,7 +26,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
            [--section NAME]
        python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
-           [--against T] [--md FILE --section NAME]   (a change, paired on the seeds both hold)
+           [--against T] [--after-tuner T] [--md FILE --section NAME]
+           (a change, paired on the seeds both hold; --after-tuner names a variant's rows)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -65,9 +66,10 @@ from ringmaster.tuning.scales import LINEAR  # noqa: E402
 CHECKPOINTS = (1000, 2000, 5000, 20000)          # --budgets' default (issue 15's bench)
 SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
-          "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant")
+          "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
+          "bayes_tuner trust region")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
-              "bayes_tuner constant")
+              "bayes_tuner constant", "bayes_tuner trust region")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
@@ -118,8 +120,9 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
     if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        trend = {"trend": "constant"} if name.endswith("constant") else {}
-        return BayesTuner, {**common(), "number_of_games": games, **trend,
+        variant = {"bayes_tuner constant": {"trend": "constant"},
+                   "bayes_tuner trust region": {"trust_region": True}}.get(name, {})
+        return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                            for d in range(dims)]}
     raise ValueError(name)
@@ -424,17 +427,19 @@ def seed_regrets(results: list[dict[str, Any]], tuner: str) -> dict[tuple[str, i
 
 
 def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tuner: str,
-                 against: str) -> str:
-    """A change measured on the same seeds: for each problem and budget of tuner's runs in after,
-    before's and after's mean regret, their paired difference, and against's (from either file)
-    on those seeds, each with its 95% interval (normal approximation)."""
-    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, tuner),
+                 against: str, after_tuner: str | None = None) -> str:
+    """A change measured on the same seeds: for each problem and budget of tuner's runs in after
+    (after_tuner's, where the change is a variant with its own name), before's and after's mean
+    regret, their paired difference, and against's (from either file) on those seeds, each with
+    its 95% interval (normal approximation)."""
+    old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, after_tuner or tuner),
                        seed_regrets(before + after, against))
 
     def shown(values: list[float], signed: bool = False) -> str:
         return mean_interval(summarise(values), signed)
 
-    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change, and "
+    lines = [f"Paired on the seeds both files hold: {tuner} before and after the change"
+             + (f" ({after_tuner})" if after_tuner else "") + ", and "
              f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
              "", f"| problem | games | n | before | after | after − before | {against} | "
              f"after − {against} |", "|---|---|---|---|---|---|---|---|"]
@@ -463,7 +468,7 @@ def write_section(path: Path, section: str, text: str) -> None:
 def compare(args: argparse.Namespace) -> None:
     """Print compare_text for --before and --out; with --md, put it in the file's section."""
     text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
-                        args.tuner, args.against)
+                        args.tuner, args.against, args.after_tuner)
     print(text)
     if args.md:
         write_section(Path(args.md), args.section, text)
@@ -501,6 +506,9 @@ def main() -> None:
                         help="compare: the results before the change (--out holds those after)")
     parser.add_argument("--tuner", default="bayes_tuner", help="compare: the tuner that changed")
     parser.add_argument("--against", default="spsa_tuner", help="compare: the tuner to hold it against")
+    parser.add_argument("--after-tuner", default=None,
+                        help="compare: the changed tuner's name in --out, where it is a variant "
+                        "(default: --tuner)")
     args = parser.parse_args()
     if args.command == "compare" and not args.before:
         parser.error("compare needs --before FILE")

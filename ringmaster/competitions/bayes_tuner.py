@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
@@ -13,6 +13,7 @@ from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
     Setting,
+    interpret_bool,
     interpret_enum,
     interpret_float,
     interpret_optional,
@@ -20,6 +21,9 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
+
+if TYPE_CHECKING:
+    from ringmaster.tuning.trust_region import TrustRegion
 
 TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
 MIN_GAMES_PER_POINT = 4      # the binomial model takes a short match at its worth; 2-game matches
@@ -37,6 +41,8 @@ INCONSISTENT = "status file is inconsistent with control file"
 TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
 ACQUISITIONS = ("knowledge_gradient", "ucb")
 WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
+LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted to the few dozen noisy
+                           # matches near the box put its answer wrong (reports/continuous_tuners.md)
 
 
 def _interpret_nonnegative_float(value: Any) -> float:
@@ -59,6 +65,7 @@ BAYES_SETTINGS = [
     Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
     Setting("refit_every", interpret_positive_int, default=10),
     Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
+    Setting("trust_region", interpret_bool, default=False),
 ]
 
 
@@ -134,6 +141,10 @@ class BayesTuner(ContinuousTuner):
         self.ucb_kappa: float = settings["ucb_kappa"]
         self.refit_every: int = settings["refit_every"]
         self.trend: str = settings["trend"]
+        self.trust_region: bool = settings["trust_region"]
+        if self.trust_region and self.acquisition != "knowledge_gradient":
+            raise ControlFileError("'trust_region': True needs acquisition = 'knowledge_gradient' "
+                                   f"(not {self.acquisition!r})", setting="trust_region")
         self.check_make_candidate(self.sample_engine_parameters())
         self._model_cache: tuple[Any, Any] | None = None
         self._recommendation_cache = None
@@ -149,6 +160,7 @@ class BayesTuner(ContinuousTuner):
         self.fitted_at = 0
         self.fitted_trend = "constant"
         self.opponent_description: str | None = None
+        self.region: TrustRegion | None = None
         self._model_cache = None
         self._recommendation_cache: tuple[int, Any] | None = None
         self._argmax_cache = None
@@ -166,6 +178,7 @@ class BayesTuner(ContinuousTuner):
             "fitted_at": self.fitted_at,
             "fitted_trend": self.fitted_trend,
             "opponent_description": self.opponent_description,
+            "trust_region": None if self.region is None else self.region.to_json(),
             "confirmation": self.confirmation_to_json(),
         }
 
@@ -191,6 +204,11 @@ class BayesTuner(ContinuousTuner):
             if self.fitted_trend not in TRENDS:
                 raise ValueError("unknown trend")
             self.opponent_description = status["opponent_description"]
+            # the setting may be switched between runs: off drops the box, on starts one
+            from ringmaster.tuning.trust_region import TrustRegion
+            region = status.get("trust_region")
+            self.region = (TrustRegion.from_json(region, len(self.parameter_specs))
+                           if self.trust_region and region is not None else None)
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
         except (KeyError, ValueError, TypeError):
@@ -248,15 +266,124 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = (key, gp)
         return gp
 
-    def _candidates(self, rng: Any, around: Any, spread: float, count: int) -> Any:
-        """count uniform points and LOCAL_CANDIDATES normal ones (sd spread) around the rows of around."""
+    def _candidates(self, rng: Any, around: Any, spread: float, count: int,
+                    low: Any = 0.0, high: Any = 1.0) -> Any:
+        """count uniform points in the box from low to high (the whole space by default),
+        LOCAL_CANDIDATES normal ones (sd spread) around the rows of around, and around, all in it."""
         import numpy as np
 
         dims = len(self.parameter_specs)
         around = np.atleast_2d(np.asarray(around, dtype=float))
         centres = around[rng.integers(0, len(around), LOCAL_CANDIDATES)]
-        local = np.clip(centres + rng.normal(0.0, spread, centres.shape), 0.0, 1.0)
-        return np.concatenate([rng.random((count, dims)), local, around])
+        local = np.clip(centres + rng.normal(0.0, spread, centres.shape), low, high)
+        return np.concatenate([low + rng.random((count, dims)) * (high - low), local,
+                               np.clip(around, low, high)])
+
+    # The trust region (trust_region = True)
+
+    def _local_model(self, region: TrustRegion, refit: bool) -> tuple[Any, Any, Any]:
+        """(gp, low, side): a GP with a constant trend on the matches near the region's box, in
+        coordinates that make the box the unit cube, so that its lengthscales can shrink to a peak
+        the global model smooths over. Its hyperparameters are refitted every refit_every matches
+        when refit (and kept in the region); otherwise the region's are used as they are."""
+        import numpy as np
+
+        from ringmaster.tuning import trust_region
+        from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
+
+        observed = self._observed()
+        x = np.array([p["x"] for p in observed])
+        wins = np.array([p["wins"] for p in observed])
+        games = np.array([p["games"] for p in observed], dtype=float)
+        low, high = trust_region.box(region.centre, region.side)
+        side = np.maximum(high - low, 1e-6)
+        near = trust_region.local_points(x, low, high)
+        local_x = (x[near] - low) / side
+        start = None if region.local_hyper is None else Hyperparameters(
+            tuple(region.local_hyper[:-1]), region.local_hyper[-1],
+            None if region.local_rotation is None else tuple(tuple(r) for r in region.local_rotation))
+        if start is None or (refit and len(observed) >= region.local_fitted_at + self.refit_every):
+            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND)
+            if refit:
+                region.local_hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
+                region.local_rotation = (None if gp.hyper.rotation is None
+                                         else [list(r) for r in gp.hyper.rotation])
+                region.local_fitted_at = len(observed)
+        else:
+            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND)
+        return gp, low, side
+
+    def _incumbent(self, local: Any, low: Any, side: Any) -> tuple[list[float], float]:
+        """The match played in the box (anywhere, if none is) with the local model's highest mean,
+        and that mean."""
+        import numpy as np
+
+        from ringmaster.tuning import trust_region
+
+        x = np.array([p["x"] for p in self._observed()])
+        candidates = x[trust_region.inside(x, low, low + side)]
+        if len(candidates) == 0:
+            candidates = x
+        means = local.predict_mean((candidates - low) / side)
+        best = int(np.argmax(means))
+        return [float(v) for v in candidates[best]], float(means[best])
+
+    def _trust_region_point(self, gp: Any, rng: Any) -> list[float]:
+        """The knowledge gradient's choice inside the box, by the local model; the box first moved
+        to the incumbent, its side counted a step (trust_region.step)."""
+        import numpy as np
+
+        from ringmaster.tuning import trust_region
+        from ringmaster.tuning.gaussian_process import knowledge_gradient
+
+        if self.region is None:
+            x = np.array([p["x"] for p in self._observed()])
+            self.region = trust_region.TrustRegion(
+                centre=[float(v) for v in x[int(np.argmax(gp.predict_mean(x)))]])
+        region = self.region
+        self._recommendation_cache = self._argmax_cache = None   # the answer is the box's: it moves
+        local, low, side = self._local_model(region, refit=True)
+        incumbent, value = self._incumbent(local, low, side)
+        trust_region.step(region, value)
+        region.centre = incumbent
+        local, low, side = self._local_model(region, refit=True)
+        region.last_value = self._incumbent(local, low, side)[1]
+        pending = [p["x"] for p in self.points if p["games"] == 0]
+        if pending:   # counted as matches that went as the local model predicts, as in _next_point
+            pending_x = (np.array(pending) - low) / side
+            pending_x = pending_x[np.all(np.abs(pending_x - 0.5) <= trust_region.LOCAL_REACH / 2.0,
+                                         axis=1)]
+            if len(pending_x):
+                local = self._with_pending(local, pending_x)
+        high = low + side
+        scale = min(1.0, region.side)
+        answers = self._candidates(rng, region.centre, 0.05 * scale, KG_ANSWERS, low, high)
+        choices = self._candidates(rng, region.centre, KG_SPREAD * scale, KG_CHOICES, low, high)
+        gain = knowledge_gradient(local, (choices - low) / side, (answers - low) / side,
+                                  self.games_per_point)
+        return [float(v) for v in choices[int(np.argmax(gain))]]
+
+    def _trust_region_best(self, rng: Any) -> tuple[Any, Any, Any, Any]:
+        """(point, local model, low, side): where the local model's mean is highest in the box,
+        searched as _best_mean searches the whole space."""
+        import numpy as np
+
+        from ringmaster.tuning import trust_region
+
+        region = self.region
+        local, low, side = self._local_model(region, refit=False)
+        high = low + side
+        scale = min(1.0, region.side)
+        x = np.array([p["x"] for p in self._observed()])
+        around = x[trust_region.inside(x, low, high)]
+        if len(around) == 0:
+            around = np.atleast_2d(region.centre)
+        candidates = self._candidates(rng, around, 0.05 * scale, RANDOM_CANDIDATES, low, high)
+        for spread in (0.03, 0.01):
+            best = candidates[int(np.argmax(local.predict_mean((candidates - low) / side)))]
+            candidates = self._candidates(rng, best, spread * scale, 0, low, high)
+        point = candidates[int(np.argmax(local.predict_mean((candidates - low) / side)))]
+        return point, local, low, side
 
     def _best_mean(self, gp: Any, rng: Any) -> Any:
         """The candidate with the highest mean: random points and the points played, then twice
@@ -283,8 +410,13 @@ class BayesTuner(ContinuousTuner):
             return None
         if self._recommendation_cache is not None and self._recommendation_cache[0] == self.results():
             return self._recommendation_cache[1]
-        point = self._best_mean(gp, np.random.default_rng(self.results()))
-        mean, sd = gp.predict(point)
+        rng = np.random.default_rng(self.results())
+        if self.region is None:
+            point = self._best_mean(gp, rng)
+            mean, sd = gp.predict(point)
+        else:
+            point, local, low, side = self._trust_region_best(rng)
+            mean, sd = local.predict((point - low) / side)
         found = ([float(v) for v in point], float(mean[0]), float(sd[0]))
         self._recommendation_cache = (self.results(), found)
         return found
@@ -310,26 +442,35 @@ class BayesTuner(ContinuousTuner):
                                            random.Random(1))
         return self._design[index - 1]
 
+    def _with_pending(self, gp: Any, pending_x: Any) -> Any:
+        """gp with a match of games_per_point at each of pending_x (points still being played) that
+        went as gp predicts: the mean stays, the uncertainty there shrinks."""
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import GaussianProcess
+
+        rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
+        size = float(self.games_per_point)
+        return GaussianProcess(np.concatenate([gp.x, pending_x]), np.concatenate([gp.wins, size * rate]),
+                               np.concatenate([gp.games, np.full(len(pending_x), size)]),
+                               gp.hyper, trend=gp.trend)
+
     def _next_point(self) -> list[float]:
         """A new point: the initial design first, then the acquisition's maximum, points still being
         played counted as matches that went as the model predicts (so parallel games spread)."""
         import numpy as np
 
-        from ringmaster.tuning.gaussian_process import GaussianProcess, knowledge_gradient
+        from ringmaster.tuning.gaussian_process import knowledge_gradient
 
         if len(self.points) < self.design_matches:
             return self._design_point(len(self.points))
         gp = self.model()
+        rng = np.random.default_rng(self.rng.getrandbits(64))
+        if self.trust_region:
+            return self._trust_region_point(gp, rng)
         pending = [p["x"] for p in self.points if p["games"] == 0]
         if pending:
-            pending_x = np.array(pending)
-            rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
-            size = float(self.games_per_point)
-            gp = GaussianProcess(np.concatenate([gp.x, pending_x]),
-                                 np.concatenate([gp.wins, size * rate]),
-                                 np.concatenate([gp.games, np.full(len(pending), size)]),
-                                 gp.hyper, trend=gp.trend)
-        rng = np.random.default_rng(self.rng.getrandbits(64))
+            gp = self._with_pending(gp, np.array(pending))
         best = self._best_mean(gp, rng)
         if self.acquisition == "ucb":
             candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)

@@ -56,6 +56,9 @@ def peak(p):
     ({"games_per_point": 0}, "'games_per_point': must be positive"),
     ({"refit_every": "often"}, "'refit_every': invalid integer"),
     ({"trend": "cubic"}, "'trend': must be one of 'constant', 'quadratic'"),
+    ({"trust_region": "yes"}, "'trust_region': invalid True/False value"),
+    ({"trust_region": True, "acquisition": "ucb"},
+     "'trust_region': True needs acquisition = 'knowledge_gradient' (not 'ucb')"),
     ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
     ({"komi": 7}, "'komi': must be fractional"),
     ({"parameters": []}, "'parameters': empty list"),
@@ -365,3 +368,102 @@ def test_the_verdict_needs_a_narrow_interval_and_warns_at_the_end_of_a_range():
     assert edge.verdict().warnings == [
         "warning: x lies at the lowest end of its range: the best value may be below it; widen the "
         "range of x and tune again"]
+
+
+# The trust region (trust_region = True)
+
+def test_with_a_trust_region_it_finds_the_peak_and_chooses_inside_the_box():
+    from ringmaster.tuning.trust_region import box
+    tuner = make_tuner(trust_region=True)
+    assert run_simulation(tuner, peak, 600, random.Random(2)) == 600
+    point, mean, sd = tuner.recommendation()
+    assert 0.65 - peak(point) < 0.02 and sd > 0   # within 0.16 of the peak (seeds 3-5: 0.02-0.09)
+    low, high = box(tuner.region.centre, tuner.region.side)
+    assert low[0] <= point[0] <= high[0]
+    for _ in range(5):
+        chosen = tuner._next_point()
+        low, high = box(tuner.region.centre, tuner.region.side)
+        assert low[0] <= chosen[0] <= high[0]
+
+
+def test_without_the_setting_there_is_no_box():
+    tuner = make_tuner()
+    run_simulation(tuner, peak, 200, random.Random(2))
+    assert tuner.region is None and tuner.get_status()["trust_region"] is None
+
+
+def test_a_trust_regions_state_round_trips_with_its_box_and_games_in_flight():
+    tuner = make_tuner(trust_region=True, parameters=two_parameters())
+    run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
+    in_flight = [tuner.get_game() for _ in range(3)]
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["trust_region"]["local_hyper"] is not None
+    reloaded = make_tuner(seed=5, trust_region=True, parameters=two_parameters())
+    reloaded.set_status(status)
+    assert reloaded.region == tuner.region
+    assert reloaded.recommendation() == tuner.recommendation()
+    assert [reloaded.get_game().player_b.command for _ in range(3)] == \
+        [j.player_b.command for j in in_flight]
+    assert reloaded.region == tuner.region
+
+
+def test_the_answer_follows_the_box_when_it_shrinks_between_results():
+    from ringmaster.tuning.trust_region import FAILURES
+    tuner = make_tuner(trust_region=True, parameters=two_parameters())
+    run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
+    before = tuner.recommendation(), tuner.optimum_location()
+    tuner.region.failures, tuner.region.last_value = FAILURES - 1, 1e9   # the next step halves it
+    side = tuner.region.side
+    tuner.get_game()
+    assert tuner.region.side == side / 2
+    reloaded = make_tuner(seed=5, trust_region=True, parameters=two_parameters())
+    reloaded.set_status(json.loads(json.dumps(tuner.get_status())))
+    after = tuner.recommendation(), tuner.optimum_location()
+    assert after == (reloaded.recommendation(), reloaded.optimum_location())
+    assert after[0] != before[0]
+
+
+def test_the_trust_region_can_be_switched_between_runs():
+    tuner = make_tuner(trust_region=True)
+    run_simulation(tuner, peak, 150, random.Random(4))
+    status = json.loads(json.dumps(tuner.get_status()))
+    off = make_tuner(seed=5)
+    off.set_status(status)
+    assert off.region is None and off.get_status()["trust_region"] is None
+    plain = make_tuner(seed=5)
+    run_simulation(plain, peak, 150, random.Random(4))
+    on = make_tuner(seed=5, trust_region=True)
+    on.set_status(json.loads(json.dumps(plain.get_status())))
+    assert on.region is None
+    run_simulation(on, peak, 20, random.Random(6))
+    assert on.region is not None
+
+
+@pytest.mark.parametrize("bad", [{"side": 7.0}, {"centre": [0.5, 0.5]}, {"successes": "x"}, 3])
+def test_a_bad_trust_region_in_the_state_is_refused(bad):
+    tuner = make_tuner(trust_region=True)
+    run_simulation(tuner, peak, 150, random.Random(4))
+    status = json.loads(json.dumps(tuner.get_status()))
+    status["trust_region"] = {**status["trust_region"], **bad} if isinstance(bad, dict) else bad
+    with pytest.raises(CompetitionError, match="inconsistent"):
+        make_tuner(trust_region=True).set_status(status)
+
+
+def test_a_trust_region_in_parallel_loses_nothing():
+    tuner = make_tuner(number_of_games=200, trust_region=True)
+    assert run_simulation(tuner, peak, 200, random.Random(3), parallel=8) == 200
+    assert tuner.results() == 200 and tuner.tuning_over()
+
+
+def test_in_a_trust_region_points_being_played_push_the_next_point_elsewhere():
+    import copy
+    tuner = make_tuner(games_per_point=2, trust_region=True)
+    run_simulation(tuner, peak, 60, random.Random(2))
+    assert tuner.region is not None
+    alone, beside = copy.deepcopy(tuner), copy.deepcopy(tuner)
+    chosen = alone._next_point()
+    beside.points.append({"x": chosen, "wins": 0.0, "games": 0})
+    beside.rng = copy.deepcopy(tuner.rng)
+    again = copy.deepcopy(tuner)
+    assert again._next_point() == chosen          # the same state and draws choose the same point
+    assert abs(beside._next_point()[0] - chosen[0]) > 0.01
