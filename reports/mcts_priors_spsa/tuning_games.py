@@ -1,8 +1,9 @@
-"""The SPSA run's games against GNU Go: the candidates' score by stretch of the run, the informative pairs.
+"""An SPSA run's games against its opponent: the candidates' score by stretch of the run, the informative pairs.
 
-Usage (from this folder, with the checkout on PYTHONPATH):
-    python tuning_games.py
-reads `ringmaster show tune_mcts_priors_vs_gnugo.ctl --json`.
+Usage (from the run's folder, with the checkout on PYTHONPATH):
+    python tuning_games.py [CONTROL_FILE OPPONENT]
+reads `ringmaster show CONTROL_FILE --json` (default: tune_mcts_priors_vs_gnugo.ctl, whose
+opponent is gnugo-l10; reports/mcts_pachi_spsa's run: tune_best_vs_pachi.ctl pachi).
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ def line(label: str, wins: int, games: int) -> str:
 
 
 def main() -> None:
-    shown = subprocess.run([sys.executable, "-m", "ringmaster.cli", "show",
-                            "tune_mcts_priors_vs_gnugo.ctl", "--json"],
+    control_file, opponent = sys.argv[1:3] if len(sys.argv) == 3 else \
+        ("tune_mcts_priors_vs_gnugo.ctl", "gnugo-l10")
+    shown = subprocess.run([sys.executable, "-m", "ringmaster.cli", "show", control_file, "--json"],
                            capture_output=True, text=True, check=True)
     every = json.loads(shown.stdout)["games"]
     games = [g for g in every if g["winner"] is not None]
-    won = {g["game_id"]: g["winner"] != "gnugo-l10" for g in games}
-    print("candidates against GNU Go level 10, by tuning game")
+    won = {g["game_id"]: g["winner"] != opponent for g in games}
+    print(f"candidates against {opponent}, by tuning game")
     for start, end in STRETCHES:
         part = [g for g in games if start <= 2 * iteration(g["game_id"]) < end]
         if part:
