@@ -1,4 +1,4 @@
-"""An SPSA run's games against its opponent: the candidates' score by stretch of the run, the informative pairs.
+"""An SPSA run's games against its opponent: the candidates' score by stretch, the informative pairs.
 
 Usage (from the run's folder, with the checkout on PYTHONPATH):
     python tuning_games.py [CONTROL_FILE OPPONENT]
