@@ -235,10 +235,17 @@ class BayesTuner(ContinuousTuner):
     def _observed(self) -> list[dict[str, Any]]:
         return [p for p in self.points if p["games"] > 0]
 
+    def _observed_arrays(self) -> tuple[Any, Any, Any]:
+        """(x, wins, games) of the matches with results, as numpy arrays (a row or entry a match)."""
+        import numpy as np
+
+        observed = self._observed()
+        return (np.array([p["x"] for p in observed]), np.array([p["wins"] for p in observed]),
+                np.array([p["games"] for p in observed], dtype=float))
+
     def model(self) -> Any:
         """The GP on the matches so far (None before any result); hyperparameters refitted every
         refit_every points with results, kept in the state so a resumed run gives the same model."""
-        import numpy as np
 
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
@@ -248,17 +255,12 @@ class BayesTuner(ContinuousTuner):
         key = (len(observed), self.results())
         if self._model_cache is not None and self._model_cache[0] == key:
             return self._model_cache[1]
-        x = np.array([p["x"] for p in observed])
-        wins = np.array([p["wins"] for p in observed])
-        games = np.array([p["games"] for p in observed], dtype=float)
-        start = None if self.hyper is None else Hyperparameters(
-            tuple(self.hyper[:-1]), self.hyper[-1],
-            None if self.rotation is None else tuple(tuple(row) for row in self.rotation))
+        x, wins, games = self._observed_arrays()
+        start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
                 or self.trend != self.fitted_trend:
             gp = fit(x, wins, games, start, self.trend)
-            self.hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
-            self.rotation = None if gp.hyper.rotation is None else [list(row) for row in gp.hyper.rotation]
+            self.hyper, self.rotation = gp.hyper.to_lists()
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
         else:
@@ -291,24 +293,18 @@ class BayesTuner(ContinuousTuner):
         from ringmaster.tuning import trust_region
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
-        observed = self._observed()
-        x = np.array([p["x"] for p in observed])
-        wins = np.array([p["wins"] for p in observed])
-        games = np.array([p["games"] for p in observed], dtype=float)
+        x, wins, games = self._observed_arrays()
         low, high = trust_region.box(region.centre, region.side)
         side = np.maximum(high - low, 1e-6)
         near = trust_region.local_points(x, low, high)
         local_x = (x[near] - low) / side
-        start = None if region.local_hyper is None else Hyperparameters(
-            tuple(region.local_hyper[:-1]), region.local_hyper[-1],
-            None if region.local_rotation is None else tuple(tuple(r) for r in region.local_rotation))
-        if start is None or (refit and len(observed) >= region.local_fitted_at + self.refit_every):
+        start = None if region.local_hyper is None else \
+            Hyperparameters.from_lists(region.local_hyper, region.local_rotation)
+        if start is None or (refit and len(x) >= region.local_fitted_at + self.refit_every):
             gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND)
             if refit:
-                region.local_hyper = [*gp.hyper.lengthscales, gp.hyper.signal_sd]
-                region.local_rotation = (None if gp.hyper.rotation is None
-                                         else [list(r) for r in gp.hyper.rotation])
-                region.local_fitted_at = len(observed)
+                region.local_hyper, region.local_rotation = gp.hyper.to_lists()
+                region.local_fitted_at = len(x)
         else:
             gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND)
         return gp, low, side
@@ -320,7 +316,7 @@ class BayesTuner(ContinuousTuner):
 
         from ringmaster.tuning import trust_region
 
-        x = np.array([p["x"] for p in self._observed()])
+        x = self._observed_arrays()[0]
         candidates = x[trust_region.inside(x, low, low + side)]
         if len(candidates) == 0:
             candidates = x
@@ -337,7 +333,7 @@ class BayesTuner(ContinuousTuner):
         from ringmaster.tuning.gaussian_process import knowledge_gradient
 
         if self.region is None:
-            x = np.array([p["x"] for p in self._observed()])
+            x = self._observed_arrays()[0]
             self.region = trust_region.TrustRegion(
                 centre=[float(v) for v in x[int(np.argmax(gp.predict_mean(x)))]])
         region = self.region
@@ -348,14 +344,12 @@ class BayesTuner(ContinuousTuner):
         region.centre = incumbent
         local, low, side = self._local_model(region, refit=True)
         region.last_value = self._incumbent(local, low, side)[1]
-        pending = [p["x"] for p in self.points if p["games"] == 0]
-        if pending:   # counted as matches that went as the local model predicts, as in _next_point
-            pending_x = (np.array(pending) - low) / side
-            pending_x = pending_x[np.all(np.abs(pending_x - 0.5) <= trust_region.LOCAL_REACH / 2.0,
-                                         axis=1)]
-            if len(pending_x):
-                local = self._with_pending(local, pending_x)
         high = low + side
+        pending = np.array([p["x"] for p in self.points if p["games"] == 0])
+        if len(pending):   # counted as matches that went as the local model predicts, as in _next_point
+            pending = pending[trust_region.local_points(pending, low, high, at_least=0)]
+            if len(pending):
+                local = self._with_pending(local, (pending - low) / side)
         scale = min(1.0, region.side)
         answers = self._candidates(rng, region.centre, 0.05 * scale, KG_ANSWERS, low, high)
         choices = self._candidates(rng, region.centre, KG_SPREAD * scale, KG_CHOICES, low, high)
@@ -374,7 +368,7 @@ class BayesTuner(ContinuousTuner):
         local, low, side = self._local_model(region, refit=False)
         high = low + side
         scale = min(1.0, region.side)
-        x = np.array([p["x"] for p in self._observed()])
+        x = self._observed_arrays()[0]
         around = x[trust_region.inside(x, low, high)]
         if len(around) == 0:
             around = np.atleast_2d(region.centre)

@@ -68,6 +68,17 @@ class Hyperparameters:
     signal_sd: float
     rotation: tuple[tuple[float, ...], ...] | None = None
 
+    @classmethod
+    def from_lists(cls, values: list[float], rotation: list[list[float]] | None) -> Hyperparameters:
+        """From the state file's form (to_lists): lengthscales then signal sd, and the rotation's rows."""
+        return cls(tuple(values[:-1]), values[-1],
+                   None if rotation is None else tuple(tuple(row) for row in rotation))
+
+    def to_lists(self) -> tuple[list[float], list[list[float]] | None]:
+        """The state file's form: [lengthscales..., signal sd], and the rotation's rows (or None)."""
+        return ([*self.lengthscales, self.signal_sd],
+                None if self.rotation is None else [list(row) for row in self.rotation])
+
 
 def rotated(x: np.ndarray, hyper: Hyperparameters) -> np.ndarray:
     """The rows of x in the kernel's coordinates: x itself, or x times the rotation's transpose."""

@@ -78,15 +78,16 @@ def inside(x: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     return np.all((x >= low - 1e-12) & (x <= high + 1e-12), axis=1)
 
 
-def local_points(x: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+def local_points(x: np.ndarray, low: np.ndarray, high: np.ndarray,
+                 at_least: int = LOCAL_MIN_POINTS) -> np.ndarray:
     """Which rows of x the local model sees: those within LOCAL_REACH sides of the box's centre (by
-    the largest coordinate's distance), or the LOCAL_MIN_POINTS nearest where fewer are."""
+    the largest coordinate's distance), or the at_least nearest where fewer are."""
     side = np.maximum(high - low, 1e-6)
     distance = np.max(np.abs(x - (low + high) / 2.0) / side, axis=1)
     near = distance <= LOCAL_REACH / 2.0
-    if near.sum() < LOCAL_MIN_POINTS:
+    if near.sum() < at_least:
         near = np.zeros(len(x), dtype=bool)
-        near[np.argsort(distance, kind="stable")[:LOCAL_MIN_POINTS]] = True
+        near[np.argsort(distance, kind="stable")[:at_least]] = True
     return near
 
 

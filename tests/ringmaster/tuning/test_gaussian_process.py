@@ -235,3 +235,12 @@ def test_fit_turns_the_kernel_onto_a_diagonal_ridge_and_not_onto_an_upright_one(
                   trend="quadratic")
     if upright.hyper.rotation is not None:     # kept only when it is (near) the parameters' own axes
         assert np.max(np.abs(upright.hyper.rotation), axis=1) == pytest.approx([1.0, 1.0], abs=0.05)
+
+
+def test_hyperparameters_round_trip_through_the_state_files_lists():
+    turned = Hyperparameters((0.3, 0.7), 1.5, ((0.6, 0.8), (-0.8, 0.6)))
+    assert turned.to_lists() == ([0.3, 0.7, 1.5], [[0.6, 0.8], [-0.8, 0.6]])
+    assert Hyperparameters.from_lists(*turned.to_lists()) == turned
+    plain = Hyperparameters((0.4,), 0.9)
+    assert plain.to_lists() == ([0.4, 0.9], None)
+    assert Hyperparameters.from_lists(*plain.to_lists()) == plain

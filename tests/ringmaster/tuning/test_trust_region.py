@@ -45,6 +45,7 @@ def test_the_local_set_is_the_points_within_reach_or_the_nearest():
     chosen = local_points(many_far, low, high)
     assert chosen.sum() == trust_region.LOCAL_MIN_POINTS
     assert chosen[0] and many_far[chosen].max() < many_far[~chosen].min()
+    assert local_points(many_far, low, high, at_least=0).tolist() == [True] + [False] * 30
 
 
 def test_the_first_step_only_records():
