@@ -21,15 +21,15 @@ from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 VERSION = "1.0"
 BOARD_SIZES = range(5, 20)
 PRIOR_OPTIONS = (
-    ("capture", 1.0, "capture (1 + half the captured group's size, at most 4, a group)"),
-    ("escape", 1.0, "atari escape (an own group in atari extended to two empty points)"),
-    ("self_atari", 1.0, "bad self-atari (a loss)"),
-    ("pattern", 0.5, "3x3 shape"),
-    ("edge", 1.0, "first-line penalty (a loss: 1 on the first line, 0.5 on the second, "
+    ("capture", UctParams.prior_capture, "capture (1 + half the captured group's size, at most 4, a group)"),
+    ("escape", UctParams.prior_escape, "atari escape (an own group in atari extended to two empty points)"),
+    ("self_atari", UctParams.prior_self_atari, "bad self-atari (a loss)"),
+    ("pattern", UctParams.prior_pattern, "3x3 shape"),
+    ("edge", UctParams.prior_edge, "first-line penalty (a loss: 1 on the first line, 0.5 on the second, "
      "no stone within 2 points)"),
-    ("atari", 0.0, "atari (per opponent group with two liberties reduced to one)"),
-    ("near", 0.0, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
-    ("ladder", 0.0, "running from atari into a ladder that catches (a penalty)"),
+    ("atari", UctParams.prior_atari, "atari (per opponent group with two liberties reduced to one)"),
+    ("near", UctParams.prior_near, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
+    ("ladder", UctParams.prior_ladder, "running from atari into a ladder that catches (a penalty)"),
 )
 PLAYOUT_SWITCHES = (
     ("ladders", True, "heavy playouts read ladders and don't run from atari into one that "
@@ -43,6 +43,14 @@ PLAYOUT_SWITCHES = (
 )
 """The fast engine's playout knowledge, each switched by --NAME / --no-NAME (UctParams.NAME)."""
 
+ENGINE_DEFAULTS = {
+    "fast": {"c": UctParams.c, "time_manage": True, "time_extend": 2.0, "time_early": True},
+    "generic": {"c": 0.7, "time_manage": False, "time_extend": 0.0, "time_early": False},
+}
+"""The settings whose default depends on --engine: the fast engine's search constants were
+tuned by SPSA against Pachi and its time management beat the engine without it
+(reports/mcts_vs_pachi.md, sections 5 and 10); the generic engine has neither."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = gtp_adapter.engine_parser(
@@ -55,12 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     add("--engine", choices=ENGINES, default="fast",
         help="fast: numba tree with RAVE and priors; generic: the game-independent search")
     add("--c", type=float, default=None,
-        help="UCT exploration constant (default 0.2 fast, 0.7 generic)")
-    add("--rave", type=float, default=3000.0,
+        help=f"UCT exploration constant (default {ENGINE_DEFAULTS['fast']['c']} fast, "
+             f"{ENGINE_DEFAULTS['generic']['c']} generic)")
+    add("--rave", type=float, default=UctParams.rave_equiv,
         help="RAVE equivalence parameter, fast engine (0: no RAVE)")
     add("--expand-after", type=int, default=2, help="visits before a node is made (fast)")
     add("--prior-even", type=float, default=10.0, help="even prior visits per move (fast)")
-    add("--prior-weight", type=float, default=20.0,
+    add("--prior-weight", type=float, default=UctParams.prior_weight,
         help="prior visits a heuristic adds at factor 1 (fast; each factor below, 0 turns "
              "that heuristic off)")
     for name, default, what in PRIOR_OPTIONS:
@@ -87,20 +96,31 @@ def build_parser() -> argparse.ArgumentParser:
     add("--biased", action="store_true", help="bias the allocation by root visits")
     add("--resign", type=float, default=0.1,
         help="resign when the estimated winning rate falls below this (0 never resigns)")
-    add("--time-manage", action=argparse.BooleanOptionalAction, default=False,
+    add("--time-manage", action=argparse.BooleanOptionalAction, default=None,
         help="spend a clock's main time like Pachi: moves to go from the empty points, the "
-             "lag measured from the clock, the time checked every 64 playouts (fast)")
-    add("--time-extend", type=float, default=0.0, metavar="RATIO",
+             "lag measured from the clock, the time checked every 64 playouts (fast; "
+             "default: on with the fast engine)")
+    add("--time-extend", type=float, default=None, metavar="RATIO",
         help="under a clock, think past the budget (up to --time-max of it) while the most "
              "visited move has fewer than RATIO times the runner-up's visits or isn't the "
-             "best by value (fast; 0 never extends)")
+             "best by value (fast; 0 never extends; default: 2 with the fast engine, else 0)")
     add("--time-max", type=float, default=2.0,
         help="the most a move extended by --time-extend may take, in budgets")
-    add("--time-early", action=argparse.BooleanOptionalAction, default=False,
+    add("--time-early", action=argparse.BooleanOptionalAction, default=None,
         help="stop when the runner-up can't catch the leader's visits in the playouts the "
-             "time (or --playouts) left allows (fast)")
+             "time (or --playouts) left allows (fast; default: on with the fast engine)")
     add("--seed", type=int, default=None, help="random seed (default: from the system)")
     return parser
+
+
+def with_engine_defaults(options: argparse.Namespace) -> argparse.Namespace:
+    """A copy of options with each setting of ENGINE_DEFAULTS left unnamed (None) given
+    its engine's default."""
+    filled = argparse.Namespace(**vars(options))
+    for name, value in ENGINE_DEFAULTS[options.engine].items():
+        if getattr(filled, name) is None:
+            setattr(filled, name, value)
+    return filled
 
 
 class MctsGenerator(gtp_adapter.MoveGenerator):
@@ -112,11 +132,11 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
     """
 
     def __init__(self, options: argparse.Namespace) -> None:
-        self.options = options
+        self.options = options = with_engine_defaults(options)
         seed = options.seed if options.seed is not None else int(
             np.random.SeedSequence().entropy % (1 << 31))
         heavy = options.policy == "heavy"
-        c = options.c if options.c is not None else (0.2 if options.engine == "fast" else 0.7)
+        c = options.c
         self.config = SearchConfig(
             engine=options.engine,
             uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
@@ -247,10 +267,11 @@ def main(argv: list[str] | None = None) -> int:
     switched = [f"--{name.replace('_', '-')}" for name, default, _ in PLAYOUT_SWITCHES
                 if getattr(options, name) and not default]
     if options.engine != "fast" and (options.time_manage or options.time_early
-                                     or options.time_extend > 0 or switched):
+                                     or (options.time_extend or 0) > 0 or switched):
         named = ", ".join(["--time-manage", "--time-extend", "--time-early", *switched])
         print(f"mcts: {named} need --engine fast", file=sys.stderr)
         return 2
+    options = with_engine_defaults(options)
     if not (options.time_extend == 0 or options.time_extend > 1) or not options.time_max >= 1:
         print("mcts: --time-extend must be 0 or above 1, --time-max at least 1",
               file=sys.stderr)

@@ -74,17 +74,17 @@ class UctParams:
       capture_left -- heavy playouts capture a group left in atari beside their own last move
     """
 
-    c: float = 0.2
-    rave_equiv: float = 3000.0
+    c: float = 0.05798
+    rave_equiv: float = 1007.0
     expand_after: int = 2
     prior_even: float = 10.0
-    prior_weight: float = 20.0
+    prior_weight: float = 47.06
     prior_capture: float = 1.0
     prior_escape: float = 1.0
     prior_self_atari: float = 1.0
     prior_pattern: float = 0.5
     prior_edge: float = 1.0
-    prior_atari: float = 0.0
+    prior_atari: float = 0.06499
     prior_near: float = 0.0
     prior_ladder: float = 0.0
     heavy: bool = True
