@@ -6,12 +6,7 @@ strengths: the grid shows wins and losses, and each pairing its Elo difference.
 """
 
 def mcts(playouts, policy='heavy'):
-    return Player([PYTHON, '-m', 'players', 'mcts',
-                   # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
-                   '--c', '0.2', '--rave', '3000', '--prior-weight', '20',
-                   '--prior-atari', '0', '--no-time-manage', '--time-extend', '0',
-                   '--no-time-early',
-                   '--playouts', str(playouts),
+    return Player([PYTHON, '-m', 'players', 'mcts', '--playouts', str(playouts),
                    '--policy', policy], timeout=120)
 
 players = {

@@ -11,11 +11,7 @@ PLAYOUTS = 100
 
 
 def mcts(c):
-    return Player([PYTHON, '-m', 'players', 'mcts',
-                   # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
-                   '--rave', '3000', '--prior-weight', '20', '--prior-atari', '0',
-                   '--no-time-manage', '--time-extend', '0', '--no-time-early',
-                   '--playouts', str(PLAYOUTS), '--c', repr(c)],
+    return Player([PYTHON, '-m', 'players', 'mcts', '--playouts', str(PLAYOUTS), '--c', repr(c)],
                   discard_stderr=True)
 
 
