@@ -6,7 +6,13 @@ strengths: the grid shows wins and losses, and each pairing its Elo difference.
 """
 
 def mcts(playouts, policy='heavy'):
-    return Player([PYTHON, '-m', 'players', 'mcts', '--playouts', str(playouts),
+    return Player([PYTHON, '-m', 'players', 'mcts',
+                   # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
+                   '--c', '0.2', '--rave', '3000', '--prior-weight', '20',
+                   '--prior-atari', '0', '--prior-even', '10', '--prior-pattern', '0.5',
+                   '--prior-edge', '1', '--prior-near', '0', '--no-time-manage',
+                   '--time-extend', '0', '--no-time-early',
+                   '--playouts', str(playouts),
                    '--policy', policy], timeout=120)
 
 players = {

@@ -51,7 +51,12 @@ parameters = [
 
 
 def make_candidate(prior_weight, prior_atari, prior_near, rave):
-    return Player([PYTHON, '-m', 'players', 'mcts', '--engine', 'fast', '--policy', 'heavy',
+    return Player([PYTHON, '-m', 'players', 'mcts',
+                   # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
+                   '--c', '0.2', '--prior-even', '10', '--prior-pattern', '0.5',
+                   '--prior-edge', '1', '--no-time-manage', '--time-extend', '0',
+                   '--no-time-early',
+                   '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1',
                    '--prior-weight', repr(prior_weight), '--prior-atari', repr(prior_atari),
                    '--prior-near', repr(prior_near), '--rave', repr(rave)],
