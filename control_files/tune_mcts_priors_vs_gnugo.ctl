@@ -47,7 +47,8 @@ parameters = [
 def make_candidate(prior_weight, prior_atari, prior_near, rave):
     return Player([PYTHON, '-m', 'players', 'mcts',
                    # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
-                   '--c', '0.2', '--no-time-manage', '--time-extend', '0',
+                   '--c', '0.2', '--prior-even', '10', '--prior-pattern', '0.5',
+                   '--prior-edge', '1', '--no-time-manage', '--time-extend', '0',
                    '--no-time-early',
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1',

@@ -422,8 +422,9 @@ class Tournament(Competition):
         if state is not None:
             out.write(f"SPRT: {state.describe()}\n")
             if state.decision is not None:
-                out.write(f"stopped after {state.decided_at} games counted by the test; "
-                          f"{SPRT_BIAS_NOTE}\n")
+                out.write(f"stopped after {state.decided_at} games counted by the test, at LLR "
+                          f"{state.llr_at_decision:.2f} (games finished after the stop count "
+                          f"in the LLR above); {SPRT_BIAS_NOTE}\n")
 
     def matchup_ids_for_report(self, include_ghosts: bool) -> list[str]:
         ids = list(self.matchups)

@@ -141,6 +141,8 @@ class SprtState:
       samples (games or pairs counted), games_counted,
       path -- [(games so far, llr)] after each sample,
       decision -- 'H0', 'H1' or None; decided_at -- games counted when it was made
+      (llr_at_decision: the LLR then, which games finished after it can move back
+      inside the bounds without undoing the decision)
     """
 
     spec: SprtSpec
@@ -161,6 +163,13 @@ class SprtState:
         if self.decision == "H0":
             return f"H0 accepted (elo <= {self.spec.elo0:g})"
         return "running"
+
+    @property
+    def llr_at_decision(self) -> float | None:
+        """The LLR when the decision was made (None while the test runs)."""
+        if self.decided_at is None:
+            return None
+        return next(llr for games, llr in self.path if games == self.decided_at)
 
     def describe(self) -> str:
         """'LLR 1.23 [-2.94, 2.94] elo0 0 elo1 20 alpha 0.05 beta 0.05 (pentanomial): running'."""
@@ -205,7 +214,7 @@ class SprtState:
                 "lower_bound": self.spec.lower, "upper_bound": self.spec.upper,
                 "counts": self.counts, "samples": self.samples,
                 "games_counted": self.games_counted, "decision": self.decision,
-                "decided_at_games": self.decided_at,
+                "decided_at_games": self.decided_at, "llr_at_decision": self.llr_at_decision,
                 "path": [[games, llr] for games, llr in self.path]}
 
 

@@ -49,7 +49,7 @@ ENGINE_DEFAULTS = {
 }
 """The settings whose default depends on --engine: the fast engine's search constants were
 tuned by SPSA against Pachi and its time management beat the engine without it
-(reports/mcts_vs_pachi.md, sections 5 and 10); the generic engine has neither."""
+(reports/mcts_vs_pachi.md, sections 5, 10 and 11); the generic engine has neither."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,8 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
              f"{ENGINE_DEFAULTS['generic']['c']} generic)")
     add("--rave", type=float, default=UctParams.rave_equiv,
         help="RAVE equivalence parameter, fast engine (0: no RAVE)")
-    add("--expand-after", type=int, default=2, help="visits before a node is made (fast)")
-    add("--prior-even", type=float, default=10.0, help="even prior visits per move (fast)")
+    add("--expand-after", type=int, default=UctParams.expand_after,
+        help="visits before a node is made (fast)")
+    add("--prior-even", type=float, default=UctParams.prior_even,
+        help="even prior visits per move (fast)")
     add("--prior-weight", type=float, default=UctParams.prior_weight,
         help="prior visits a heuristic adds at factor 1 (fast; each factor below, 0 turns "
              "that heuristic off)")

@@ -74,18 +74,18 @@ class UctParams:
       capture_left -- heavy playouts capture a group left in atari beside their own last move
     """
 
-    c: float = 0.05798
-    rave_equiv: float = 1007.0
+    c: float = 0.0334
+    rave_equiv: float = 591.2
     expand_after: int = 2
-    prior_even: float = 10.0
-    prior_weight: float = 47.06
+    prior_even: float = 14.41
+    prior_weight: float = 27.79
     prior_capture: float = 1.0
     prior_escape: float = 1.0
     prior_self_atari: float = 1.0
-    prior_pattern: float = 0.5
-    prior_edge: float = 1.0
-    prior_atari: float = 0.06499
-    prior_near: float = 0.0
+    prior_pattern: float = 0.8104
+    prior_edge: float = 1.215
+    prior_atari: float = 0.065
+    prior_near: float = 1.165
     prior_ladder: float = 0.0
     heavy: bool = True
     reuse: bool = True

@@ -52,6 +52,7 @@ def test_sprt_stops_a_matchup_once_h1_is_accepted(write_ctl):
     assert len(state["competition"]["results"]["0"]) == expected == 9
     report = Path(base + ".report").read_text()
     assert "H1 accepted (elo >= 150)" in report and "biased" in report
+    assert f"stopped after 9 games counted by the test, at LLR {9 * step:.2f}" in report
     data = json.loads(invoke("show", ctl, "--json").output)
     sprt = data["matchups"][0]["sprt"]
     assert sprt["decision"] == "H1" and sprt["decided_at_games"] == 9 and sprt["model"] == "game"

@@ -135,6 +135,9 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     page = render_html(report)
     svgs = check_page(page)
     assert "H1 accepted (elo ≥ 100)" in page and "biased away from zero" in page
+    sprt = report["matchups"][0]["sprt"]
+    assert f"after {sprt['decided_at_games']} games, at LLR {sprt['llr_at_decision']:.2f}" in page
+    assert sprt["llr_at_decision"] >= sprt["upper_bound"]
     assert "Elo a − b: <b>+" in page and "LOS" in page
     assert "SPRT log-likelihood ratio" in page and "Elo of a over games" in page
     assert "Game length" in page and "Pairs (pair score 0" in page

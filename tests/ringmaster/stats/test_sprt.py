@@ -107,6 +107,18 @@ def test_replay_decides_at_the_first_crossing():
     assert losing.decision == "H0"
 
 
+def test_games_after_the_decision_move_the_llr_but_not_the_decision():
+    spec = SprtSpec(0, 150, 0.05, 0.05)
+    # 9 straight wins accept H1 (above); 3 losses finished after the stop pull the LLR
+    # back inside the bounds, and the report must still show the LLR that decided.
+    state = run_sprt(spec, [(n, 1.0) for n in range(9)] + [(n, 0.0) for n in range(9, 12)],
+                     pentanomial=False)
+    assert state.decision == "H1" and state.decided_at == 9
+    assert state.llr < spec.upper <= state.llr_at_decision == state.path[8][1]
+    assert state.to_json()["llr_at_decision"] == state.llr_at_decision
+    assert run_sprt(spec, [(0, 1.0)], pentanomial=False).llr_at_decision is None
+
+
 def test_pentanomial_replay_pairs_colour_swapped_games():
     spec = SprtSpec(0, 20)
     # Game 1 arrives before game 0; game 2's partner never arrives; game 4 has no result.

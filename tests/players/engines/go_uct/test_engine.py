@@ -150,11 +150,11 @@ def test_quit_ends_session(engine):
 def test_help_shows_every_default_and_says_it_speaks_gtp():
     text = " ".join(build_parser().format_help().split())
     assert "It speaks GTP version 2 on stdin and stdout" in text
-    for option, default in (("--playouts", "2000"), ("--rave", "1007.0"), ("--policy", "heavy"),
+    for option, default in (("--playouts", "2000"), ("--rave", "591.2"), ("--policy", "heavy"),
                             ("--mode", "serial"), ("--resign", "0.1"), ("--expand-after", "2")):
         assert option in text
         assert f"(default: {default})" in text, option
-    assert "(default 0.05798 fast, 0.7 generic)" in text and "(default: None)" not in text
+    assert "(default 0.0334 fast, 0.7 generic)" in text and "(default: None)" not in text
 
 
 @pytest.mark.parametrize("engine_kind", ["fast", "generic"])
@@ -224,8 +224,10 @@ def test_engine_defaults_are_the_tuned_search_and_time_management_for_fast_only(
     fast = MctsGenerator(build_parser().parse_args([]))
     assert fast.options.time_manage and fast.options.time_early
     assert fast.options.time_extend == 2.0 and fast.manages_time
-    assert (fast.config.uct.c, fast.config.uct.rave_equiv) == (0.05798, 1007.0)
-    assert (fast.config.uct.prior_weight, fast.config.uct.prior_atari) == (47.06, 0.06499)
+    uct = fast.config.uct
+    assert (uct.c, uct.rave_equiv, uct.prior_weight, uct.prior_even) == (0.0334, 591.2, 27.79, 14.41)
+    assert (uct.prior_pattern, uct.prior_edge, uct.prior_near, uct.prior_atari) == (
+        0.8104, 1.215, 1.165, 0.065)
     generic = with_engine_defaults(build_parser().parse_args(["--engine", "generic"]))
     assert generic.c == 0.7 and not (generic.time_manage or generic.time_early)
     assert generic.time_extend == 0.0

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from players.engines.go_uct.search import SearchConfig, make_searcher
+from players.engines.go_uct.uct import UctParams
 from players.games.go import GoGame, state_from_diagram
 
 POSITION = """
@@ -64,15 +65,23 @@ def test_tree_mode_with_uniform_allocation_spreads_root_visits():
     assert visits.max() - visits.min() <= 0.25 * visits.mean()
 
 
+# The engine's tuned defaults search greedily: on this position two serial runs with
+# different seeds differ by a total variation of 0.22-0.30, too much for the comparison
+# below to see anything. With the exploring values the engine had before its tuning
+# they differ by 0.06-0.08.
+EXPLORING = UctParams(c=0.2, rave_equiv=3000.0, prior_weight=20.0, prior_even=10.0,
+                      prior_pattern=0.5, prior_edge=1.0, prior_near=0.0, prior_atari=0.0)
+
+
 @pytest.fixture(scope="module")
 def serial_fast():
-    return mean_visit_share(SearchConfig(engine="fast", seed=1), playouts=1000)
+    return mean_visit_share(SearchConfig(engine="fast", seed=1, uct=EXPLORING), playouts=1000)
 
 
 @pytest.mark.parametrize("mode", ["root", "tree"])
 def test_fast_parallel_modes_match_serial(serial_fast, mode):
-    parallel = mean_visit_share(SearchConfig(engine="fast", mode=mode, threads=2, seed=2),
-                                playouts=1000)
+    parallel = mean_visit_share(SearchConfig(engine="fast", mode=mode, threads=2, seed=2,
+                                             uct=EXPLORING), playouts=1000)
     assert total_variation(parallel, serial_fast) < 0.2
     assert np.argmax(parallel) == np.argmax(serial_fast)
 
