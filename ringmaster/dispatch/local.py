@@ -157,4 +157,11 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(1)
+    manager = getattr(executor, "_executor_manager_thread", None)   # shutdown forgets it
     executor.shutdown(wait=False, cancel_futures=True)
+    # The pool's manager thread now sees its workers gone and closes its pipes. Let it
+    # finish: at the interpreter's exit, concurrent.futures wakes each manager through
+    # its pipe without the pool's lock, and one closing the pipe at that moment makes
+    # CPython print "Exception ignored ... Bad file descriptor" after our message.
+    if manager is not None:
+        manager.join(5)

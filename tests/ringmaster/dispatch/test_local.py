@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass
 
@@ -108,10 +109,22 @@ def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
     import ringmaster.dispatch.local as job_manager
     real_terminate = job_manager._terminate
     exit_codes: list = []
+    managers_left: list = []
+    # A loaded machine: the pool's manager thread closes its pipes late.
+    from concurrent.futures import process as futures_process
+    manager_class = futures_process._ExecutorManagerThread
+    real_join_internals = manager_class.join_executor_internals
+
+    def late_join_internals(self) -> None:
+        time.sleep(0.5)
+        real_join_internals(self)
+    monkeypatch.setattr(manager_class, "join_executor_internals", late_join_internals)
 
     def terminate(executor) -> None:
         processes = list(executor._processes.values())
         real_terminate(executor)
+        managers_left.extend(thread for thread in threading.enumerate()
+                             if isinstance(thread, manager_class))
         # The pool's own management thread may reap a worker at the same moment, and then
         # the exit code is set a moment later: wait for it rather than read None.
         deadline = time.monotonic() + 5
@@ -128,6 +141,9 @@ def test_ctrl_c_stops_busy_and_idle_workers_at_once(monkeypatch):
     # SIGTERM's default action ends it: -15). Neither waits to be SIGKILLed (-9).
     assert len(exit_codes) == 2 and 1 in exit_codes
     assert set(exit_codes) <= {1, -signal.SIGTERM}
+    # Nor does the pool's manager thread outlive _terminate, to race the interpreter's
+    # exit (which then printed a traceback after "interrupted" under load).
+    assert managers_left == []
 
 
 def test_inline_ctrl_c_tells_the_source():
