@@ -21,16 +21,17 @@ from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 VERSION = "1.0"
 BOARD_SIZES = range(5, 20)
 PRIOR_OPTIONS = (
-    ("capture", UctParams.prior_capture, "capture (1 + half the captured group's size, at most 4, a group)"),
-    ("escape", UctParams.prior_escape, "atari escape (an own group in atari extended to two empty points)"),
-    ("self_atari", UctParams.prior_self_atari, "bad self-atari (a loss)"),
-    ("pattern", UctParams.prior_pattern, "3x3 shape"),
-    ("edge", UctParams.prior_edge, "first-line penalty (a loss: 1 on the first line, 0.5 on the second, "
+    ("capture", "capture (1 + half the captured group's size, at most 4, a group)"),
+    ("escape", "atari escape (an own group in atari extended to two empty points)"),
+    ("self_atari", "bad self-atari (a loss)"),
+    ("pattern", "3x3 shape"),
+    ("edge", "first-line penalty (a loss: 1 on the first line, 0.5 on the second, "
      "no stone within 2 points)"),
-    ("atari", UctParams.prior_atari, "atari (per opponent group with two liberties reduced to one)"),
-    ("near", UctParams.prior_near, "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
-    ("ladder", UctParams.prior_ladder, "running from atari into a ladder that catches (a penalty)"),
+    ("atari", "atari (per opponent group with two liberties reduced to one)"),
+    ("near", "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
+    ("ladder", "running from atari into a ladder that catches (a penalty)"),
 )
+"""The heuristic priors' factors, each --prior-NAME (UctParams.prior_NAME, its default)."""
 PLAYOUT_SWITCHES = (
     ("ladders", True, "heavy playouts read ladders and don't run from atari into one that "
      "catches (+113 Elo head to head, reports/mcts_vs_pachi.md)"),
@@ -74,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--prior-weight", type=float, default=UctParams.prior_weight,
         help="prior visits a heuristic adds at factor 1 (fast; each factor below, 0 turns "
              "that heuristic off)")
-    for name, default, what in PRIOR_OPTIONS:
-        add(f"--prior-{name.replace('_', '-')}", type=float, default=default, metavar="F",
+    for name, what in PRIOR_OPTIONS:
+        add(f"--prior-{name.replace('_', '-')}", type=float,
+            default=getattr(UctParams, f"prior_{name}"), metavar="F",
             help=f"factor of the {what} prior (fast)")
     add("--reuse", action=argparse.BooleanOptionalAction, default=True,
         help="keep the subtree of the position reached from the last search (fast)")
@@ -138,16 +140,15 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
         seed = options.seed if options.seed is not None else int(
             np.random.SeedSequence().entropy % (1 << 31))
         heavy = options.policy == "heavy"
-        c = options.c
         self.config = SearchConfig(
             engine=options.engine,
-            uct=UctParams(c=c, rave_equiv=options.rave, expand_after=options.expand_after,
+            uct=UctParams(c=options.c, rave_equiv=options.rave, expand_after=options.expand_after,
                           prior_even=options.prior_even, prior_weight=options.prior_weight,
                           heavy=heavy, reuse=options.reuse,
                           **{name: getattr(options, name) for name, _, _ in PLAYOUT_SWITCHES},
                           **{f"prior_{name}": getattr(options, f"prior_{name}")
-                             for name, _, _ in PRIOR_OPTIONS}),
-            c=c, mode=options.mode, threads=options.threads,
+                             for name, _ in PRIOR_OPTIONS}),
+            c=options.c, mode=options.mode, threads=options.threads,
             leaf_playouts=options.leaf_playouts, batch=options.batch,
             virtual_loss=options.virtual_loss, heavy=heavy,
             final_choice=options.final, allocation=options.allocation,
@@ -260,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts < 1 or options.threads < 1:
         print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
         return 2
-    negative = [f"--prior-{name.replace('_', '-')}" for name, _, _ in PRIOR_OPTIONS
+    negative = [f"--prior-{name.replace('_', '-')}" for name, _ in PRIOR_OPTIONS
                 if not getattr(options, f"prior_{name}") >= 0]
     if negative or not (options.prior_weight >= 0 and options.prior_even >= 0):
         print(f"mcts: {', '.join(negative) or '--prior-weight and --prior-even'} must not be "

@@ -295,7 +295,7 @@ def root_priors(argv, state, n=9):
 
 
 def test_the_engine_options_name_every_feature():
-    assert [name for name, _, _ in PRIOR_OPTIONS] == list(FEATURES)
+    assert [name for name, _ in PRIOR_OPTIONS] == list(FEATURES)
 
 
 @pytest.mark.parametrize("name", FEATURES)
