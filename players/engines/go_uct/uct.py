@@ -16,8 +16,10 @@ Tree parallelism: several threads run simulations on one tree at once,
 without locks (the kernels release the GIL). Each thread makes nodes and
 edges only in its own slice of the arrays, so allocation needs no lock; a
 virtual loss (visits without wins, kept apart from the real visits and taken
-back at backup) steers the threads apart; lost updates of the statistics by a
-rare race are accepted, as in
+back at backup) steers the threads apart. The path's visits, wins and virtual
+loss are added atomically (atomics.atomic_add), so none is lost however the
+threads are preempted; the AMAF statistics of the siblings, many per
+simulation, are added plainly, and a rare lost AMAF update is accepted, as in
 lock-free parallel MCTS (Enzenberger and Mueller, 2009). A node is published
 by storing its edge count before the parent edge's child link, which x86's
 store order makes visible in that order to other threads.
@@ -35,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from players.engines.go_uct import patterns, playout, priors
+from players.engines.go_uct.atomics import atomic_add
 from players.engines.go_uct.playout import (
     INLINE,
     KERNEL,
@@ -280,7 +283,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             if e < 0:
                 break
             if vloss > 0:
-                e_vl[e] += vloss
+                atomic_add(e_vl, e, vloss)
             path_nodes[depth] = node
             path_edges[depth] = e
             move = e_move[e]
@@ -319,11 +322,15 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             mover = root_colour if i % 2 == 0 else 3 - root_colour
             win = black_result if mover == 1 else 1.0 - black_result
             e = path_edges[i]
-            e_n[e] += 1.0
-            if vloss > 0:
-                e_vl[e] -= vloss
-            e_w[e] += win
-            node_n[path_nodes[i]] += 1.0
+            if vloss > 0:  # other threads update the path too: no update may be lost
+                atomic_add(e_n, e, 1.0)
+                atomic_add(e_vl, e, -vloss)
+                atomic_add(e_w, e, win)
+                atomic_add(node_n, path_nodes[i], 1.0)
+            else:
+                e_n[e] += 1.0
+                e_w[e] += win
+                node_n[path_nodes[i]] += 1.0
         if rave_equiv > 0:
             for q in range(first_colour.shape[0]):
                 first_colour[q] = 0
