@@ -39,28 +39,33 @@ SHIPPED = Path(__file__).with_name("shapes_pachi.txt")
 _OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
-def _transform(code: int, rotate: int, reflect: bool) -> int:
-    digits = [(code >> (2 * (7 - i))) & 3 for i in range(8)]
-    moved = {}
-    for (dr, dc), digit in zip(_OFFSETS, digits):
-        for _ in range(rotate):
-            dr, dc = dc, -dr
-        if reflect:
-            dc = -dc
-        moved[(dr, dc)] = digit
-    result = 0
-    for offset in _OFFSETS:
-        result = result * 4 + moved[offset]
-    return result
+def _symmetry_orders() -> list[list[int]]:
+    """For each of the eight rotations and reflections, where each code position's neighbour
+    moves to: order[i] is the position whose digit lands in position i."""
+    orders = []
+    for rotate in range(4):
+        for reflect in (False, True):
+            moved = []
+            for dr, dc in _OFFSETS:
+                for _ in range(rotate):
+                    dr, dc = dc, -dr
+                if reflect:
+                    dc = -dc
+                moved.append(_OFFSETS.index((dr, dc)))
+            order = [0] * 8
+            for source, target in enumerate(moved):
+                order[target] = source
+            orders.append(order)
+    return orders
 
 
 @lru_cache(maxsize=1)
 def canonical() -> np.ndarray:
     """For each code, the smallest code among its eight rotations and reflections."""
-    table = np.empty(CODES, np.int64)
-    for code in range(CODES):
-        table[code] = min(_transform(code, r, f) for r in range(4) for f in (False, True))
-    return table
+    codes = np.arange(CODES)
+    digits = (codes[:, None] >> (2 * (7 - np.arange(8)))[None, :]) & 3   # position 0 first
+    powers = 4 ** (7 - np.arange(8))
+    return np.min([digits[:, order] @ powers for order in _symmetry_orders()], axis=0)
 
 
 def count(records: Iterable[sgf.Sgf_game], player: str) -> tuple[np.ndarray, np.ndarray, int]:
