@@ -90,7 +90,7 @@ class UctParams:
     prior_atari: float = 0.065
     prior_near: float = 1.165
     prior_ladder: float = 0.0
-    prior_shape: float = 0.0
+    prior_shape: float = 0.3
     heavy: bool = True
     reuse: bool = True
     lgrf: bool = False
