@@ -17,7 +17,7 @@ players = {
                           '--c', '0.2', '--rave', '3000', '--prior-weight', '20',
                           '--prior-atari', '0', '--prior-even', '10',
                           '--prior-pattern', '0.5', '--prior-edge', '1',
-                          '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
+                          '--prior-shape', '0', '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
                           '--no-time-early',
                           '--engine', 'fast',
                           '--policy', 'light', '--seconds', '4.5', '--playouts', '400000',

@@ -16,7 +16,7 @@ def mcts(c):
                    # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
                    '--rave', '3000', '--prior-weight', '20', '--prior-atari', '0',
                    '--prior-even', '10', '--prior-pattern', '0.5', '--prior-edge', '1',
-                   '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
+                   '--prior-shape', '0', '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
                    '--no-time-early',
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', PLAYOUTS, '--c', repr(c), '--resign', '0.05'],

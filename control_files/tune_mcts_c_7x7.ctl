@@ -16,7 +16,7 @@ def mcts(c, seed=None):
                # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
                '--rave', '3000', '--prior-weight', '20', '--prior-atari', '0',
                '--prior-even', '10', '--prior-pattern', '0.5', '--prior-edge', '1',
-               '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
+               '--prior-shape', '0', '--prior-near', '0', '--no-time-manage', '--time-extend', '0',
                '--no-time-early',
                '--playouts', str(PLAYOUTS), '--c', repr(c)]
     return Player(command, discard_stderr=True)

@@ -53,5 +53,5 @@ def make_candidate(prior_weight, prior_atari, prior_near, rave):
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1',
                    '--prior-weight', repr(prior_weight), '--prior-atari', repr(prior_atari),
-                   '--prior-near', repr(prior_near), '--rave', repr(rave)],
+                   '--prior-shape', '0', '--prior-near', repr(prior_near), '--rave', repr(rave)],
                   discard_stderr=True)

@@ -55,7 +55,7 @@ def make_candidate(c, rave, prior_weight, prior_atari):
     return Player([PYTHON, '-m', 'players', 'mcts',
                    # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
                    '--prior-even', '10', '--prior-pattern', '0.5', '--prior-edge', '1',
-                   '--prior-near', '0',
+                   '--prior-shape', '0', '--prior-near', '0',
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1',
                    '--time-manage', '--time-extend', '2', '--time-early',

@@ -23,12 +23,12 @@ def mcts(*options):
                    '--time-manage', '--time-extend', '2', '--time-early',
                    '--c', '0.05798', '--rave', '1007', '--prior-weight', '47.06',
                    '--prior-atari', '0.06499', '--prior-even', '10', '--prior-pattern', '0.5',
-                   '--prior-edge', '1', '--prior-near', '0', *options],
+                   '--prior-edge', '1', '--prior-shape', '0', '--prior-near', '0', *options],
                   discard_stderr=True)
 
 
 ROUND2 = ('--c', '0.0334', '--rave', '591.2', '--prior-weight', '27.79', '--prior-even', '14.41',
-          '--prior-pattern', '0.8104', '--prior-edge', '1.215', '--prior-near', '1.165',
+          '--prior-pattern', '0.8104', '--prior-edge', '1.215', '--prior-shape', '0', '--prior-near', '1.165',
           '--prior-atari', '0.065')
 
 players = {

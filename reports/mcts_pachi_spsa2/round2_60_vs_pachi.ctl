@@ -27,7 +27,7 @@ players = {
                            '--prior-atari', '0.065', '--c', '0.0334', '--rave', '591.2',
                            '--prior-weight', '27.79', '--prior-even', '14.41',
                            '--prior-pattern', '0.8104', '--prior-edge', '1.215',
-                           '--prior-near', '1.165'],
+                           '--prior-shape', '0', '--prior-near', '1.165'],
                           discard_stderr=True),
     'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),
 }

@@ -55,5 +55,5 @@ def make_candidate(c, rave, prior_weight, prior_even, prior_pattern, prior_edge,
                    '--c', repr(c), '--rave', repr(rave),
                    '--prior-weight', repr(prior_weight), '--prior-even', repr(prior_even),
                    '--prior-pattern', repr(prior_pattern), '--prior-edge', repr(prior_edge),
-                   '--prior-near', repr(prior_near)],
+                   '--prior-shape', '0', '--prior-near', repr(prior_near)],
                   discard_stderr=True)

@@ -23,7 +23,7 @@ def mcts(*options):
                    # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
                    '--c', '0.2', '--rave', '3000', '--prior-weight', '20',
                    '--prior-atari', '0', '--prior-even', '10', '--prior-pattern', '0.5',
-                   '--prior-edge', '1', '--prior-near', '0', '--time-extend', '0',
+                   '--prior-edge', '1', '--prior-shape', '0', '--prior-near', '0', '--time-extend', '0',
                    '--no-time-early',
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1', '--time-manage', *options],

@@ -22,7 +22,7 @@ def mcts(*options):
                    # the engine's defaults when this ran (since tuned: reports/mcts_vs_pachi.md)
                    '--c', '0.2', '--rave', '3000', '--prior-weight', '20',
                    '--prior-atari', '0', '--prior-even', '10', '--prior-pattern', '0.5',
-                   '--prior-edge', '1', '--prior-near', '0', '--no-time-manage',
+                   '--prior-edge', '1', '--prior-shape', '0', '--prior-near', '0', '--no-time-manage',
                    '--time-extend', '0', '--no-time-early',
                    '--engine', 'fast', '--policy', 'heavy',
                    '--playouts', '100000000', '--threads', '1', *options],
@@ -32,7 +32,7 @@ def mcts(*options):
 players = {
     'mcts-base': mcts(),
     'mcts-atari': mcts('--prior-atari', '1'),
-    'mcts-near': mcts('--prior-near', '1'),
+    'mcts-near': mcts('--prior-shape', '0', '--prior-near', '1'),
     'mcts-norave': mcts('--rave', '0'),
     'mcts-noreuse': mcts('--no-reuse'),
     'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),

@@ -30,6 +30,8 @@ PRIOR_OPTIONS = (
     ("atari", "atari (per opponent group with two liberties reduced to one)"),
     ("near", "distance to the last move ((4 - d) / 3 within Manhattan distance 3)"),
     ("ladder", "running from atari into a ladder that catches (a penalty)"),
+    ("shape", "learnt 3x3 shape (players/engines/go_uct/shapes_pachi.txt: log2 of how much "
+     "likelier Pachi picks a point with that neighbourhood, -3 to 3; below 0 a loss)"),
 )
 """The heuristic priors' factors, each --prior-NAME (UctParams.prior_NAME, its default)."""
 PLAYOUT_SWITCHES = (

@@ -16,6 +16,9 @@ The features of colour playing the empty point p, in FEATURES order:
   near        -- (4 - d) / 3 where d <= 3 is the Manhattan distance from the last move
   ladder      -- 1 if p extends an own adjacent group in atari that is lost however it runs
                  (playout.escape_fails: a ladder that catches it, or too few liberties) (bad)
+  shape       -- the learnt value of p's 3x3 neighbourhood (shapes: log2 of how much likelier
+                 a strong player picks it than the mean point, -3 to 3): visits that win above
+                 0, visits that lose below
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from players.engines.go_uct.playout import (
     pattern_code,
 )
 
-FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near", "ladder")
-CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR, LADDER = range(len(FEATURES))
+FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near", "ladder",
+            "shape")
+CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR, LADDER, SHAPE = range(len(FEATURES))
 BAD = (SELF_ATARI, EDGE, LADDER)
-"""The features that count as visits that lose."""
+"""The features that count as visits that lose (SHAPE loses where it is below 0)."""
 
 
 def weights(scale: float, factors: dict[str, float]) -> np.ndarray:
@@ -82,11 +86,13 @@ def _has_two_liberties(board, width, nxt, g):
 
 
 @njit(**INLINE)
-def features(work, n, p, colour, last, patterns, out):
+def features(work, n, p, colour, last, patterns, shapes, out):
     """Fill out[len(FEATURES)] with the features of colour playing the empty point p.
 
     work is a playout workspace holding the position (see playout.load_board);
-    last is the previous move's point, -1 for a pass or none.
+    last is the previous move's point, -1 for a pass or none; patterns is
+    patterns.default_table(), shapes the value of each neighbourhood code
+    (shapes.shipped_table(), or zeros).
     """
     board, gid, nxt, gsize, libs, lsum, lsq, _, _, _, stack, _ = work
     width = n + 2
@@ -127,8 +133,10 @@ def features(work, n, p, colour, last, patterns, out):
                 out[LADDER] = 1.0
     if self_atari:
         out[SELF_ATARI] = 1.0
-    if patterns[pattern_code(board, width, p, colour)]:
+    code = pattern_code(board, width, p, colour)
+    if patterns[code]:
         out[PATTERN] = 1.0
+    out[SHAPE] = shapes[code]
     row, col = p // width, p % width
     line = min(row, col, n + 1 - row, n + 1 - col)
     if line <= 2 and not _stone_near(board, n, p, 2):
@@ -140,16 +148,19 @@ def features(work, n, p, colour, last, patterns, out):
 
 
 @njit(**INLINE)
-def prior(work, n, p, colour, last, patterns, even, weight, scratch):
+def prior(work, n, p, colour, last, patterns, shapes, even, weight, scratch):
     """(virtual visits, virtual wins) of colour playing p; weight holds each feature's weight.
 
     scratch is room for len(FEATURES) numbers.
     """
-    features(work, n, p, colour, last, patterns, scratch)
+    features(work, n, p, colour, last, patterns, shapes, scratch)
     visits = even
     wins = 0.5 * even
     for i in range(scratch.shape[0]):
         amount = weight[i] * scratch[i]
+        if amount < 0.0:    # a shape below the mean: visits that lose
+            visits -= amount
+            continue
         visits += amount
         if i != SELF_ATARI and i != EDGE and i != LADDER:
             wins += amount

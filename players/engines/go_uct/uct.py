@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct import patterns, playout, priors
+from players.engines.go_uct import patterns, playout, priors, shapes
 from players.engines.go_uct.atomics import atomic_add
 from players.engines.go_uct.playout import (
     INLINE,
@@ -90,6 +90,7 @@ class UctParams:
     prior_atari: float = 0.065
     prior_near: float = 1.165
     prior_ladder: float = 0.0
+    prior_shape: float = 0.3
     heavy: bool = True
     reuse: bool = True
     lgrf: bool = False
@@ -178,7 +179,8 @@ def copy_subtree(src, dst, root, order):
 
 
 @njit(**KERNEL)
-def _expand(tree, work, n, node, colour, ko, last, patterns, even, weight, scratch, rng, alloc):
+def _expand(tree, work, n, node, colour, ko, last, patterns, shapes, even, weight, scratch, rng,
+            alloc):
     """Give node one edge per sensible move of colour, and pass; returns False if full.
 
     The edges come from alloc's slice ([next node, end node, next edge, end edge]);
@@ -195,7 +197,7 @@ def _expand(tree, work, n, node, colour, ko, last, patterns, even, weight, scrat
         p = empties[i]
         if not playable(board, width, gid, libs, lsum, lsq, p, colour, ko):
             continue
-        pv, pw = priors.prior(work, n, p, colour, last, patterns, even, weight, scratch)
+        pv, pw = priors.prior(work, n, p, colour, last, patterns, shapes, even, weight, scratch)
         jitter = rand_below(rng, 1000) * 1e-5
         e_move[k] = p
         e_pn[k] = pv
@@ -256,13 +258,14 @@ def _select(tree, node, c, rave_equiv, scores):
 @njit(error_model="numpy", **KERNEL)
 def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, root_passes,
                     komi, count, c, rave_equiv, expand_after, even, weight, heavy, patterns,
-                    max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
+                    shapes, max_moves, rng, record, path_nodes, path_edges, first_colour, alloc,
                     vloss, scratch, scores, replies, tactics):
     """Run count simulations from the root (node 0, already expanded); returns playouts run.
 
     New nodes and edges come from alloc's slice; vloss is the virtual loss
     each edge on the path carries until its simulation is backed up (0 when
     one thread searches); weight is each prior feature's weight (priors.weights),
+    shapes the shape prior's table (priors.features),
     scratch room for the features, scores room for one number per edge;
     replies the last-good-reply table the playouts use and every simulation
     updates (playout.learn_replies), or empty for none; tactics the heavy
@@ -303,7 +306,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
             if child < 0:
                 if e_n[e] + 1 >= expand_after and alloc[0] < alloc[1]:
                     child = alloc[0]
-                    if _expand(tree, work, n, child, colour, ko, move, patterns, even, weight,
+                    if _expand(tree, work, n, child, colour, ko, move, patterns, shapes, even, weight,
                                scratch, rng, alloc):
                         alloc[0] += 1
                         e_child[e] = child
@@ -388,6 +391,9 @@ class FastUct:
         self.virtual_loss = virtual_loss if threads > 1 else 0.0
         self.reused = 0.0
         self.patterns = patterns.default_table()
+        # The learnt shapes are read only when their prior is on.
+        self.shapes = (shapes.shipped_table() if params.prior_shape
+                       else np.zeros(shapes.CODES, np.float64))
         self.weights = priors.weights(params.prior_weight, params.prior_factors())
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         # One table that all threads share, as the tree is: a lost update is a lost reply.
@@ -469,8 +475,8 @@ class FastUct:
             root = self.workers[0]
             load_board(root.work, board, self.n)
             whole = np.array([1, tree[0].shape[0], 0, tree[3].shape[0]], np.int64)
-            _expand(tree, root.work, self.n, 0, colour, ko, last, self.patterns, p.prior_even,
-                    self.weights, root.features, root.rng, whole)
+            _expand(tree, root.work, self.n, 0, colour, ko, last, self.patterns, self.shapes,
+                    p.prior_even, self.weights, root.features, root.rng, whole)
             used_nodes, used_edges = 1, int(whole[2])
             self.reused = 0.0
         self._root = (board.copy(), colour, passes)
@@ -487,7 +493,7 @@ class FastUct:
                 step = min(chunk, share - done)
                 run_simulations(tree, worker.work, board, self.n, colour, ko, last, passes,
                                 self.komi, step, p.c, p.rave_equiv, p.expand_after,
-                                p.prior_even, self.weights, p.heavy, self.patterns,
+                                p.prior_even, self.weights, p.heavy, self.patterns, self.shapes,
                                 self.max_moves, worker.rng, worker.record, worker.path_nodes,
                                 worker.path_edges, worker.first_colour, alloc,
                                 self.virtual_loss, worker.features, worker.scores,

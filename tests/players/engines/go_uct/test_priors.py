@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from players.engines.go_uct import patterns, playout, priors
+from players.engines.go_uct import patterns, playout, priors, shapes
 from players.engines.go_uct.engine import PRIOR_OPTIONS, MctsGenerator, build_parser, make_engine
 from players.engines.go_uct.priors import FEATURES
 from players.engines.go_uct.uct import FastUct
@@ -19,6 +19,9 @@ def point(n, vertex):
     return go_board.point_of(n, (int(vertex[1:]) - 1) * n + col)
 
 
+NO_SHAPES = np.zeros(shapes.CODES)   # the shape prior's table has its own tests (test_shapes.py)
+
+
 def features_of(diagram, vertex, colour=B, last=None):
     state = state_from_diagram(diagram)
     n = int(np.sqrt(len(state.board))) - 2
@@ -26,7 +29,7 @@ def features_of(diagram, vertex, colour=B, last=None):
     playout.load_board(work, state.board, n)
     out = np.zeros(len(FEATURES))
     priors.features(work, n, point(n, vertex), colour, -1 if last is None else point(n, last),
-                    patterns.default_table(), out)
+                    patterns.default_table(), NO_SHAPES, out)
     return dict(zip(FEATURES, out.tolist()))
 
 
@@ -238,7 +241,7 @@ def test_features_agree_with_the_reference_in_random_positions(seed):
         sensible = go_board.sensible_mask(state.board, n, state.colour, state.ko)[:-1]
         for action in np.flatnonzero(sensible):
             p = go_board.point_of(n, int(action))
-            priors.features(work, n, p, state.colour, state.last, table, out)
+            priors.features(work, n, p, state.colour, state.last, table, NO_SHAPES, out)
             expected = reference(state.board, n, p, state.colour, state.last)
             got = dict(zip(FEATURES, out.tolist()))
             expected["pattern"] = got["pattern"]  # the pattern table has its own tests
@@ -254,8 +257,8 @@ def test_prior_adds_weighted_features_as_wins_or_losses():
     weight = priors.weights(20.0, {"capture": 1.0, "near": 0.5})
     p = point(9, "D3")
     scratch = np.zeros(len(FEATURES))
-    visits, wins = priors.prior(work, 9, p, W, point(9, "E2"), patterns.default_table(), 10.0,
-                                weight, scratch)
+    visits, wins = priors.prior(work, 9, p, W, point(9, "E2"), patterns.default_table(),
+                                NO_SHAPES, 10.0, weight, scratch)
     capture = 1 + 0.5 * 3
     near = 2 / 3  # E2 to D3: one row and one column
     assert visits == pytest.approx(10 + 20 * capture + 10 * near)
@@ -272,13 +275,13 @@ O X . O .
     state = state_from_diagram(diagram)
     work = playout.new_workspace(5)
     playout.load_board(work, state.board, 5)
-    visits, wins = priors.prior(work, 5, point(5, "C3"), B, -1, patterns.default_table(), 10.0,
-                                weight, scratch)
+    visits, wins = priors.prior(work, 5, point(5, "C3"), B, -1, patterns.default_table(),
+                                NO_SHAPES, 10.0, weight, scratch)
     assert (visits, wins) == pytest.approx((30.0, 5.0))
 
 
 def test_weights_refuses_unknown_features():
-    assert priors.weights(2.0, {"near": 1.5}).tolist() == [0, 0, 0, 0, 0, 0, 3.0, 0]
+    assert priors.weights(2.0, {"near": 1.5}).tolist() == [0, 0, 0, 0, 0, 0, 3.0, 0, 0]
     with pytest.raises(ValueError, match="nearby"):
         priors.weights(2.0, {"nearby": 1.0})
 
@@ -319,7 +322,7 @@ def test_each_prior_option_changes_the_root_priors(name):
         for move in on:
             if move >= 0:
                 priors.features(work, 9, move, state.colour, state.last,
-                                patterns.default_table(), out)
+                                patterns.default_table(), shapes.shipped_table(), out)
                 if out[FEATURES.index(name)]:
                     firing.append(move)
         assert sorted(m for m in on if on[m] != off[m]) == sorted(firing)
