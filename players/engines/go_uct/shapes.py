@@ -28,6 +28,7 @@ import numpy as np
 from sgfmill import sgf
 
 from players.engines.go_uct.playout import pattern_code
+from players.games import go_board
 from players.games.go import GoGame
 
 CODES = 4 ** 8
@@ -91,19 +92,15 @@ def count(records: Iterable[sgf.Sgf_game], player: str) -> tuple[np.ndarray, np.
             colour, move = node.get_move()
             if colour is None:
                 continue
-            player_to_move = 0 if colour == "b" else 1
-            _, state = game.turn_for(state, player_to_move)
-            if move is None:
-                state = game.apply(state, game.pass_action)
-                continue
-            action = move[0] * size + move[1]
-            if colour in ours:
+            _, state = game.turn_for(state, 0 if colour == "b" else 1)
+            action = game.move_to_action(move)
+            if colour in ours and move is not None:
                 board = state.board
                 mover = state.colour
-                empty = np.flatnonzero(board == 0)
+                empty = np.flatnonzero(board == go_board.EMPTY)
                 codes = canon[[pattern_code(board, width, int(p), mover) for p in empty]]
                 np.add.at(seen, codes, 1)
-                point = (move[0] + 1) * width + move[1] + 1
+                point = go_board.point_of(size, action)
                 chosen[canon[pattern_code(board, width, point, mover)]] += 1
                 moves += 1
             if not game.is_legal(state, action):
@@ -127,7 +124,9 @@ def values(seen: np.ndarray, chosen: np.ndarray) -> dict[int, float]:
 
 def table(shapes: dict[int, float]) -> np.ndarray:
     """The value of every code (the engine's lookup): each canonical code's value, 0 if unseen."""
-    return np.array([shapes.get(int(c), 0.0) for c in canonical()], np.float64)
+    by_class = np.zeros(CODES, np.float64)
+    by_class[list(shapes)] = list(shapes.values())
+    return by_class[canonical()]
 
 
 def write(path: Path, shapes: dict[int, float], source: str) -> None:
