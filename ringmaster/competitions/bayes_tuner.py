@@ -43,7 +43,8 @@ ACQUISITIONS = ("knowledge_gradient", "ucb")
 WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
 LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted to the few dozen noisy
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
-ANSWER_SMOOTHING = 2.0     # the answer's model has the fit's lengthscales times this (answer_smoothing)
+ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
+                           # 2 gains on ridges, loses on Log1D and Rosenbrock (reports/continuous_tuners.md)
 
 
 def _interpret_nonnegative_float(value: Any) -> float:
@@ -113,8 +114,8 @@ class BayesTuner(ContinuousTuner):
     trend. The initial design is start_matches matches at the start, then a Latin hypercube;
     after it, the next point
     maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb');
-    the recommendation maximises over the whole space the posterior mean of the same model
-    with its lengthscales times answer_smoothing (2).
+    the recommendation maximises the posterior mean over the whole space (of the same model
+    with its lengthscales times answer_smoothing, where that is above 1).
     Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
     """
 
@@ -407,9 +408,10 @@ class BayesTuner(ContinuousTuner):
         answer_smoothing (gp itself at 1).
 
         The maximum of a fit to noisy matches is drawn to its luckiest bump (the winner's
-        curse), and finding where a function peaks wants a wider window than fitting its
-        values does; doubling the fitted lengthscales halved bayes_tuner's mean regret on
-        IllCorrelated at 2,000 games (reports/continuous_tuners.md, issue 34).
+        curse), and finding where a function peaks can want a wider window than fitting its
+        values does: doubling the fitted lengthscales halved bayes_tuner's mean regret on
+        IllCorrelated at 2,000 games, and raised it on Log1D and on Rosenbrock at 300 and 600
+        (reports/continuous_tuners.md, issue 34), so it is off by default.
         """
         if self.answer_smoothing == 1.0:
             return gp

@@ -305,7 +305,10 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     tuner.write_short_report(out)
     text = out.getvalue()
     assert text.startswith("Bayesian tuning event: bayes\n")
-    assert "Recommended (the model's highest mean, its lengthscales x2): x: " in text
+    assert "Recommended (the model's highest mean): x: " in text
+    out = io.StringIO()
+    make_tuner(answer_smoothing=2).write_short_report(out)
+    assert "No recommendation before the first result." in out.getvalue()
     assert "The model along each parameter" in text
     assert "confirmation: 2 fresh games for the best candidate once tuning ends" in text
     data = tuner.get_json_report()
