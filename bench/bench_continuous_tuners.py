@@ -13,7 +13,8 @@ gain schedule and the stretch it averages; the bayes tuner's match size), so eac
 checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final point
 (average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
-has trend = 'constant'; "bayes_tuner trust region" has trust_region = True.
+has trend = 'constant'; "bayes_tuner trust region" has trust_region = True;
+"bayes_tuner smoothed" has answer_smoothing = 2.
 
 Results go to a JSON-lines file, one line per run (a per-budget tuner's run is one
 budget), so an interrupted bench goes on where it stopped; --report turns the file
@@ -67,9 +68,9 @@ CHECKPOINTS = (1000, 2000, 5000, 20000)          # --budgets' default (issue 15'
 SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
           "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
-          "bayes_tuner trust region")
+          "bayes_tuner trust region", "bayes_tuner smoothed")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
-              "bayes_tuner constant", "bayes_tuner trust region")
+              "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
@@ -121,7 +122,8 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
         variant = {"bayes_tuner constant": {"trend": "constant"},
-                   "bayes_tuner trust region": {"trust_region": True}}.get(name, {})
+                   "bayes_tuner trust region": {"trust_region": True},
+                   "bayes_tuner smoothed": {"answer_smoothing": 2.0}}.get(name, {})
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
                                            for d in range(dims)]}

@@ -43,12 +43,21 @@ ACQUISITIONS = ("knowledge_gradient", "ucb")
 WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
 LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted to the few dozen noisy
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
+ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
+                           # 2 gains on ridges, loses on Log1D and Rosenbrock (reports/continuous_tuners.md)
 
 
 def _interpret_nonnegative_float(value: Any) -> float:
     value = interpret_float(value)
     if value < 0.0:
         raise ValueError("must not be negative")
+    return value
+
+
+def _interpret_smoothing(value: Any) -> float:
+    value = interpret_float(value)
+    if not value >= 1.0:
+        raise ValueError("must be at least 1 (1: the fitted model's own maximum)")
     return value
 
 
@@ -66,6 +75,7 @@ BAYES_SETTINGS = [
     Setting("refit_every", interpret_positive_int, default=10),
     Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
     Setting("trust_region", interpret_bool, default=False),
+    Setting("answer_smoothing", _interpret_smoothing, default=ANSWER_SMOOTHING),
 ]
 
 
@@ -104,7 +114,8 @@ class BayesTuner(ContinuousTuner):
     trend. The initial design is start_matches matches at the start, then a Latin hypercube;
     after it, the next point
     maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb');
-    the recommendation maximises the posterior mean over the whole space.
+    the recommendation maximises the posterior mean over the whole space (of the same model
+    with its lengthscales times answer_smoothing, where that is above 1).
     Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
     """
 
@@ -142,6 +153,7 @@ class BayesTuner(ContinuousTuner):
         self.refit_every: int = settings["refit_every"]
         self.trend: str = settings["trend"]
         self.trust_region: bool = settings["trust_region"]
+        self.answer_smoothing: float = settings["answer_smoothing"]
         if self.trust_region and self.acquisition != "knowledge_gradient":
             raise ControlFileError("'trust_region': True needs acquisition = 'knowledge_gradient' "
                                    f"(not {self.acquisition!r})", setting="trust_region")
@@ -391,8 +403,28 @@ class BayesTuner(ContinuousTuner):
             candidates = self._candidates(rng, best, spread, 0)
         return candidates[int(np.argmax(gp.predict_mean(candidates)))]
 
+    def _answer_model(self, gp: Any) -> Any:
+        """The model whose mean's maximum is the answer: gp with its lengthscales times
+        answer_smoothing (gp itself at 1).
+
+        The maximum of a fit to noisy matches is drawn to its luckiest bump (the winner's
+        curse), and finding where a function peaks can want a wider window than fitting its
+        values does: doubling the fitted lengthscales halved bayes_tuner's mean regret on
+        IllCorrelated at 2,000 games, and raised it on Log1D and on Rosenbrock at 300 and 600
+        (reports/continuous_tuners.md, issue 34), so it is off by default.
+        """
+        if self.answer_smoothing == 1.0:
+            return gp
+        from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters
+
+        hyper = gp.hyper
+        smoother = Hyperparameters(tuple(self.answer_smoothing * ls for ls in hyper.lengthscales),
+                                   hyper.signal_sd, hyper.rotation)
+        return GaussianProcess(gp.x, gp.wins, gp.games, smoother, trend=gp.trend, start=gp.mode)
+
     def recommendation(self) -> tuple[list[float], float, float] | None:
-        """(point, mean, sd) where the model's mean logit win rate is highest; None before any result.
+        """(point, mean, sd): the point where the answer's model (_answer_model) has its highest
+        mean, with the fitted model's mean logit win rate there and its sd; None before any result.
 
         The random draws are seeded by the number of results, so the answer is a
         function of the state.
@@ -406,7 +438,7 @@ class BayesTuner(ContinuousTuner):
             return self._recommendation_cache[1]
         rng = np.random.default_rng(self.results())
         if self.region is None:
-            point = self._best_mean(gp, rng)
+            point = self._best_mean(self._answer_model(gp), rng)
             mean, sd = gp.predict(point)
         else:
             point, local, low, side = self._trust_region_best(rng)
@@ -607,7 +639,8 @@ class BayesTuner(ContinuousTuner):
             point, mean, sd = found
             rate, low, high = self._rate_interval(mean, sd)
             out.writelines(line + "\n" for line in self.verdict().lines())
-            out.write(f"Recommended (the model's highest mean): {self.format_optimiser_parameters(point)}\n")
+            out.write(f"Recommended (the model's highest mean{self._smoothing_note()}): "
+                      f"{self.format_optimiser_parameters(point)}\n")
             out.write(f"  model's win rate there {rate:.3f} [{low:.3f}, {high:.3f}]  "
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
                       f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
@@ -620,6 +653,11 @@ class BayesTuner(ContinuousTuner):
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
+
+    def _smoothing_note(self) -> str:
+        if self.region is not None or self.answer_smoothing == 1.0:
+            return ""
+        return f", its lengthscales x{self.answer_smoothing:g}"
 
     def optimum_intervals(self) -> list[dict[str, Any]]:
         """optimum_location() per parameter in engine units: code, low, median, high (and each as
@@ -663,6 +701,7 @@ class BayesTuner(ContinuousTuner):
             rate, low, high = self._rate_interval(found[1], found[2])
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
+                           "answer_smoothing": None if self.region is not None else self.answer_smoothing,
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()

@@ -6,6 +6,7 @@ import os
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
@@ -57,6 +58,8 @@ def peak(p):
     ({"refit_every": "often"}, "'refit_every': invalid integer"),
     ({"trend": "cubic"}, "'trend': must be one of 'constant', 'quadratic'"),
     ({"trust_region": "yes"}, "'trust_region': invalid True/False value"),
+    ({"answer_smoothing": 0.5}, "'answer_smoothing': must be at least 1 (1: the fitted model's own maximum)"),
+    ({"answer_smoothing": "wide"}, "'answer_smoothing': invalid float"),
     ({"trust_region": True, "acquisition": "ucb"},
      "'trust_region': True needs acquisition = 'knowledge_gradient' (not 'ucb')"),
     ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
@@ -121,6 +124,45 @@ def test_the_model_finds_the_peak():
     assert abs(point[0] - 0.7) < 0.12
     assert sd > 0
     assert sum(abs(p["x"][0] - 0.7) < 0.2 for p in tuner.points[7:]) > len(tuner.points[7:]) / 2
+
+
+@pytest.mark.parametrize("smoothing", [1.0, 2.0, 3.0])
+def test_the_answer_is_the_maximum_of_the_fit_with_its_lengthscales_scaled(smoothing):
+    import numpy as np
+
+    from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters
+
+    tuner = make_tuner(answer_smoothing=smoothing)
+    run_simulation(tuner, peak, 300, random.Random(4))
+    fitted = tuner.model()
+    scaled = Hyperparameters(tuple(smoothing * ls for ls in fitted.hyper.lengthscales),
+                             fitted.hyper.signal_sd)
+    model = GaussianProcess(fitted.x, fitted.wins, fitted.games, scaled, trend=fitted.trend)
+    grid = np.linspace(0.0, 1.0, 2001)[:, None]
+    best = grid[int(np.argmax(model.predict_mean(grid)))][0]
+    point, mean, sd = tuner.recommendation()
+    assert abs(point[0] - best) < 0.002
+    # the win rate reported there is the fitted model's, not the smoothed one's
+    fitted_mean, fitted_sd = fitted.predict(np.array([point]))
+    assert (mean, sd) == pytest.approx((fitted_mean[0], fitted_sd[0]))
+
+
+def test_a_lucky_narrow_cluster_draws_the_fitted_maximum_and_not_the_answer():
+    # A broad hill peaking at 0.5 (50% there, 32% at 0.8), played evenly in 20-game matches, and
+    # two matches beside 0.8 that won 70%: the fit's own maximum goes to them, the answer stays
+    # near the hill's top.
+    points = [{"x": [x], "wins": float(round(20 * (0.5 - 2.0 * (x - 0.5) ** 2))), "games": 20}
+              for x in np.linspace(0.0, 1.0, 21) if abs(x - 0.8) > 0.04]
+    points += [{"x": [x], "wins": 14.0, "games": 20} for x in (0.79, 0.81)]
+    answers = []
+    for smoothing in (2.0, 1.0):
+        tuner = make_tuner(start_matches=1, initial_points=2, number_of_games=None,
+                           games_per_point=20, answer_smoothing=smoothing)
+        tuner.points = [dict(p) for p in points]
+        answers.append(tuner.recommendation()[0][0])
+    smoothed, fitted = answers
+    assert abs(smoothed - 0.5) < 0.1
+    assert abs(fitted - 0.5) > 0.15
 
 
 @pytest.mark.parametrize("trend", ["quadratic", "constant"])
@@ -264,6 +306,9 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     text = out.getvalue()
     assert text.startswith("Bayesian tuning event: bayes\n")
     assert "Recommended (the model's highest mean): x: " in text
+    out = io.StringIO()
+    make_tuner(answer_smoothing=2).write_short_report(out)
+    assert "No recommendation before the first result." in out.getvalue()
     assert "The model along each parameter" in text
     assert "confirmation: 2 fresh games for the best candidate once tuning ends" in text
     data = tuner.get_json_report()
