@@ -704,6 +704,7 @@ class BayesTuner(ContinuousTuner):
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
                            "answer_smoothing": None if self.region is not None else self.answer_smoothing,
+                           "optimism": OPTIMISM,
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()
