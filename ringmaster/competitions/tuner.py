@@ -117,11 +117,13 @@ def continuous_edge_warnings(codes: list[str], point: list[float]) -> list[str]:
             warnings.append(edge_warning(code, "high"))
     return warnings
 
-def selection_bias_warning(confirm_games: int) -> str:
-    """The caution shown under a record the selection itself produced."""
+def selection_bias_warning(confirm_games: int,
+                           what: str = "the tuning games chose this candidate, so its own record flatters it"
+                           ) -> str:
+    """The caution shown under a record (or a model's estimate) the selection itself produced."""
     advice = ("the confirmation games below are a fair test" if confirm_games > 0
               else "set confirm_games for an unbiased figure")
-    return f"(the tuning games chose this candidate, so its own record flatters it; {advice})"
+    return f"({what}; {advice})"
 
 
 def default_confirm_games(tuning_games: int) -> int:

@@ -306,9 +306,17 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     text = out.getvalue()
     assert text.startswith("Bayesian tuning event: bayes\n")
     assert "Recommended (the model's highest mean): x: " in text
+    assert ("(the model's estimate where it is highest, from the games that chose the point, flatters it: "
+            "by 2 to 5 win-rate points on the bench; the confirmation games below are a fair test)") in text
     out = io.StringIO()
     make_tuner(answer_smoothing=2).write_short_report(out)
     assert "No recommendation before the first result." in out.getvalue()
+    unconfirmed = make_tuner(number_of_games=200)
+    run_simulation(unconfirmed, peak, 20, random.Random(6))
+    out = io.StringIO()
+    unconfirmed.write_screen_report(out)
+    assert "flatters it: by 2 to 5 win-rate points on the bench; set confirm_games for an unbiased figure)" \
+        in out.getvalue()
     assert "The model along each parameter" in text
     assert "confirmation: 2 fresh games for the best candidate once tuning ends" in text
     data = tuner.get_json_report()

@@ -104,6 +104,8 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     assert "log10 k" not in page and "x (others at the answer)" in page
     x, k = report["recommended"]["optimum_95"]
     assert "Where the optimum lies, by the model" in page
+    assert str(escape("The model's estimate where it is highest, from the games that chose the point, "
+                      "flatters it: by 2 to 5 win-rate points on the bench.")) in page
     assert (f"{x['shown_low']} to {x['shown_high']} (median {x['shown_median']}); "
             f"{k['shown_low']} to {k['shown_high']}") in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
