@@ -58,7 +58,7 @@ def _interpret_nonnegative_float(value: Any) -> float:
 
 def _interpret_smoothing(value: Any) -> float:
     value = interpret_float(value)
-    if not value >= 1.0:
+    if value < 1.0:
         raise ValueError("must be at least 1 (1: the fitted model's own maximum)")
     return value
 
@@ -656,10 +656,14 @@ class BayesTuner(ContinuousTuner):
             out.write("\n")
             self.write_confirmation_report(out)
 
+    def _smoothing_in_effect(self) -> float | None:
+        """answer_smoothing where it shapes the answer; None in a trust region, whose answer is the
+        local model's."""
+        return None if self.region is not None else self.answer_smoothing
+
     def _smoothing_note(self) -> str:
-        if self.region is not None or self.answer_smoothing == 1.0:
-            return ""
-        return f", its lengthscales x{self.answer_smoothing:g}"
+        smoothing = self._smoothing_in_effect()
+        return "" if smoothing in (None, 1.0) else f", its lengthscales x{smoothing:g}"
 
     def optimum_intervals(self) -> list[dict[str, Any]]:
         """optimum_location() per parameter in engine units: code, low, median, high (and each as
@@ -703,7 +707,7 @@ class BayesTuner(ContinuousTuner):
             rate, low, high = self._rate_interval(found[1], found[2])
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
-                           "answer_smoothing": None if self.region is not None else self.answer_smoothing,
+                           "answer_smoothing": self._smoothing_in_effect(),
                            "optimism": OPTIMISM,
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
