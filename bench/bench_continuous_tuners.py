@@ -23,12 +23,16 @@ done in blocks of 20 seeds, and within a block the 1-D and 2-D problems at up to
 2,000 games first (issue 34's question), so a bench stopped early has whole cells.
 
 Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0] [--jobs 2] [--tuners a,b]
-           [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000] [--out FILE]
+           [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000]
+           [--start centre|random] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
            [--section NAME]
        python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
            [--against T] [--after-tuner T] [--md FILE --section NAME]
            (a change, paired on the seeds both hold; --after-tuner names a variant's rows)
+       python bench/bench_continuous_tuners.py versus --out FILE [--tuner T] [--against T]
+           [--md FILE --section NAME]
+           (two tuners on the same seeds of one file, with where their answers lie)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -88,8 +92,19 @@ def clip01(x: float) -> float:
 MC_SPLITS = {1: (16, 4), 2: (8, 4), 4: (4, 3)}
 
 
-def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]]:
-    """The tuner class and control-file settings for one run (the manual's mc settings)."""
+def random_start(seed: int, dims: int) -> list[float]:
+    """--start random: the seed's starting point, uniform in [0, 1]^dims, the same for every tuner and
+    budget (so a seed's runs differ only in the tuner and its length)."""
+    rng = random.Random(seed * 104729 + dims)
+    return [round(rng.random(), 6) for _ in range(dims)]
+
+
+def tuner_config(name: str, dims: int, games: int,
+                 start: list[float] | None = None) -> tuple[type, dict[str, Any]]:
+    """The tuner class and control-file settings for one run (the manual's mc settings); start, where
+    given, is where spsa_tuner and bayes_tuner start and ce_tuner's initial mean (the mc_tuners and
+    uniform have none: their grids don't start anywhere)."""
+    starts = start or [0.5] * dims
     if name.startswith("mc_tuner") or name == "uniform":
         from ringmaster.competitions.mc_tuner import McTuner
         from ringmaster.tuning.parameters import McParameter
@@ -105,7 +120,7 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
         from ringmaster.competitions.ce_tuner import CeTuner
         from ringmaster.tuning.parameters import CeParameter
         return CeTuner, {**common(),
-                         "parameters": [CeParameter(f"p{d}", initial_mean=0.5, initial_variance=0.09,
+                         "parameters": [CeParameter(f"p{d}", initial_mean=starts[d], initial_variance=0.09,
                                                     transform=clip01) for d in range(dims)],
                          "samples_per_generation": 20, "batch_size": 10,
                          "number_of_generations": max(1, games // 200),
@@ -116,7 +131,7 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
         variant = {"spsa_tuner last iterate": {"average_last": 0.0},
                    "spsa_tuner gamma 1/6": {"gamma": 1 / 6}}.get(name, {})
         return SpsaTuner, {**common(), "number_of_games": games, **variant,
-                           "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
+                           "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1), start=starts[d])
                                           for d in range(dims)]}
     if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
@@ -125,7 +140,8 @@ def tuner_config(name: str, dims: int, games: int) -> tuple[type, dict[str, Any]
                    "bayes_tuner trust region": {"trust_region": True},
                    "bayes_tuner smoothed": {"answer_smoothing": 2.0}}.get(name, {})
         return BayesTuner, {**common(), "number_of_games": games, **variant,
-                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1))
+                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
+                                                               start=starts[d])
                                            for d in range(dims)]}
     raise ValueError(name)
 
@@ -139,16 +155,26 @@ def recommended(tuner: Any) -> list[float]:
     return list(tuner.recommended_parameters())
 
 
-def run_one(task: tuple[str, str, int, tuple[int, ...]]) -> dict[str, Any]:
+Task = tuple[str, str, int, tuple[int, ...], str]   # tuner, problem, seed, budgets, start mode
+
+
+def run_one(task: Task) -> dict[str, Any]:
     """One seed of one tuner on one problem: the regret at each checkpoint (a per-budget tuner:
     a run for each)."""
-    tuner_name, problem_name, seed, budgets = task
+    tuner_name, problem_name, seed, budgets, start_mode = task
     problem: Problem = PROBLEMS[problem_name]
+    start = random_start(seed, problem.dimensions) if start_mode == "random" else None
     started = time.process_time()
     regrets: dict[int, float] = {}
+    answers: dict[int, list[float]] = {}
+
+    def record(games: int, answer: list[float]) -> None:
+        regrets[games] = problem.regret(answer)
+        answers[games] = [round(float(x), 6) for x in answer]
+
     runs = [(b, (b,)) for b in budgets] if tuner_name in PER_BUDGET else [(max(budgets), budgets)]
     for games, checkpoints in runs:
-        cls, config = tuner_config(tuner_name, problem.dimensions, games)
+        cls, config = tuner_config(tuner_name, problem.dimensions, games, start)
         tuner = cls("bench")
         tuner.rng = random.Random(seed * 1000003 + games)
         tuner.initialise_from_control_file(config)
@@ -156,16 +182,21 @@ def run_one(task: tuple[str, str, int, tuple[int, ...]]) -> dict[str, Any]:
 
         def on_result(done: int, tuner: Any = tuner, checkpoints: tuple[int, ...] = checkpoints) -> None:
             if done in checkpoints:
-                regrets[done] = problem.regret(recommended(tuner))
+                record(done, recommended(tuner))
 
         played = run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games),
                                 on_result=on_result)
         if played < games:   # a tuner that stopped early keeps its answer
             for checkpoint in checkpoints:
-                regrets.setdefault(checkpoint, problem.regret(recommended(tuner)))
-    return {"tuner": tuner_name, "problem": problem_name, "seed": seed,
-            "regret": {str(k): v for k, v in sorted(regrets.items())},
-            "cpu_seconds": time.process_time() - started}
+                if checkpoint not in regrets:
+                    record(checkpoint, recommended(tuner))
+    row = {"tuner": tuner_name, "problem": problem_name, "seed": seed,
+           "regret": {str(k): v for k, v in sorted(regrets.items())},
+           "answer": {str(k): v for k, v in sorted(answers.items())},
+           "cpu_seconds": time.process_time() - started}
+    if start is not None:
+        row["start"] = start
+    return row
 
 
 def load_results(path: Path) -> list[dict[str, Any]]:
@@ -175,7 +206,7 @@ def load_results(path: Path) -> list[dict[str, Any]]:
 
 
 def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[int, ...],
-         per_budget_max: int) -> list[tuple[str, str, int, tuple[int, ...]]]:
+         per_budget_max: int, start_mode: str = "centre") -> list[Task]:
     """The runs, in order: blocks of SEED_BLOCK seeds, in each the 1-D and 2-D problems at up to
     2,000 games first. A per-budget tuner has a task a budget (up to per_budget_max)."""
     tasks = []
@@ -183,29 +214,38 @@ def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[in
         for p in problems:
             for t in tuners:
                 if t in PER_BUDGET:
-                    tasks += [(t, p, s, (b,)) for b in budgets if b <= per_budget_max]
+                    tasks += [(t, p, s, (b,), start_mode) for b in budgets if b <= per_budget_max]
                 else:
-                    tasks.append((t, p, s, budgets))
+                    tasks.append((t, p, s, budgets, start_mode))
 
-    def order(task: tuple[str, str, int, tuple[int, ...]]) -> tuple[int, int, int]:
+    def order(task: Task) -> tuple[int, int, int]:
         decisive = PROBLEMS[task[1]].dimensions <= 2 and min(task[3]) <= 2000
         return (task[2] // SEED_BLOCK, 0 if decisive else 1, task[2])
 
     return sorted(tasks, key=order)
 
 
-def task_key(tuner: str, problem: str, seed: int, budgets: Any) -> tuple[str, str, int, tuple[int, ...]]:
-    return (tuner, problem, seed, tuple(sorted(int(b) for b in budgets)))
+def task_key(tuner: str, problem: str, seed: int, budgets: Any, start_mode: str) -> Task:
+    return (tuner, problem, seed, tuple(sorted(int(b) for b in budgets)), start_mode)
+
+
+def start_mode_of(row: dict[str, Any]) -> str:
+    """'random' for a row run with --start random (it records its start), else 'centre'."""
+    return "random" if "start" in row else "centre"
 
 
 def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"]) for r in load_results(out)}
+    rows = load_results(out)
+    modes = {start_mode_of(r) for r in rows}
+    if modes and modes != {args.start}:
+        sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
+    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r)) for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
     problems = args.problems.split(",") if args.problems else list(PROBLEMS)
     budgets = tuple(sorted(int(b) for b in args.budgets.split(",")))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max)
+    tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max, args.start)
              if task_key(*t) not in done]
     started = time.time()
     print(f"{len(tasks)} runs to do ({len(done)} already in {out})", flush=True)
@@ -459,6 +499,62 @@ def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tune
     return "\n".join(lines)
 
 
+def location(answers: list[list[float]], optimum: tuple[float, ...]) -> tuple[float, float]:
+    """(bias, spread) of a cell's answers: the distance from the optimum to their mean, and their root
+    mean square distance from that mean (both in optimiser units, Euclidean)."""
+    dims = len(optimum)
+    mean = [statistics.fmean(a[d] for a in answers) for d in range(dims)]
+    bias = math.dist(mean, optimum)
+    spread = math.sqrt(statistics.fmean(math.dist(a, mean) ** 2 for a in answers))
+    return bias, spread
+
+
+def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
+    """Two tuners on the same seeds of one file: for each problem and budget, their mean regret, the
+    paired difference, and where their answers lie (location: bias and spread); where the runs have
+    a random start, the paired difference again for the seeds whose start is nearer the optimum than
+    the cell's median start and for the others."""
+    ours, theirs = seed_regrets(results, tuner), seed_regrets(results, against)
+    answers = {(r["tuner"], r["problem"], int(g), r["seed"]): a
+               for r in results for g, a in r.get("answer", {}).items()}
+    starts = {(r["problem"], r["seed"]): r["start"] for r in results if "start" in r}
+
+    def shown(values: list[float], signed: bool = False) -> str:
+        return mean_interval(summarise(values), signed)
+
+    halves = bool(starts)
+    lines = [f"{tuner} against {against} on the same seeds: mean regret [95% interval], the paired "
+             "difference (below 0: " + tuner + " better), and where the answers lie: bias (the mean "
+             "answer's distance from the optimum) and spread (the answers' rms distance from their "
+             "mean), in the unit cube."
+             + (" Near and far: the seeds whose start is nearer the optimum than the cell's median "
+                "start, and the others." if halves else ""), "",
+             f"| problem | games | n | {tuner} | {against} | difference | {tuner} bias, spread | "
+             f"{against} bias, spread |" + (" difference, near starts | difference, far starts |"
+                                            if halves else ""),
+             "|---|---|---|---|---|---|---|---|" + ("---|---|" if halves else "")]
+    for problem, games in sorted({key[:2] for key in ours}, key=lambda k: (list(PROBLEMS).index(k[0]), k[1])):
+        seeds = sorted(seed for (p, g, seed) in ours if (p, g) == (problem, games) and (p, g, seed) in theirs)
+        if len(seeds) < 2:
+            continue
+        a = [ours[(problem, games, seed)] for seed in seeds]
+        b = [theirs[(problem, games, seed)] for seed in seeds]
+        cells = [problem, str(games), str(len(seeds)), shown(a), shown(b),
+                 shown([x - y for x, y in zip(a, b)], True)]
+        optimum = PROBLEMS[problem].optimum_u
+        for name in (tuner, against):
+            found = [answers.get((name, problem, games, seed)) for seed in seeds]
+            cells.append("-" if None in found else "{:.3f}, {:.3f}".format(*location(found, optimum)))
+        if halves:
+            gap = {seed: math.dist(starts[(problem, seed)], optimum) for seed in seeds}
+            middle = statistics.median(gap.values())
+            for near in (True, False):
+                chosen = [i for i, seed in enumerate(seeds) if (gap[seed] <= middle) == near]
+                cells.append(shown([a[i] - b[i] for i in chosen], True) if len(chosen) > 1 else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def write_section(path: Path, section: str, text: str) -> None:
     """Put text between the markdown file's <!-- section --> and <!-- /section --> markers."""
     page = path.read_text()
@@ -471,6 +567,14 @@ def compare(args: argparse.Namespace) -> None:
     """Print compare_text for --before and --out; with --md, put it in the file's section."""
     text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
                         args.tuner, args.against, args.after_tuner)
+    print(text)
+    if args.md:
+        write_section(Path(args.md), args.section, text)
+
+
+def versus(args: argparse.Namespace) -> None:
+    """Print versus_text for --out's --tuner and --against; with --md, put it in the file's section."""
+    text = versus_text(load_results(Path(args.out)), args.tuner, args.against)
     print(text)
     if args.md:
         write_section(Path(args.md), args.section, text)
@@ -489,7 +593,7 @@ def report(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "report", "compare"))
+    parser.add_argument("command", choices=("run", "report", "compare", "versus"))
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -499,6 +603,9 @@ def main() -> None:
                         help="spsa_tuner and bayes_tuner run only at budgets up to this")
     parser.add_argument("--tuners", default=None, help="comma-separated; default: all")
     parser.add_argument("--problems", default=None, help="comma-separated; default: all")
+    parser.add_argument("--start", choices=("centre", "random"), default="centre",
+                        help="run: where spsa_tuner and bayes_tuner start (ce_tuner's initial mean): the "
+                             "centre, or a point drawn uniformly for each seed (random_start)")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--svg", default=None)
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
@@ -514,7 +621,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "compare" and not args.before:
         parser.error("compare needs --before FILE")
-    {"run": run, "report": report, "compare": compare}[args.command](args)
+    {"run": run, "report": report, "compare": compare, "versus": versus}[args.command](args)
 
 
 if __name__ == "__main__":
