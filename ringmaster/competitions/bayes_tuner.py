@@ -338,19 +338,22 @@ class BayesTuner(ContinuousTuner):
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
         x, wins, games = self._observed_arrays()
+        other = self._other_array(self._observed())   # head-to-head matches of an earlier run
         low, high = trust_region.box(region.centre, region.side)
         side = np.maximum(high - low, 1e-6)
         near = trust_region.local_points(x, low, high)
         local_x = (x[near] - low) / side
+        local_other = None if other is None else (other[near] - low) / side
         start = None if region.local_hyper is None else \
             Hyperparameters.from_lists(region.local_hyper, region.local_rotation)
         if start is None or (refit and len(x) >= region.local_fitted_at + self.refit_every):
-            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND)
+            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND, other=local_other)
             if refit:
                 region.local_hyper, region.local_rotation = gp.hyper.to_lists()
                 region.local_fitted_at = len(x)
         else:
-            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND)
+            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND,
+                                 other=local_other)
         return gp, low, side
 
     def _incumbent(self, local: Any, low: Any, side: Any) -> tuple[list[float], float]:

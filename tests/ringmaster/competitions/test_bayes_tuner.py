@@ -629,3 +629,16 @@ def test_the_json_report_names_each_head_to_head_matchs_other_point():
     assert last["against_optimiser_parameters"] == tuner.points[-1]["y"]
     assert last["against_parameters"] == f"x: {tuner.points[-1]['y'][0]:.3f}"
     assert "against_parameters" not in report["points"][0]
+
+
+def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_differences():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches + 40, random.Random(2))
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert any("y" in p for p in status["points"])
+    boxed = make_tuner(trust_region=True, games_per_point=4)
+    boxed.set_status(status)
+    run_simulation(boxed, peak, 40, random.Random(3))
+    local, low, side = boxed._local_model(boxed.region, refit=False)
+    assert local.other is not None        # the pairs are differences there too, not wins
+    assert abs(boxed.recommendation()[0][0] - 0.7) < 0.15
