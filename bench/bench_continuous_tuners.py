@@ -14,7 +14,9 @@ checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final p
 (average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
 has trend = 'constant'; "bayes_tuner trust region" has trust_region = True;
-"bayes_tuner smoothed" has answer_smoothing = 2.
+"bayes_tuner smoothed" has answer_smoothing = 2; "bayes_tuner head to head" has head_to_head = True;
+"spsa_tuner against opponent" has head_to_head = False (each perturbed candidate plays the opponent,
+as bayes_tuner's matches do by default).
 
 Results go to a JSON-lines file, one line per run (a per-budget tuner's run is one
 budget), so an interrupted bench goes on where it stopped; --report turns the file
@@ -72,9 +74,11 @@ CHECKPOINTS = (1000, 2000, 5000, 20000)          # --budgets' default (issue 15'
 SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
           "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
-          "bayes_tuner trust region", "bayes_tuner smoothed")
+          "bayes_tuner trust region", "bayes_tuner smoothed", "bayes_tuner head to head",
+          "spsa_tuner against opponent")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
-              "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed")
+              "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed",
+              "bayes_tuner head to head", "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
@@ -129,7 +133,8 @@ def tuner_config(name: str, dims: int, games: int,
         from ringmaster.competitions.spsa_tuner import SpsaTuner
         from ringmaster.tuning.parameters import ContinuousParameter
         variant = {"spsa_tuner last iterate": {"average_last": 0.0},
-                   "spsa_tuner gamma 1/6": {"gamma": 1 / 6}}.get(name, {})
+                   "spsa_tuner gamma 1/6": {"gamma": 1 / 6},
+                   "spsa_tuner against opponent": {"head_to_head": False}}.get(name, {})
         return SpsaTuner, {**common(), "number_of_games": games, **variant,
                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1), start=starts[d])
                                           for d in range(dims)]}
@@ -138,7 +143,8 @@ def tuner_config(name: str, dims: int, games: int,
         from ringmaster.tuning.parameters import ContinuousParameter
         variant = {"bayes_tuner constant": {"trend": "constant"},
                    "bayes_tuner trust region": {"trust_region": True},
-                   "bayes_tuner smoothed": {"answer_smoothing": 2.0}}.get(name, {})
+                   "bayes_tuner smoothed": {"answer_smoothing": 2.0},
+                   "bayes_tuner head to head": {"head_to_head": True}}.get(name, {})
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
                                                                start=starts[d])

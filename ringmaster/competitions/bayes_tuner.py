@@ -45,6 +45,8 @@ LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted 
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
 OPTIMISM = ("the model's estimate where it is highest, from the games that chose the point, flatters "
             "it: by 2 to 5 win-rate points on the bench")   # reports/continuous_tuners.md, issue 34
+PAIR_RADII = (0.02, 0.25)  # a head-to-head match's two points lie this far either side of the incumbent
+AXIS_RADII = 6             # head-to-head choices along each of the kernel's axes, at radii across PAIR_RADII
 ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
                            # 2 gains on ridges, loses on Log1D and Rosenbrock (reports/continuous_tuners.md)
 
@@ -78,6 +80,7 @@ BAYES_SETTINGS = [
     Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
     Setting("trust_region", interpret_bool, default=False),
     Setting("answer_smoothing", _interpret_smoothing, default=ANSWER_SMOOTHING),
+    Setting("head_to_head", interpret_bool, default=False),
 ]
 
 
@@ -115,7 +118,9 @@ class BayesTuner(ContinuousTuner):
     Laplace's approximation), f a GP with a Matérn 5/2 kernel and a quadratic (or constant)
     trend. The initial design is start_matches matches at the start, then a Latin hypercube;
     after it, the next point
-    maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb');
+    maximises the knowledge gradient (or mean + ucb_kappa * sd with acquisition = 'ucb'),
+    or with head_to_head each match is between two candidates either side of the incumbent
+    (ids as before, candidate codes 'p<point>+' and 'p<point>-');
     the recommendation maximises the posterior mean over the whole space (of the same model
     with its lengthscales times answer_smoothing, where that is above 1).
     Confirmation games (confirm_games) have ids 'c0', 'c1', ... and the candidate code 'best'.
@@ -159,6 +164,10 @@ class BayesTuner(ContinuousTuner):
         if self.trust_region and self.acquisition != "knowledge_gradient":
             raise ControlFileError("'trust_region': True needs acquisition = 'knowledge_gradient' "
                                    f"(not {self.acquisition!r})", setting="trust_region")
+        self.head_to_head: bool = settings["head_to_head"]
+        if self.head_to_head and (self.trust_region or self.acquisition != "knowledge_gradient"):
+            raise ControlFileError("'head_to_head': True needs acquisition = 'knowledge_gradient' and "
+                                   "trust_region = False", setting="head_to_head")
         self.check_make_candidate(self.sample_engine_parameters())
         self._model_cache: tuple[Any, Any] | None = None
         self._recommendation_cache = None
@@ -206,8 +215,7 @@ class BayesTuner(ContinuousTuner):
             self.start_matches = int(status.get("start_matches", 1))
             if status["codes"] != [spec.code for spec in self.parameter_specs]:
                 raise ValueError("parameters changed")
-            self.points = [{"x": [float(v) for v in p["x"]], "wins": float(p["wins"]),
-                            "games": int(p["games"])} for p in status["points"]]
+            self.points = [self._point_from_json(p) for p in status["points"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]
             self.rotation = self._rotation_from_json(status.get("rotation"))
@@ -230,6 +238,17 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = None
         self._recommendation_cache = None
         self._argmax_cache = None
+
+    def _point_from_json(self, point: Any) -> dict[str, Any]:
+        """A match from a state file: its point, and the other point where it was head to head."""
+        dims = len(self.parameter_specs)
+        found = {"x": [float(v) for v in point["x"]], "wins": float(point["wins"]),
+                 "games": int(point["games"])}
+        if "y" in point:
+            found["y"] = [float(v) for v in point["y"]]
+        if any(len(found[key]) != dims for key in ("x", "y") if key in found):
+            raise ValueError("point's size")
+        return found
 
     def _rotation_from_json(self, rotation: Any) -> list[list[float]] | None:
         """The kernel's rotation from a state file: None, or a square of numbers, a row a parameter."""
@@ -257,6 +276,16 @@ class BayesTuner(ContinuousTuner):
         return (np.array([p["x"] for p in observed]), np.array([p["wins"] for p in observed]),
                 np.array([p["games"] for p in observed], dtype=float))
 
+    def _other_array(self, points: list[dict[str, Any]]) -> Any:
+        """The head-to-head matches' other points, a row per match (NaN for a match against the
+        opponent); None when no match was head to head."""
+        import numpy as np
+
+        if not any("y" in p for p in points):
+            return None
+        nan = [float("nan")] * len(self.parameter_specs)
+        return np.array([p.get("y", nan) for p in points], dtype=float)
+
     def model(self) -> Any:
         """The GP on the matches so far (None before any result); hyperparameters refitted every
         refit_every points with results, kept in the state so a resumed run gives the same model."""
@@ -270,15 +299,16 @@ class BayesTuner(ContinuousTuner):
         if self._model_cache is not None and self._model_cache[0] == key:
             return self._model_cache[1]
         x, wins, games = self._observed_arrays()
+        other = self._other_array(observed)
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
                 or self.trend != self.fitted_trend:
-            gp = fit(x, wins, games, start, self.trend)
+            gp = fit(x, wins, games, start, self.trend, other=other)
             self.hyper, self.rotation = gp.hyper.to_lists()
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
         else:
-            gp = GaussianProcess(x, wins, games, start, trend=self.trend)
+            gp = GaussianProcess(x, wins, games, start, trend=self.trend, other=other)
         self._model_cache = (key, gp)
         return gp
 
@@ -308,19 +338,22 @@ class BayesTuner(ContinuousTuner):
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
         x, wins, games = self._observed_arrays()
+        other = self._other_array(self._observed())   # head-to-head matches of an earlier run
         low, high = trust_region.box(region.centre, region.side)
         side = np.maximum(high - low, 1e-6)
         near = trust_region.local_points(x, low, high)
         local_x = (x[near] - low) / side
+        local_other = None if other is None else (other[near] - low) / side
         start = None if region.local_hyper is None else \
             Hyperparameters.from_lists(region.local_hyper, region.local_rotation)
         if start is None or (refit and len(x) >= region.local_fitted_at + self.refit_every):
-            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND)
+            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND, other=local_other)
             if refit:
                 region.local_hyper, region.local_rotation = gp.hyper.to_lists()
                 region.local_fitted_at = len(x)
         else:
-            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND)
+            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND,
+                                 other=local_other)
         return gp, low, side
 
     def _incumbent(self, local: Any, low: Any, side: Any) -> tuple[list[float], float]:
@@ -363,7 +396,7 @@ class BayesTuner(ContinuousTuner):
         if len(pending):   # counted as matches that went as the local model predicts, as in _next_point
             pending = pending[trust_region.local_points(pending, low, high, at_least=0)]
             if len(pending):
-                local = self._with_pending(local, (pending - low) / side)
+                local = self._with_pending(local, [{"x": row} for row in (pending - low) / side])
         scale = min(1.0, region.side)
         answers = self._candidates(rng, region.centre, 0.05 * scale, KG_ANSWERS, low, high)
         choices = self._candidates(rng, region.centre, KG_SPREAD * scale, KG_CHOICES, low, high)
@@ -422,7 +455,8 @@ class BayesTuner(ContinuousTuner):
         hyper = gp.hyper
         smoother = Hyperparameters(tuple(self.answer_smoothing * ls for ls in hyper.lengthscales),
                                    hyper.signal_sd, hyper.rotation)
-        return GaussianProcess(gp.x, gp.wins, gp.games, smoother, trend=gp.trend, start=gp.mode)
+        return GaussianProcess(gp.x, gp.wins, gp.games, smoother, trend=gp.trend, start=gp.mode,
+                               other=gp.other)
 
     def recommendation(self) -> tuple[list[float], float, float] | None:
         """(point, mean, sd): the point where the answer's model (_answer_model) has its highest
@@ -470,35 +504,93 @@ class BayesTuner(ContinuousTuner):
                                            random.Random(1))
         return self._design[index - 1]
 
-    def _with_pending(self, gp: Any, pending_x: Any) -> Any:
-        """gp with a match of games_per_point at each of pending_x (points still being played) that
+    def _with_pending(self, gp: Any, pending: list[dict[str, Any]]) -> Any:
+        """gp with a match of games_per_point for each of pending (matches still being played) that
         went as gp predicts: the mean stays, the uncertainty there shrinks."""
         import numpy as np
 
         from ringmaster.tuning.gaussian_process import GaussianProcess
 
-        rate = 1.0 / (1.0 + np.exp(-gp.predict_mean(pending_x)))
+        pending_x = np.array([p["x"] for p in pending])
+        predicted = gp.predict_mean(pending_x)
+        pending_other = self._other_array(pending)
+        if pending_other is not None:
+            paired = ~np.isnan(pending_other).any(axis=1)
+            predicted[paired] -= gp.predict_mean(pending_other[paired])
+        rate = 1.0 / (1.0 + np.exp(-predicted))
         size = float(self.games_per_point)
+        other = None
+        if gp.other is not None or pending_other is not None:
+            nan = np.full(pending_x.shape, np.nan)
+            other = np.concatenate([np.full(gp.x.shape, np.nan) if gp.other is None else gp.other,
+                                    nan if pending_other is None else pending_other])
         return GaussianProcess(np.concatenate([gp.x, pending_x]), np.concatenate([gp.wins, size * rate]),
                                np.concatenate([gp.games, np.full(len(pending_x), size)]),
-                               gp.hyper, trend=gp.trend)
+                               gp.hyper, trend=gp.trend, other=other)
+
+    def _next_match(self) -> dict[str, Any]:
+        """A new match: {"x": point} against the opponent, or with "y" the other point of a
+        head-to-head match (x's wins counted)."""
+        if len(self.points) < self.design_matches:
+            return {"x": self._design_point(len(self.points))}
+        if self.head_to_head:
+            return self._next_pair()
+        return {"x": self._next_point()}
+
+    def _next_pair(self) -> dict[str, Any]:
+        """A match after the design with head_to_head: whichever the knowledge gradient rates higher
+        of the best head-to-head match, two points either side of the incumbent (the model's best
+        mean), in random directions and along the kernel's axes, and the best match against the
+        opponent; matches still being played count as if they went as predicted.
+
+        A game between two candidates measures the difference of their strengths with about a
+        quarter of the variance that two games against the opponent do, and a pair either side
+        of the incumbent measures the slope there, as SPSA's pairs do. A match against the
+        opponent still wins where the model must look further (CLOP's IllCorrelated ridge, away
+        from the incumbent).
+        """
+        import numpy as np
+
+        from ringmaster.tuning.gaussian_process import knowledge_gradient, knowledge_gradient_head_to_head
+
+        gp = self.model()
+        rng = np.random.default_rng(self.rng.getrandbits(64))
+        pending = [p for p in self.points if p["games"] == 0]
+        if pending:
+            gp = self._with_pending(gp, pending)
+        best = self._best_mean(gp, rng)
+        dims = len(self.parameter_specs)
+        directions = rng.normal(size=(KG_CHOICES, dims))
+        directions /= np.linalg.norm(directions, axis=1)[:, None]
+        steps = directions * rng.uniform(*PAIR_RADII, (KG_CHOICES, 1))
+        # and along the kernel's axes (a ridge across the parameters lies along one of them)
+        axes = np.eye(dims) if gp.hyper.rotation is None else np.asarray(gp.hyper.rotation)
+        radii = np.geomspace(*PAIR_RADII, AXIS_RADII)
+        steps = np.concatenate([steps, (axes[:, None, :] * radii[None, :, None]).reshape(-1, dims)])
+        plus, minus = np.clip(best + steps, 0.0, 1.0), np.clip(best - steps, 0.0, 1.0)
+        answers = self._candidates(rng, best, 0.05, KG_ANSWERS)
+        gain = knowledge_gradient_head_to_head(gp, plus, minus, answers, self.games_per_point)
+        chosen = int(np.argmax(gain))
+        choices = self._candidates(rng, best, KG_SPREAD, KG_CHOICES)
+        alone = knowledge_gradient(gp, choices, answers, self.games_per_point)
+        if alone.max() > gain[chosen]:
+            return {"x": [float(v) for v in choices[int(np.argmax(alone))]]}
+        return {"x": [float(v) for v in plus[chosen]], "y": [float(v) for v in minus[chosen]]}
 
     def _next_point(self) -> list[float]:
-        """A new point: the initial design first, then the acquisition's maximum, points still being
-        played counted as matches that went as the model predicts (so parallel games spread)."""
+        """A new point after the design: the acquisition's maximum, points still being played counted
+        as matches that went as the model predicts (so parallel games spread)."""
         import numpy as np
 
         from ringmaster.tuning.gaussian_process import knowledge_gradient
 
-        if len(self.points) < self.design_matches:
-            return self._design_point(len(self.points))
         gp = self.model()
         rng = np.random.default_rng(self.rng.getrandbits(64))
         if self.trust_region:
             return self._trust_region_point(gp, rng)
-        pending = [p["x"] for p in self.points if p["games"] == 0]
+        pending = [p for p in self.points if p["games"] == 0]
         if pending:
-            gp = self._with_pending(gp, np.array(pending))
+            gp = self._with_pending(gp, pending)
         best = self._best_mean(gp, rng)
         if self.acquisition == "ucb":
             candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
@@ -557,12 +649,27 @@ class BayesTuner(ContinuousTuner):
             return NO_GAME
         index, round_number = divmod(number, self.games_per_point)
         if index == len(self.points):
-            self.points.append({"x": self._next_point(), "wins": 0.0, "games": 0})
+            self.points.append({**self._next_match(), "wins": 0.0, "games": 0})
         point = self.points[index]
         engine_parameters = self.convert(point["x"])
+        if "y" in point:
+            return self._head_to_head_job(number, index, round_number, point)
         candidate = self.make_candidate(f"p{index}", engine_parameters)
         return self.make_tuning_job(f"{index}r{round_number}", [number, index], candidate,
                                     engine_parameters)
+
+    def _head_to_head_job(self, number: int, index: int, round_number: int,
+                          point: dict[str, Any]) -> GameJob:
+        """A game of a head-to-head match: candidates p<index>+ (at x) and p<index>- (at y), colours
+        swapped each round."""
+        plus_parameters, minus_parameters = self.convert(point["x"]), self.convert(point["y"])
+        plus = self.make_candidate(f"p{index}+", plus_parameters)
+        minus = self.make_candidate(f"p{index}-", minus_parameters)
+        black, white = (plus, minus) if round_number % 2 == 0 else (minus, plus)
+        note = (f"Head to head: + {self.format_engine_parameters(plus_parameters)}; "
+                f"- {self.format_engine_parameters(minus_parameters)}")
+        return self.make_game_job(f"{index}r{round_number}", black, white, self.game_settings,
+                                  game_data=[number, index], sgf_note=note)
 
     def retry_tuning_game(self, game_data: Any) -> None:
         self.scheduler.retry(game_data[0])
@@ -577,6 +684,16 @@ class BayesTuner(ContinuousTuner):
             return None   # already counted
         self.scheduler.fix(number)
         point = self.points[index]
+        if "y" in point:
+            winner = response.game_result.winning_player
+            score = {f"p{index}+": 1.0, f"p{index}-": 0.0}.get(winner, 0.5)   # a jigo or no result: half
+            point["wins"] += score
+            point["games"] += 1
+            description = (f"point {index} ({self.format_optimiser_parameters(point['x'])}) against "
+                           f"({self.format_optimiser_parameters(point['y'])}) "
+                           f"{ {1.0: 'won', 0.0: 'lost'}.get(score, 'drew') }")
+            self.log_history(description)
+            return f"{description} {response.game_result.sgf_result}"
         won = self.candidate_won(response)
         point["wins"] += int(won)
         point["games"] += 1
@@ -699,6 +816,16 @@ class BayesTuner(ContinuousTuner):
         self.write_opponent_line(out)
         out.write("\n")
 
+    def _point_json(self, point: dict[str, Any]) -> dict[str, Any]:
+        """A match in the JSON report: its point, the other point where it was head to head (its wins
+        are the first point's against the second), wins and games."""
+        found = {"optimiser_parameters": point["x"],
+                 "parameters": self.format_optimiser_parameters(point["x"])}
+        if "y" in point:
+            found.update({"against_optimiser_parameters": point["y"],
+                          "against_parameters": self.format_optimiser_parameters(point["y"])})
+        return {**found, "wins": point["wins"], "games": point["games"]}
+
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         found = self.recommendation()
@@ -717,9 +844,8 @@ class BayesTuner(ContinuousTuner):
             "number_of_games": self.number_of_games,
             "stop_reason": self.stop_reason(played),
             "games_per_point": self.games_per_point,
-            "points": [{"optimiser_parameters": p["x"],
-                        "parameters": self.format_optimiser_parameters(p["x"]),
-                        "wins": p["wins"], "games": p["games"]} for p in self.points],
+            "points": [self._point_json(p) for p in self.points],
+            "head_to_head": self.head_to_head,
             "hyperparameters": self.hyper,
             "kernel_rotation": self.rotation,
             "recommended": recommended,

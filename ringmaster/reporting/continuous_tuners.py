@@ -71,17 +71,20 @@ def spsa_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
 
 def bayes_tuner_context(report: dict[str, Any]) -> dict[str, Any]:
     """One line chart per parameter: the model's win rate and 95% band with the others at the
-    recommendation, x in the parameter's units; dots: every point played (its win rate, sized by
-    its games), projected onto that parameter."""
+    recommendation, x in the parameter's units; dots: every point played against the opponent
+    (its win rate, sized by its games), projected onto that parameter. A head-to-head match's
+    rate is against another candidate, not the opponent, so it has no dot."""
     plots = []
-    played = [p for p in report.get("points") or [] if p.get("games")]
+    matches = [p for p in report.get("points") or [] if p.get("games")]
+    played = [p for p in matches if "against_optimiser_parameters" not in p]
+    what = "points played" if len(played) == len(matches) else "points played against the opponent"
     for j, curve in enumerate(report.get("slices") or []):
         xs, label, ticks = _axis(curve["code"], curve["engine_values"], curve["optimiser_values"])
         points = list(zip(xs, curve["win_rate"]))
         dots = [(_plotted(p["optimiser_parameters"][j], curve["optimiser_values"], xs),
                  p["wins"] / p["games"], float(p["games"])) for p in played]
         plots.append(svg.line_chart(
-            f"{curve['code']}: modelled win rate, 95% band; dots: points played",
+            f"{curve['code']}: modelled win rate, 95% band; dots: {what}",
             [svg.Series("win rate", points, curve["low"], curve["high"])],
             label + " (others at the answer)", "win rate against the opponent",
             hlines=[(0.5, "50%", "#888")], x_ticks=ticks, dots=dots))

@@ -147,7 +147,8 @@ def laplace_mode(k: np.ndarray, wins: np.ndarray, games: np.ndarray,
 
 
 class GaussianProcess:
-    """The posterior of f after binomial games: wins_i ~ Binomial(games_i, logistic(f(x_i))).
+    """The posterior of f after binomial games: wins_i ~ Binomial(games_i, logistic(f(x_i))), or, for a
+    match played head to head between x_i and other_i, logistic(f(x_i) - f(other_i)).
 
     f's prior is a trend (a constant, or a full quadratic in z = x - 0.5) with independent
     normal coefficients (trend_prior_sds), plus a Gaussian process with a Matérn 5/2
@@ -156,16 +157,27 @@ class GaussianProcess:
     with the curvature of the log likelihood there (Rasmussen and Williams, section 3.4).
     A point with no games is allowed, and fractional wins (a pending match's expected
     result) too.
+
+    Head-to-head matches (other, a row per match, NaN where the match was against the
+    opponent) observe the difference g = f(x) - f(other): the latent variables are each
+    match's g, whose prior covariance is the same linear map applied to f's (the trend's
+    constant cancels), so Laplace's approximation is unchanged in them (as in Chu and
+    Ghahramani's preference learning with Gaussian processes, 2005).
     """
 
     def __init__(self, x: np.ndarray, wins: np.ndarray, games: np.ndarray, hyper: Hyperparameters,
-                 trend: str = "constant", start: np.ndarray | None = None) -> None:
+                 trend: str = "constant", start: np.ndarray | None = None,
+                 other: np.ndarray | None = None) -> None:
         self.x = np.atleast_2d(np.asarray(x, dtype=float))
         self.wins = np.asarray(wins, dtype=float)
         self.games = np.asarray(games, dtype=float)
         self.hyper = hyper
         self.trend = trend
-        k = prior_covariance(self.x, self.x, hyper, trend) + 1e-9 * np.eye(len(self.x))
+        self.other = None if other is None else np.atleast_2d(np.asarray(other, dtype=float))
+        self.paired = None if self.other is None else ~np.isnan(self.other).any(axis=1)
+        if self.paired is not None and not self.paired.any():
+            self.other = self.paired = None
+        k = self._match_covariance() + 1e-9 * np.eye(len(self.x))
         self.mode = laplace_mode(k, self.wins, self.games, start)
         rate = 1.0 / (1.0 + np.exp(-self.mode))
         self.gradient = self.wins - self.games * rate                 # = K^-1 mode at the mode
@@ -175,6 +187,25 @@ class GaussianProcess:
         self._log_det = float(np.sum(np.log(np.diag(chol))))
         self._k = k
 
+    def _match_covariance(self) -> np.ndarray:
+        """The prior covariance of the matches' latent values: f(x_i), or f(x_i) - f(other_i)."""
+        k = prior_covariance(self.x, self.x, self.hyper, self.trend)
+        if self.paired is None:
+            return k
+        other = np.where(self.paired[:, None], self.other, self.x)
+        mask = self.paired.astype(float)
+        cross = prior_covariance(self.x, other, self.hyper, self.trend) * mask[None, :]
+        both = prior_covariance(other, other, self.hyper, self.trend) * np.outer(mask, mask)
+        return k - cross - cross.T + both
+
+    def _cross(self, points: np.ndarray) -> np.ndarray:
+        """Cov(f(points_j), each match's latent value): (len(points), matches)."""
+        cross = prior_covariance(points, self.x, self.hyper, self.trend)
+        if self.paired is None:
+            return cross
+        other = np.where(self.paired[:, None], self.other, self.x)
+        return cross - prior_covariance(points, other, self.hyper, self.trend) * self.paired[None, :]
+
     def log_marginal_likelihood(self) -> float:
         """Laplace's approximation of log P(wins | hyperparameters), binomial coefficients left out."""
         return -0.5 * float(self.gradient @ self.mode) \
@@ -182,11 +213,10 @@ class GaussianProcess:
 
     def predict_mean(self, points: np.ndarray) -> np.ndarray:
         """Posterior mean of f at each row of points."""
-        return prior_covariance(points, self.x, self.hyper, self.trend) @ self.gradient
+        return self._cross(points) @ self.gradient
 
     def _whitened(self, points: np.ndarray) -> np.ndarray:
-        cross = prior_covariance(points, self.x, self.hyper, self.trend)
-        return self.chol_inv @ (self.root_w[:, None] * cross.T)
+        return self.chol_inv @ (self.root_w[:, None] * self._cross(points).T)
 
     def predict(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Posterior mean and standard deviation of f at each row of points."""
@@ -258,7 +288,7 @@ def _candidates(best: Hyperparameters, dim: int, values: np.ndarray) -> list[Hyp
 
 
 def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None = None,
-        trend: str = "constant") -> GaussianProcess:
+        trend: str = "constant", other: np.ndarray | None = None) -> GaussianProcess:
     """The GP whose hyperparameters maximise the marginal likelihood times their prior.
 
     Coordinate search: from start (one sweep) or the grids' middles (two sweeps), every grid
@@ -266,22 +296,22 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
     the same search (two sweeps) with the kernel turned onto the principal axes of the first
     fit's mean at the best point played; the better of the two is kept. A turned kernel fits a
     ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale, where the
-    parameters' own axes need two.
+    parameters' own axes need two. other: as GaussianProcess's (head-to-head matches).
     """
     plain = None if start is None else Hyperparameters(start.lengthscales, start.signal_sd)
-    best = _fit_axes(x, wins, games, plain, trend)
+    best = _fit_axes(x, wins, games, plain, trend, other=other)
     axes = principal_axes(best)
     if axes is None:
         return best
     turned = _fit_axes(x, wins, games, Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, axes),
-                       trend, sweeps=2)
+                       trend, sweeps=2, other=other)
     if objective(turned) > objective(best) + 1e-9:
         return turned
     return best
 
 
 def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None,
-              trend: str, sweeps: int = 1) -> GaussianProcess:
+              trend: str, sweeps: int = 1, other: np.ndarray | None = None) -> GaussianProcess:
     """fit's coordinate search over the lengthscales and signal sd, the rotation held."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     dims = x.shape[1]
@@ -289,7 +319,7 @@ def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperpa
         start = Hyperparameters((float(LENGTHSCALES[len(LENGTHSCALES) // 2]),) * dims,
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))
         sweeps = 2
-    best = GaussianProcess(x, wins, games, start, trend)
+    best = GaussianProcess(x, wins, games, start, trend, other=other)
     best_score = objective(best)
 
     def consider(hypers: list[Hyperparameters]) -> bool:
@@ -298,7 +328,7 @@ def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperpa
         for hyper in hypers:
             if hyper == best.hyper:
                 continue
-            candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode)
+            candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode, other=other)
             score = objective(candidate)
             if score > best_score + 1e-9:
                 best, best_score, improved = candidate, score, True
@@ -330,6 +360,25 @@ def knowledge_gradient(gp: GaussianProcess, choices: np.ndarray, answers: np.nda
     rate = 1.0 / (1.0 + np.exp(-mean_x))
     noise = 1.0 / (games * rate * (1.0 - rate))
     moves = gp.covariance(choices, answers) / np.sqrt(sd_x ** 2 + noise)[:, None]
+    return expected_best(mean_a, moves) - float(np.max(mean_a))
+
+
+def knowledge_gradient_head_to_head(gp: GaussianProcess, plus: np.ndarray, minus: np.ndarray,
+                                    answers: np.ndarray, games: int) -> np.ndarray:
+    """knowledge_gradient for matches played between plus_i and minus_i (rows): the match observes
+    g = f(plus_i) - f(minus_i), with the binomial variance 1 / (games q (1 - q)), q = logistic of
+    g's predicted mean; the mean at each answer moves by Cov(f(a), g) / sqrt(Var g + noise) Z."""
+    plus, minus = np.atleast_2d(plus), np.atleast_2d(minus)
+    mean_a = gp.predict_mean(answers)
+    difference = gp.predict_mean(plus) - gp.predict_mean(minus)
+    whitened_plus, whitened_minus = gp._whitened(plus), gp._whitened(minus)
+    prior = (prior_variance(plus, gp.hyper, gp.trend) + prior_variance(minus, gp.hyper, gp.trend)
+             - 2.0 * np.diag(prior_covariance(plus, minus, gp.hyper, gp.trend)))
+    var = prior - np.sum((whitened_plus - whitened_minus) ** 2, axis=0)
+    rate = 1.0 / (1.0 + np.exp(-difference))
+    noise = 1.0 / (games * rate * (1.0 - rate))
+    moves = (gp.covariance(plus, answers) - gp.covariance(minus, answers)) \
+        / np.sqrt(np.maximum(var, 1e-12) + noise)[:, None]
     return expected_best(mean_a, moves) - float(np.max(mean_a))
 
 

@@ -520,3 +520,125 @@ def test_in_a_trust_region_points_being_played_push_the_next_point_elsewhere():
     again = copy.deepcopy(tuner)
     assert again._next_point() == chosen          # the same state and draws choose the same point
     assert abs(beside._next_point()[0] - chosen[0]) > 0.01
+
+
+# Head to head (head_to_head = True)
+
+def test_head_to_head_needs_the_knowledge_gradient_and_no_trust_region():
+    for changes in ({"acquisition": "ucb"}, {"trust_region": True}):
+        with pytest.raises(ControlFileError) as excinfo:
+            make_tuner(head_to_head=True, **changes)
+        assert str(excinfo.value) == ("'head_to_head': True needs acquisition = 'knowledge_gradient' "
+                                      "and trust_region = False")
+    with pytest.raises(ControlFileError, match="'head_to_head': invalid True/False value"):
+        make_tuner(head_to_head="often")
+
+
+def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incumbent():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
+    assert all("y" not in p for p in tuner.points)     # the design is against the opponent
+    incumbent = tuner.recommended_parameters()
+    jobs = [tuner.get_game() for _ in range(4)]
+    assert [j.game_id for j in jobs] == [f"{tuner.design_matches}r{r}" for r in range(4)]
+    index = tuner.design_matches
+    assert [(j.player_b.code, j.player_w.code) for j in jobs[:2]] == \
+        [(f"p{index}+", f"p{index}-"), (f"p{index}-", f"p{index}+")]   # colours swap each round
+    match = tuner.points[index]
+    assert 0.0 < min(match["x"][0], match["y"][0]) and max(match["x"][0], match["y"][0]) < 1.0
+    assert abs((match["x"][0] + match["y"][0]) / 2 - incumbent[0]) < 0.01   # its centre: the best mean
+    assert 0.02 - 1e-9 <= abs(match["x"][0] - match["y"][0]) / 2 <= 0.25 + 1e-9
+    assert list(jobs[0].player_b.command) == ["simulated-candidate", repr(match["x"][0])]   # + plays x
+
+
+def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
+    index = tuner.design_matches
+    jobs = [tuner.get_game() for _ in range(4)]
+    tuner.process_game_result(make_result(jobs[0], "b"))   # + is black: + won
+    tuner.process_game_result(make_result(jobs[1], "b"))   # - is black: + lost
+    assert tuner.process_game_result(make_result(jobs[1], "b")) is None   # counted once
+    tuner.process_game_result(make_result(jobs[2], None, "Void"))         # no result: half
+    tuner.process_game_result(make_result(jobs[3], "b"))   # - is black again: + lost
+    assert tuner.points[index]["wins"] == 1.5 and tuner.points[index]["games"] == 4
+
+
+def test_head_to_head_finds_the_peak_and_plays_around_it():
+    tuner = make_tuner(head_to_head=True)
+    assert run_simulation(tuner, peak, 600, random.Random(2)) == 600
+    point, mean, sd = tuner.recommendation()
+    assert abs(point[0] - 0.7) < 0.08
+    pairs = [p for p in tuner.points if "y" in p]
+    assert len(pairs) > 0.8 * (len(tuner.points) - tuner.design_matches)   # here pairs are worth more
+    middles = [(p["x"][0] + p["y"][0]) / 2 for p in pairs[len(pairs) // 2:]]
+    assert sum(abs(m - 0.7) < 0.15 for m in middles) > 0.8 * len(middles)
+
+
+def test_a_head_to_head_run_in_parallel_loses_nothing():
+    tuner = make_tuner(head_to_head=True, number_of_games=200)
+    assert run_simulation(tuner, peak, 200, random.Random(3), parallel=8) == 200
+    assert tuner.results() == 200 and tuner.tuning_over()
+
+
+def test_a_head_to_head_runs_state_round_trips_with_games_in_flight():
+    tuner = make_tuner(head_to_head=True, number_of_games=200)
+    assert run_simulation(tuner, peak, 120, random.Random(3)) == 120
+    in_flight = [tuner.get_game() for _ in range(6)]
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert any("y" in p for p in status["points"])
+    reloaded = make_tuner(seed=9, head_to_head=True, number_of_games=200)
+    reloaded.set_status(status)
+    assert reloaded.recommendation() == tuner.recommendation()
+    assert [(j.player_b.command, j.player_w.command) for j in
+            (reloaded.get_game() for _ in range(6))] == \
+        [(j.player_b.command, j.player_w.command) for j in in_flight]
+    for job in in_flight:
+        tuner.process_game_result(make_result(job, "b"))
+    assert run_simulation(tuner, peak, 80, random.Random(4), parallel=8) == 74   # 200 in all
+    assert tuner.results() == 200 and tuner.tuning_over()
+
+
+def test_matches_being_played_head_to_head_push_the_next_pair_elsewhere():
+    import copy
+    tuner = make_tuner(head_to_head=True, games_per_point=2)
+    run_simulation(tuner, peak, 2 * tuner.design_matches + 20, random.Random(2))
+    alone, beside, again = copy.deepcopy(tuner), copy.deepcopy(tuner), copy.deepcopy(tuner)
+    chosen = alone._next_match()
+    assert again._next_match() == chosen        # the same state and draws choose the same pair
+    beside.points.append({**chosen, "wins": 0.0, "games": 0})
+    beside.rng = copy.deepcopy(tuner.rng)
+    assert beside._next_match() != chosen
+
+
+def test_a_bad_head_to_head_point_in_the_state_is_refused():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches + 4, random.Random(2))
+    status = json.loads(json.dumps(tuner.get_status()))
+    status["points"][-1]["y"] = [0.1, 0.2]
+    with pytest.raises(CompetitionError, match="status file is inconsistent with control file"):
+        make_tuner(head_to_head=True, games_per_point=4).set_status(status)
+
+
+def test_the_json_report_names_each_head_to_head_matchs_other_point():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches + 8, random.Random(2))
+    report = tuner.get_json_report()
+    assert report["head_to_head"] is True
+    last = report["points"][-1]
+    assert last["against_optimiser_parameters"] == tuner.points[-1]["y"]
+    assert last["against_parameters"] == f"x: {tuner.points[-1]['y'][0]:.3f}"
+    assert "against_parameters" not in report["points"][0]
+
+
+def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_differences():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches + 40, random.Random(2))
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert any("y" in p for p in status["points"])
+    boxed = make_tuner(trust_region=True, games_per_point=4)
+    boxed.set_status(status)
+    run_simulation(boxed, peak, 40, random.Random(3))
+    local, low, side = boxed._local_model(boxed.region, refit=False)
+    assert local.other is not None        # the pairs are differences there too, not wins
+    assert abs(boxed.recommendation()[0][0] - 0.7) < 0.15

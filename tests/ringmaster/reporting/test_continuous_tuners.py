@@ -92,6 +92,20 @@ def test_bayes_plot_of_a_log_scale_is_in_parameter_units_with_every_point_played
     assert len(played) >= 3 and plot.count('class="dot"') == len(played)
 
 
+def test_head_to_head_matches_have_no_dot_on_the_win_rate_against_the_opponent():
+    bayes = tuner(BayesTuner, number_of_games=120, head_to_head=True, games_per_point=4,
+                  parameters=[ContinuousParameter("x", scale=LINEAR(0, 10), format="x: %.2f")])
+    report = full_report(bayes, drive(bayes, hill, 120))
+    page = render_html(report)
+    check_page(page)
+    played = [p for p in report["points"] if p["games"]]
+    against_opponent = [p for p in played if "against_optimiser_parameters" not in p]
+    assert 0 < len(against_opponent) < len(played)
+    plot = page[page.index("x: modelled win rate, 95% band; dots: points played against the opponent"):]
+    plot = plot[:plot.index("</svg>")]
+    assert plot.count('class="dot"') == len(against_opponent)
+
+
 def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     bayes = tuner(BayesTuner, number_of_games=200)
     report = full_report(bayes, drive(bayes, hill, 200))

@@ -12,6 +12,7 @@ from ringmaster.tuning.gaussian_process import (
     expected_best,
     fit,
     knowledge_gradient,
+    knowledge_gradient_head_to_head,
     matern52,
     mean_hessian,
     posterior_samples,
@@ -71,6 +72,128 @@ def test_three_points_match_the_textbook_laplace_posterior():
     # The posterior covariance between points is the same formula off the diagonal.
     cov = gp.covariance(new, new)
     assert cov == pytest.approx(kernel(new, new) - k_star @ np.linalg.inv(k + w_inv) @ k_star.T, abs=1e-6)
+
+
+def test_a_head_to_head_match_matches_the_laplace_posterior_over_the_points_values():
+    # Chu and Ghahramani's form, computed independently: the latent values are f at the distinct
+    # points [0.2, 0.5, 0.8]; a match between 0.8 and 0.2 has p = logistic(f(0.8) - f(0.2)), the
+    # others are against the opponent. f_hat maximises the log posterior (scipy), W is the log
+    # likelihood's Hessian in f (not diagonal: the head-to-head match couples two points), and at
+    # new points mean k*'K^-1 f_hat, variance k** - k*'K^-1 k* + k*'K^-1 (K^-1 + W)^-1 K^-1 k*.
+    points = np.array([[0.2], [0.5], [0.8]])
+    hyper = Hyperparameters((0.3,), 0.7)
+
+    def kernel(a, b):
+        r = np.abs(a[:, None, 0] - b[None, :, 0]) / 0.3 * math.sqrt(5)
+        return 0.49 * (1 + r + r * r / 3) * np.exp(-r) + 1.0
+
+    k = kernel(points, points)
+    # matches: 0.2 vs opponent 3/8, 0.5 vs opponent 5/8, 0.8 head to head against 0.2: 9/12
+    rows = np.array([[1, 0, 0], [0, 1, 0], [-1, 0, 1]], dtype=float)
+    wins, games = np.array([3.0, 5.0, 9.0]), np.array([8.0, 8.0, 12.0])
+
+    def negative_log_posterior(f):
+        g = rows @ f
+        return (np.sum(wins * np.logaddexp(0, -g) + (games - wins) * np.logaddexp(0, g))
+                + 0.5 * f @ np.linalg.solve(k, f))
+
+    f_hat = optimize.minimize(negative_log_posterior, np.zeros(3), method="BFGS", tol=1e-12).x
+    q = 1 / (1 + np.exp(-(rows @ f_hat)))
+    w = rows.T @ np.diag(games * q * (1 - q)) @ rows
+    k_inv = np.linalg.inv(k)
+    new = np.array([[0.1], [0.35], [0.65], [0.95]])
+    k_star = kernel(new, points)
+    expected_mean = k_star @ k_inv @ f_hat
+    expected_cov = (kernel(new, new) - k_star @ k_inv @ k_star.T
+                    + k_star @ k_inv @ np.linalg.inv(k_inv + w) @ k_inv @ k_star.T)
+
+    nan = [np.nan]
+    gp = GaussianProcess(np.array([[0.2], [0.5], [0.8]]), wins, games, hyper, trend="constant",
+                         other=np.array([nan, nan, [0.2]]))
+    mean, sd = gp.predict(new)
+    assert gp.predict_mean(points) == pytest.approx(f_hat, abs=1e-5)
+    assert mean == pytest.approx(expected_mean, abs=1e-5)
+    assert sd ** 2 == pytest.approx(np.diag(expected_cov), rel=1e-5)
+    assert gp.covariance(new, new) == pytest.approx(expected_cov, abs=1e-6)
+    # Laplace's marginal likelihood: log p(w | f_hat) - f_hat'K^-1 f_hat / 2 - log|I + K W| / 2.
+    expected_lml = -negative_log_posterior(f_hat) - 0.5 * np.linalg.slogdet(np.eye(3) + k @ w)[1]
+    assert gp.log_marginal_likelihood() == pytest.approx(expected_lml, abs=1e-6)
+
+
+def test_a_head_to_head_match_says_nothing_of_the_level():
+    # Only differences were played: the mean's level stays the prior's (0) at the middle of the
+    # pair, the winner's side is above it, and the uncertainty of the level barely shrinks.
+    hyper = Hyperparameters((0.5,), 0.5)
+    gp = GaussianProcess(np.array([[0.7]]), np.array([30.0]), np.array([40.0]), hyper,
+                         trend="constant", other=np.array([[0.3]]))
+    mean, sd = gp.predict(np.array([[0.3], [0.5], [0.7]]))
+    assert mean[1] == pytest.approx(0.0, abs=1e-9)
+    assert mean[2] == pytest.approx(-mean[0]) and mean[2] > 0.3
+    prior_sd = math.sqrt(1.0 + 0.25)
+    assert sd[1] == pytest.approx(prior_sd, rel=0.02)
+    # The same games against the opponent at both points tell the level.
+    both = GaussianProcess(np.array([[0.3], [0.7]]), np.array([10.0, 30.0]), np.array([40.0, 40.0]),
+                           hyper, trend="constant")
+    assert both.predict(np.array([[0.5]]))[1][0] < 0.6 * prior_sd
+
+
+def test_no_head_to_head_match_is_the_plain_model():
+    x = np.array([[0.2], [0.6]])
+    hyper = Hyperparameters((0.3,), 0.8)
+    plain = GaussianProcess(x, np.array([3.0, 6.0]), np.array([8.0, 8.0]), hyper, trend="quadratic")
+    marked = GaussianProcess(x, np.array([3.0, 6.0]), np.array([8.0, 8.0]), hyper, trend="quadratic",
+                             other=np.full((2, 1), np.nan))
+    new = np.array([[0.1], [0.9]])
+    assert marked.predict(new)[0] == pytest.approx(plain.predict(new)[0])
+    assert marked.predict(new)[1] == pytest.approx(plain.predict(new)[1])
+
+
+def test_the_head_to_head_knowledge_gradient_is_the_expectation_over_the_matchs_result():
+    # Independently: the posterior's joint covariance of f at the pair's points and the answers,
+    # the difference's variance and its covariance with each answer written out; the expectation
+    # of the best mean after the match is then expected_best's (its quadrature is checked against
+    # the closed form above), and within its quadrature error of a Monte Carlo one.
+    nan = [np.nan]
+    gp = GaussianProcess(np.array([[0.2], [0.5], [0.8], [0.6]]), np.array([5.0, 7.0, 4.0, 5.0]),
+                         np.array([10.0, 10.0, 10.0, 8.0]), Hyperparameters((0.25,), 0.8),
+                         other=np.array([nan, nan, nan, [0.4]]))
+    plus, minus = np.array([[0.55], [0.7], [0.3]]), np.array([[0.45], [0.3], [0.7]])
+    answers = np.array([[0.4], [0.5], [0.62], [0.75]])
+    got = knowledge_gradient_head_to_head(gp, plus, minus, answers, 12)
+    means = gp.predict_mean(answers)
+    normal = np.random.default_rng(0).standard_normal(400_000)
+    for i in range(3):
+        stacked = np.concatenate([plus[i:i + 1], minus[i:i + 1], answers])
+        cov = gp.covariance(stacked, stacked)
+        var_g = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+        cov_g = cov[0, 2:] - cov[1, 2:]
+        q = 1 / (1 + np.exp(-(gp.predict_mean(plus[i:i + 1]) - gp.predict_mean(minus[i:i + 1]))[0]))
+        moves = cov_g / math.sqrt(var_g + 1 / (12 * q * (1 - q)))
+        assert got[i] == pytest.approx(expected_best(means, moves[None, :])[0] - means.max(), abs=1e-9)
+        sampled = np.mean(np.max(means[None, :] + moves[None, :] * normal[:, None], axis=1)) - means.max()
+        assert got[i] == pytest.approx(sampled, abs=5e-3)
+        assert got[i] > 0
+    # A pair mirrored (minus against plus) is the same match, seen from the other side.
+    assert knowledge_gradient_head_to_head(gp, minus, plus, answers, 12) == pytest.approx(got, abs=1e-9)
+
+
+def test_fit_takes_head_to_head_matches():
+    # A peak at 0.6 seen only through pairs either side of it (and two matches for the level).
+    rng = np.random.default_rng(3)
+    centre = rng.uniform(0.2, 0.8, 60)
+    step = rng.uniform(0.05, 0.2, 60)
+    x, other = np.clip(centre + step, 0, 1), np.clip(centre - step, 0, 1)
+
+    def strength(u):
+        return 0.5 - 6.0 * (u - 0.6) ** 2
+
+    p = 1 / (1 + np.exp(-(strength(x) - strength(other))))
+    wins = rng.binomial(20, p).astype(float)
+    gp = fit(np.concatenate([x, [0.1, 0.9]])[:, None], np.concatenate([wins, [4.0, 6.0]]),
+             np.full(62, 20.0), trend="quadratic",
+             other=np.concatenate([other, [np.nan, np.nan]])[:, None])
+    grid = np.linspace(0, 1, 201)[:, None]
+    assert abs(grid[int(np.argmax(gp.predict_mean(grid)))][0] - 0.6) < 0.05
 
 
 def test_a_two_game_match_is_worth_what_two_games_are():
