@@ -45,6 +45,9 @@ LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted 
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
 OPTIMISM = ("the model's estimate where it is highest, from the games that chose the point, flatters "
             "it: by 2 to 5 win-rate points on the bench")   # reports/continuous_tuners.md, issue 34
+LEVEL_NOTE = ("head-to-head matches measure differences: the model knows the win rate against the "
+              "opponent only from its matches against the opponent, so this interval is wide (0.20 to "
+              "0.33 on the bench at 1,200 games)")   # reports/continuous_tuners.md, issue 34
 PAIR_RADII = (0.02, 0.25)  # a head-to-head match's two points lie this far either side of the incumbent
 AXIS_RADII = 6             # head-to-head choices along each of the kernel's axes, at radii across PAIR_RADII
 ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
@@ -764,6 +767,8 @@ class BayesTuner(ContinuousTuner):
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
                       f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
             out.write(f"  {selection_bias_warning(self.confirm_games, OPTIMISM)}\n")
+            if self._level_note():
+                out.write(f"  ({self._level_note()})\n")
             out.write(f"Where the optimum lies, by the model (the best points of {ARGMAX_DRAWS} posterior "
                       "draws, 95%):\n")
             for row in self.optimum_intervals():
@@ -772,6 +777,10 @@ class BayesTuner(ContinuousTuner):
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
+
+    def _level_note(self) -> str | None:
+        """LEVEL_NOTE where head-to-head matches have been played (None otherwise)."""
+        return LEVEL_NOTE if any("y" in p for p in self._observed()) else None
 
     def _smoothing_in_effect(self) -> float | None:
         """answer_smoothing where it shapes the answer; None in a trust region, whose answer is the
@@ -835,7 +844,7 @@ class BayesTuner(ContinuousTuner):
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
                            "answer_smoothing": self._smoothing_in_effect(),
-                           "optimism": OPTIMISM,
+                           "optimism": OPTIMISM, "level_note": self._level_note(),
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()

@@ -629,6 +629,16 @@ def test_the_json_report_names_each_head_to_head_matchs_other_point():
     assert last["against_optimiser_parameters"] == tuner.points[-1]["y"]
     assert last["against_parameters"] == f"x: {tuner.points[-1]['y'][0]:.3f}"
     assert "against_parameters" not in report["points"][0]
+    out = io.StringIO()
+    tuner.write_screen_report(out)
+    assert ("(head-to-head matches measure differences: the model knows the win rate against the "
+            "opponent only from its matches against the opponent, so this interval is wide") in out.getvalue()
+    plain = make_tuner(games_per_point=4)
+    run_simulation(plain, peak, 4 * plain.design_matches + 8, random.Random(2))
+    plain_out = io.StringIO()
+    plain.write_screen_report(plain_out)
+    assert "head-to-head" not in plain_out.getvalue()
+    assert plain.get_json_report()["recommended"]["level_note"] is None
 
 
 def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_differences():

@@ -104,6 +104,9 @@ def test_head_to_head_matches_have_no_dot_on_the_win_rate_against_the_opponent()
     plot = page[page.index("x: modelled win rate, 95% band; dots: points played against the opponent"):]
     plot = plot[:plot.index("</svg>")]
     assert plot.count('class="dot"') == len(against_opponent)
+    assert report["recommended"]["level_note"].startswith("head-to-head matches measure differences")
+    assert str(escape("Head-to-head matches measure differences: the model knows the win rate against "
+                      "the opponent only from its matches against the opponent")) in page
 
 
 def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
