@@ -474,6 +474,16 @@ def seed_regrets(results: list[dict[str, Any]], tuner: str) -> dict[tuple[str, i
             for r in results if r["tuner"] == tuner for games, regret in r["regret"].items()}
 
 
+def shown(values: list[float], signed: bool = False) -> str:
+    """mean_interval of the values' summary."""
+    return mean_interval(summarise(values), signed)
+
+
+def cell_order(key: tuple[str, int]) -> tuple[int, int]:
+    """(problem, games) in the order of PROBLEMS, then by games."""
+    return list(PROBLEMS).index(key[0]), key[1]
+
+
 def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tuner: str,
                  against: str, after_tuner: str | None = None) -> str:
     """A change measured on the same seeds: for each problem and budget of tuner's runs in after
@@ -482,16 +492,12 @@ def compare_text(before: list[dict[str, Any]], after: list[dict[str, Any]], tune
     its 95% interval (normal approximation)."""
     old, new, rival = (seed_regrets(before, tuner), seed_regrets(after, after_tuner or tuner),
                        seed_regrets(before + after, against))
-
-    def shown(values: list[float], signed: bool = False) -> str:
-        return mean_interval(summarise(values), signed)
-
     lines = [f"Paired on the seeds both files hold: {tuner} before and after the change"
              + (f" ({after_tuner})" if after_tuner else "") + ", and "
              f"{against} on the same seeds; mean regret [95% interval]. A difference below 0 is a gain.",
              "", f"| problem | games | n | before | after | after − before | {against} | "
              f"after − {against} |", "|---|---|---|---|---|---|---|---|"]
-    for problem, games in sorted({key[:2] for key in new}, key=lambda k: (list(PROBLEMS).index(k[0]), k[1])):
+    for problem, games in sorted({key[:2] for key in new}, key=cell_order):
         seeds = sorted(seed for (p, g, seed) in new if (p, g) == (problem, games)
                        and (p, g, seed) in old and (p, g, seed) in rival)
         if len(seeds) < 2:
@@ -524,10 +530,6 @@ def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
     answers = {(r["tuner"], r["problem"], int(g), r["seed"]): a
                for r in results for g, a in r.get("answer", {}).items()}
     starts = {(r["problem"], r["seed"]): r["start"] for r in results if "start" in r}
-
-    def shown(values: list[float], signed: bool = False) -> str:
-        return mean_interval(summarise(values), signed)
-
     halves = bool(starts)
     lines = [f"{tuner} against {against} on the same seeds: mean regret [95% interval], the paired "
              "difference (below 0: " + tuner + " better), and where the answers lie: bias (the mean "
@@ -539,7 +541,7 @@ def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
              f"{against} bias, spread |" + (" difference, near starts | difference, far starts |"
                                             if halves else ""),
              "|---|---|---|---|---|---|---|---|" + ("---|---|" if halves else "")]
-    for problem, games in sorted({key[:2] for key in ours}, key=lambda k: (list(PROBLEMS).index(k[0]), k[1])):
+    for problem, games in sorted({key[:2] for key in ours}, key=cell_order):
         seeds = sorted(seed for (p, g, seed) in ours if (p, g) == (problem, games) and (p, g, seed) in theirs)
         if len(seeds) < 2:
             continue

@@ -531,6 +531,12 @@ class BayesTuner(ContinuousTuner):
                                np.concatenate([gp.games, np.full(len(pending_x), size)]),
                                gp.hyper, trend=gp.trend, other=other)
 
+    def _with_matches_in_flight(self, gp: Any) -> Any:
+        """gp with the matches still being played counted as if they went as predicted (_with_pending),
+        so that parallel games spread."""
+        pending = [p for p in self.points if p["games"] == 0]
+        return self._with_pending(gp, pending) if pending else gp
+
     def _next_match(self) -> dict[str, Any]:
         """A new match: {"x": point} against the opponent, or with "y" the other point of a
         head-to-head match (x's wins counted)."""
@@ -556,11 +562,8 @@ class BayesTuner(ContinuousTuner):
 
         from ringmaster.tuning.gaussian_process import knowledge_gradient, knowledge_gradient_head_to_head
 
-        gp = self.model()
         rng = np.random.default_rng(self.rng.getrandbits(64))
-        pending = [p for p in self.points if p["games"] == 0]
-        if pending:
-            gp = self._with_pending(gp, pending)
+        gp = self._with_matches_in_flight(self.model())
         best = self._best_mean(gp, rng)
         dims = len(self.parameter_specs)
         directions = rng.normal(size=(KG_CHOICES, dims))
@@ -591,9 +594,7 @@ class BayesTuner(ContinuousTuner):
         rng = np.random.default_rng(self.rng.getrandbits(64))
         if self.trust_region:
             return self._trust_region_point(gp, rng)
-        pending = [p for p in self.points if p["games"] == 0]
-        if pending:
-            gp = self._with_pending(gp, pending)
+        gp = self._with_matches_in_flight(gp)
         best = self._best_mean(gp, rng)
         if self.acquisition == "ucb":
             candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
@@ -687,21 +688,16 @@ class BayesTuner(ContinuousTuner):
             return None   # already counted
         self.scheduler.fix(number)
         point = self.points[index]
+        description = f"point {index} ({self.format_optimiser_parameters(point['x'])}) "
         if "y" in point:
             winner = response.game_result.winning_player
             score = {f"p{index}+": 1.0, f"p{index}-": 0.0}.get(winner, 0.5)   # a jigo or no result: half
-            point["wins"] += score
-            point["games"] += 1
-            description = (f"point {index} ({self.format_optimiser_parameters(point['x'])}) against "
-                           f"({self.format_optimiser_parameters(point['y'])}) "
-                           f"{ {1.0: 'won', 0.0: 'lost'}.get(score, 'drew') }")
-            self.log_history(description)
-            return f"{description} {response.game_result.sgf_result}"
-        won = self.candidate_won(response)
-        point["wins"] += int(won)
+            description += f"against ({self.format_optimiser_parameters(point['y'])}) "
+        else:
+            score = float(self.candidate_won(response))
+        point["wins"] += score
         point["games"] += 1
-        description = (f"point {index} ({self.format_optimiser_parameters(point['x'])}) "
-                       f"{'won' if won else 'lost'}")
+        description += {1.0: "won", 0.0: "lost"}.get(score, "drew")
         self.log_history(description)
         return f"{description} {response.game_result.sgf_result}"
 

@@ -177,6 +177,8 @@ class GaussianProcess:
         self.paired = None if self.other is None else ~np.isnan(self.other).any(axis=1)
         if self.paired is not None and not self.paired.any():
             self.other = self.paired = None
+        # each match's second point, x itself where it was against the opponent (masked out by paired)
+        self._second = None if self.paired is None else np.where(self.paired[:, None], self.other, self.x)
         k = self._match_covariance() + 1e-9 * np.eye(len(self.x))
         self.mode = laplace_mode(k, self.wins, self.games, start)
         rate = 1.0 / (1.0 + np.exp(-self.mode))
@@ -192,10 +194,9 @@ class GaussianProcess:
         k = prior_covariance(self.x, self.x, self.hyper, self.trend)
         if self.paired is None:
             return k
-        other = np.where(self.paired[:, None], self.other, self.x)
         mask = self.paired.astype(float)
-        cross = prior_covariance(self.x, other, self.hyper, self.trend) * mask[None, :]
-        both = prior_covariance(other, other, self.hyper, self.trend) * np.outer(mask, mask)
+        cross = prior_covariance(self.x, self._second, self.hyper, self.trend) * mask[None, :]
+        both = prior_covariance(self._second, self._second, self.hyper, self.trend) * np.outer(mask, mask)
         return k - cross - cross.T + both
 
     def _cross(self, points: np.ndarray) -> np.ndarray:
@@ -203,8 +204,7 @@ class GaussianProcess:
         cross = prior_covariance(points, self.x, self.hyper, self.trend)
         if self.paired is None:
             return cross
-        other = np.where(self.paired[:, None], self.other, self.x)
-        return cross - prior_covariance(points, other, self.hyper, self.trend) * self.paired[None, :]
+        return cross - prior_covariance(points, self._second, self.hyper, self.trend) * self.paired[None, :]
 
     def log_marginal_likelihood(self) -> float:
         """Laplace's approximation of log P(wins | hyperparameters), binomial coefficients left out."""
@@ -372,13 +372,16 @@ def knowledge_gradient_head_to_head(gp: GaussianProcess, plus: np.ndarray, minus
     mean_a = gp.predict_mean(answers)
     difference = gp.predict_mean(plus) - gp.predict_mean(minus)
     whitened_plus, whitened_minus = gp._whitened(plus), gp._whitened(minus)
+    whitened_answers = gp._whitened(answers)
     prior = (prior_variance(plus, gp.hyper, gp.trend) + prior_variance(minus, gp.hyper, gp.trend)
              - 2.0 * np.diag(prior_covariance(plus, minus, gp.hyper, gp.trend)))
     var = prior - np.sum((whitened_plus - whitened_minus) ** 2, axis=0)
     rate = 1.0 / (1.0 + np.exp(-difference))
     noise = 1.0 / (games * rate * (1.0 - rate))
-    moves = (gp.covariance(plus, answers) - gp.covariance(minus, answers)) \
-        / np.sqrt(np.maximum(var, 1e-12) + noise)[:, None]
+    # gp.covariance(plus, answers) - gp.covariance(minus, answers), the whitened points shared
+    plus_answers = prior_covariance(plus, answers, gp.hyper, gp.trend) - whitened_plus.T @ whitened_answers
+    minus_answers = prior_covariance(minus, answers, gp.hyper, gp.trend) - whitened_minus.T @ whitened_answers
+    moves = (plus_answers - minus_answers) / np.sqrt(np.maximum(var, 1e-12) + noise)[:, None]
     return expected_best(mean_a, moves) - float(np.max(mean_a))
 
 
