@@ -35,6 +35,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
        python bench/bench_continuous_tuners.py versus --out FILE [--tuner T] [--against T]
            [--md FILE --section NAME]
            (two tuners on the same seeds of one file, with where their answers lie)
+       python bench/bench_continuous_tuners.py levels --out FILE [--tuners a,b] [--md FILE --section NAME]
+           (the win rate bayes_tuner states at its answer: interval width, how often it holds)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -161,6 +163,15 @@ def recommended(tuner: Any) -> list[float]:
     return list(tuner.recommended_parameters())
 
 
+def stated_level(tuner: Any) -> list[float] | None:
+    """[estimate, low, high]: the win rate the tuner states at its answer with its 95% interval (the
+    model's; bayes_tuner only), or None for a tuner that states none."""
+    if not hasattr(tuner, "recommendation") or tuner.recommendation() is None:
+        return None
+    _, mean, sd = tuner.recommendation()
+    return [round(1.0 / (1.0 + math.exp(-z)), 6) for z in (mean, mean - 1.96 * sd, mean + 1.96 * sd)]
+
+
 Task = tuple[str, str, int, tuple[int, ...], str]   # tuner, problem, seed, budgets, start mode
 
 
@@ -173,10 +184,14 @@ def run_one(task: Task) -> dict[str, Any]:
     started = time.process_time()
     regrets: dict[int, float] = {}
     answers: dict[int, list[float]] = {}
+    levels: dict[int, list[float]] = {}
 
-    def record(games: int, answer: list[float]) -> None:
+    def record(games: int, answer: list[float], tuner: Any) -> None:
         regrets[games] = problem.regret(answer)
         answers[games] = [round(float(x), 6) for x in answer]
+        level = stated_level(tuner)
+        if level is not None:
+            levels[games] = level
 
     runs = [(b, (b,)) for b in budgets] if tuner_name in PER_BUDGET else [(max(budgets), budgets)]
     for games, checkpoints in runs:
@@ -188,18 +203,20 @@ def run_one(task: Task) -> dict[str, Any]:
 
         def on_result(done: int, tuner: Any = tuner, checkpoints: tuple[int, ...] = checkpoints) -> None:
             if done in checkpoints:
-                record(done, recommended(tuner))
+                record(done, recommended(tuner), tuner)
 
         played = run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games),
                                 on_result=on_result)
         if played < games:   # a tuner that stopped early keeps its answer
             for checkpoint in checkpoints:
                 if checkpoint not in regrets:
-                    record(checkpoint, recommended(tuner))
+                    record(checkpoint, recommended(tuner), tuner)
     row = {"tuner": tuner_name, "problem": problem_name, "seed": seed,
            "regret": {str(k): v for k, v in sorted(regrets.items())},
            "answer": {str(k): v for k, v in sorted(answers.items())},
            "cpu_seconds": time.process_time() - started}
+    if levels:
+        row["level"] = {str(k): v for k, v in sorted(levels.items())}
     if start is not None:
         row["start"] = start
     return row
@@ -563,6 +580,38 @@ def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
     return "\n".join(lines)
 
 
+def levels_text(results: list[dict[str, Any]], tuners: list[str]) -> str:
+    """How well each tuner's stated win rate at its answer (stated_level) holds: for each problem and
+    budget, the 95% interval's mean width, the share of runs whose interval holds the answer's true
+    win rate, and the estimate's mean absolute error."""
+    cells: dict[tuple[str, int, str], list[tuple[float, float, float, float]]] = {}
+    for r in results:
+        if r["tuner"] not in tuners:
+            continue
+        problem = PROBLEMS[r["problem"]]
+        for games, (estimate, low, high) in r.get("level", {}).items():
+            truth = problem.win_rate(r["answer"][games])
+            cells.setdefault((r["problem"], int(games), r["tuner"]), []).append((estimate, low, high, truth))
+    lines = ["The win rate each tuner states at its answer: its 95% interval's mean width, the share of "
+             "runs whose interval holds the answer's true win rate, and the estimate's mean absolute "
+             "error (n runs).", "",
+             "| problem | games | " + " | ".join(f"{t}: width, holds, error (n)" for t in tuners) + " |",
+             "|---|---|" + "---|" * len(tuners)]
+    for problem, games in sorted({key[:2] for key in cells}, key=cell_order):
+        row = [problem, str(games)]
+        for tuner in tuners:
+            found = cells.get((problem, games, tuner), [])
+            if not found:
+                row.append("-")
+                continue
+            width = statistics.fmean(h - lo for _, lo, h, _ in found)
+            holds = statistics.fmean(lo <= t <= h for _, lo, h, t in found)
+            error = statistics.fmean(abs(e - t) for e, _, _, t in found)
+            row.append(f"{width:.3f}, {holds:.0%}, {error:.3f} ({len(found)})")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def write_section(path: Path, section: str, text: str) -> None:
     """Put text between the markdown file's <!-- section --> and <!-- /section --> markers."""
     page = path.read_text()
@@ -588,6 +637,18 @@ def versus(args: argparse.Namespace) -> None:
         write_section(Path(args.md), args.section, text)
 
 
+def levels(args: argparse.Namespace) -> None:
+    """Print levels_text for --out's --tuners (default: every tuner with a stated level); with --md,
+    put it in the file's section."""
+    results = load_results(Path(args.out))
+    tuners = (args.tuners.split(",") if args.tuners else
+              list(dict.fromkeys(r["tuner"] for r in results if "level" in r)))
+    text = levels_text(results, tuners)
+    print(text)
+    if args.md:
+        write_section(Path(args.md), args.section, text)
+
+
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
     results = load_results(Path(args.out))
@@ -601,7 +662,7 @@ def report(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "report", "compare", "versus"))
+    parser.add_argument("command", choices=("run", "report", "compare", "versus", "levels"))
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -629,7 +690,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "compare" and not args.before:
         parser.error("compare needs --before FILE")
-    {"run": run, "report": report, "compare": compare, "versus": versus}[args.command](args)
+    {"run": run, "report": report, "compare": compare, "versus": versus,
+     "levels": levels}[args.command](args)
 
 
 if __name__ == "__main__":

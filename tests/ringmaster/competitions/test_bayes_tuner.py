@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ringmaster.competitions import bayes_tuner as bayes
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
 from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -551,6 +552,21 @@ def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incu
     assert list(jobs[0].player_b.command) == ["simulated-candidate", repr(match["x"][0])]   # + plays x
 
 
+def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * (tuner.design_matches + bayes.LEVEL_EVERY - 1), random.Random(2))
+    incumbent = tuner.recommended_parameters()
+    jobs = [tuner.get_game() for _ in range(4)]
+    index = tuner.design_matches + bayes.LEVEL_EVERY - 1
+    assert [j.game_id for j in jobs] == [f"{index}r{r}" for r in range(4)]
+    assert {(j.player_b.code, j.player_w.code) for j in jobs} == {(f"p{index}", "opp")}
+    assert "y" not in tuner.points[index] and abs(tuner.points[index]["x"][0] - incumbent[0]) < 0.01
+    run_simulation(tuner, peak, 600 - tuner.results() - 4, random.Random(3))
+    after = tuner.points[tuner.design_matches:]
+    assert all("y" not in p for p in after[bayes.LEVEL_EVERY - 1::bayes.LEVEL_EVERY])
+    assert sum("y" in p for p in after) > len(after) // 2     # the others are mostly pairs here
+
+
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
     tuner = make_tuner(head_to_head=True, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
@@ -570,7 +586,8 @@ def test_head_to_head_finds_the_peak_and_plays_around_it():
     point, mean, sd = tuner.recommendation()
     assert abs(point[0] - 0.7) < 0.08
     pairs = [p for p in tuner.points if "y" in p]
-    assert len(pairs) > 0.8 * (len(tuner.points) - tuner.design_matches)   # here pairs are worth more
+    chosen = (len(tuner.points) - tuner.design_matches) * (bayes.LEVEL_EVERY - 1) // bayes.LEVEL_EVERY
+    assert len(pairs) > 0.8 * chosen      # here pairs are worth more than matches against the opponent
     middles = [(p["x"][0] + p["y"][0]) / 2 for p in pairs[len(pairs) // 2:]]
     assert sum(abs(m - 0.7) < 0.15 for m in middles) > 0.8 * len(middles)
 
@@ -632,7 +649,8 @@ def test_the_json_report_names_each_head_to_head_matchs_other_point():
     out = io.StringIO()
     tuner.write_screen_report(out)
     assert ("(head-to-head matches measure differences: the model knows the win rate against the "
-            "opponent only from its matches against the opponent, so this interval is wide") in out.getvalue()
+            "opponent only from its matches against the opponent (every 4th match after the design "
+            "is one, at the incumbent))") in out.getvalue()
     plain = make_tuner(games_per_point=4)
     run_simulation(plain, peak, 4 * plain.design_matches + 8, random.Random(2))
     plain_out = io.StringIO()
