@@ -14,7 +14,9 @@ checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final p
 (average_last = 0), as fishtest does; "spsa_tuner gamma 1/6" has gamma = 1/6 (Spall's
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
 has trend = 'constant'; "bayes_tuner trust region" has trust_region = True;
-"bayes_tuner smoothed" has answer_smoothing = 2; "bayes_tuner head to head" has head_to_head = True;
+"bayes_tuner smoothed" has answer_smoothing = 2; "bayes_tuner head to head" has head_to_head = True,
+bayes_tuner's default since 2026-11-28 (every other bayes_tuner name here has head_to_head = False, the
+default before, so that the committed rows of those names stay the runs they were);
 "spsa_tuner against opponent" has head_to_head = False (each perturbed candidate plays the opponent,
 as bayes_tuner's matches do by default).
 
@@ -35,6 +37,8 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
        python bench/bench_continuous_tuners.py versus --out FILE [--tuner T] [--against T]
            [--md FILE --section NAME]
            (two tuners on the same seeds of one file, with where their answers lie)
+       python bench/bench_continuous_tuners.py levels --out FILE [--tuners a,b] [--md FILE --section NAME]
+           (the win rate bayes_tuner states at its answer: interval width, how often it holds)
 
 Issue 34's bench (budgets 300 to 5,000, the mc_tuner read on to 20,000):
   nice -n 19 python bench/bench_continuous_tuners.py run --seeds 50 \
@@ -141,10 +145,13 @@ def tuner_config(name: str, dims: int, games: int,
     if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        variant = {"bayes_tuner constant": {"trend": "constant"},
-                   "bayes_tuner trust region": {"trust_region": True},
-                   "bayes_tuner smoothed": {"answer_smoothing": 2.0},
-                   "bayes_tuner head to head": {"head_to_head": True}}.get(name, {})
+        # every name but "head to head" plays only the opponent, as the default did before
+        # head_to_head became it: the committed rows of those names stay reproducible
+        variant = {"head_to_head": False,
+                   **{"bayes_tuner constant": {"trend": "constant"},
+                      "bayes_tuner trust region": {"trust_region": True},
+                      "bayes_tuner smoothed": {"answer_smoothing": 2.0},
+                      "bayes_tuner head to head": {"head_to_head": True}}.get(name, {})}
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
                                                                start=starts[d])
@@ -161,6 +168,15 @@ def recommended(tuner: Any) -> list[float]:
     return list(tuner.recommended_parameters())
 
 
+def stated_level(tuner: Any) -> list[float] | None:
+    """[estimate, low, high]: the win rate the tuner states at its answer with its 95% interval (the
+    model's; bayes_tuner only), or None for a tuner that states none."""
+    if not hasattr(tuner, "recommendation") or tuner.recommendation() is None:
+        return None
+    _, mean, sd = tuner.recommendation()
+    return [round(1.0 / (1.0 + math.exp(-z)), 6) for z in (mean, mean - 1.96 * sd, mean + 1.96 * sd)]
+
+
 Task = tuple[str, str, int, tuple[int, ...], str]   # tuner, problem, seed, budgets, start mode
 
 
@@ -173,10 +189,14 @@ def run_one(task: Task) -> dict[str, Any]:
     started = time.process_time()
     regrets: dict[int, float] = {}
     answers: dict[int, list[float]] = {}
+    levels: dict[int, list[float]] = {}
 
-    def record(games: int, answer: list[float]) -> None:
+    def record(games: int, answer: list[float], tuner: Any) -> None:
         regrets[games] = problem.regret(answer)
         answers[games] = [round(float(x), 6) for x in answer]
+        level = stated_level(tuner)
+        if level is not None:
+            levels[games] = level
 
     runs = [(b, (b,)) for b in budgets] if tuner_name in PER_BUDGET else [(max(budgets), budgets)]
     for games, checkpoints in runs:
@@ -188,18 +208,20 @@ def run_one(task: Task) -> dict[str, Any]:
 
         def on_result(done: int, tuner: Any = tuner, checkpoints: tuple[int, ...] = checkpoints) -> None:
             if done in checkpoints:
-                record(done, recommended(tuner))
+                record(done, recommended(tuner), tuner)
 
         played = run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games),
                                 on_result=on_result)
         if played < games:   # a tuner that stopped early keeps its answer
             for checkpoint in checkpoints:
                 if checkpoint not in regrets:
-                    record(checkpoint, recommended(tuner))
+                    record(checkpoint, recommended(tuner), tuner)
     row = {"tuner": tuner_name, "problem": problem_name, "seed": seed,
            "regret": {str(k): v for k, v in sorted(regrets.items())},
            "answer": {str(k): v for k, v in sorted(answers.items())},
            "cpu_seconds": time.process_time() - started}
+    if levels:
+        row["level"] = {str(k): v for k, v in sorted(levels.items())}
     if start is not None:
         row["start"] = start
     return row
@@ -294,10 +316,11 @@ def checkpoints_of(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[
     return sorted({games for _, _, games in stats})
 
 
-def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[str]:
-    """Issue 34's goals: on the smooth 1-D and 2-D problems bayes_tuner's mean regret at or below
-    spsa_tuner's at every budget up to 2,000 and below 0.02 at 1,200; on the 4-D problems, at or
-    below the better mc_tuner's at 20,000 within 2,000 games."""
+def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]],
+                  bayes_name: str = "bayes_tuner") -> list[str]:
+    """Issue 34's goals for bayes_name's rows: on the smooth 1-D and 2-D problems its mean regret at
+    or below spsa_tuner's at every budget up to 2,000 and below 0.02 at 1,200; on the 4-D problems,
+    at or below the better mc_tuner's at 20,000 within 2,000 games."""
     def cell(problem: str, tuner: str, games: int) -> str:
         s = stats.get((problem, tuner, games))
         return "-" if s is None else mean_interval(s)
@@ -307,33 +330,33 @@ def issue34_lines(stats: dict[tuple[str, str, int], dict[str, float]]) -> list[s
         if name not in PROBLEMS:
             continue
         budgets = [g for g in checkpoints_of(stats) if g <= 2000
-                   and (name, "bayes_tuner", g) in stats and (name, "spsa_tuner", g) in stats]
+                   and (name, bayes_name, g) in stats and (name, "spsa_tuner", g) in stats]
         if not budgets:
             continue
-        behind = [g for g in budgets if stats[(name, "bayes_tuner", g)]["mean"]
+        behind = [g for g in budgets if stats[(name, bayes_name, g)]["mean"]
                   > stats[(name, "spsa_tuner", g)]["mean"]]
-        clear = [g for g in behind if stats[(name, "bayes_tuner", g)]["low"]
+        clear = [g for g in behind if stats[(name, bayes_name, g)]["low"]
                  > stats[(name, "spsa_tuner", g)]["high"]]
-        at_1200 = stats.get((name, "bayes_tuner", 1200))
+        at_1200 = stats.get((name, bayes_name, 1200))
         lines.append(
-            f"- {name}: bayes_tuner's mean at or below spsa_tuner's at "
+            f"- {name}: {bayes_name}'s mean at or below spsa_tuner's at "
             f"{', '.join(str(g) for g in budgets if g not in behind) or 'no budget'}; above at "
             f"{', '.join(str(g) for g in behind) or 'none'}"
             + (f" (intervals apart at {', '.join(str(g) for g in clear)})" if clear else "")
-            + (f"; at 1200 games {cell(name, 'bayes_tuner', 1200)}, "
+            + (f"; at 1200 games {cell(name, bayes_name, 1200)}, "
                f"{'below' if at_1200['mean'] < 0.02 else 'not below'} 0.02" if at_1200 else ""))
     for name, problem in PROBLEMS.items():
         if problem.dimensions != 4:
             continue
         mc = [stats[(name, t, 20000)] for t in ("mc_tuner depth 1", "mc_tuner depth 2")
               if (name, t, 20000) in stats]
-        bayes = [(g, stats[(name, "bayes_tuner", g)]) for g in checkpoints_of(stats)
-                 if g <= 2000 and (name, "bayes_tuner", g) in stats]
+        bayes = [(g, stats[(name, bayes_name, g)]) for g in checkpoints_of(stats)
+                 if g <= 2000 and (name, bayes_name, g) in stats]
         if not mc or not bayes:
             continue
         target = min(s["mean"] for s in mc)
         met = [g for g, s in bayes if s["mean"] <= target]
-        lines.append(f"- {name}: the better mc_tuner at 20000 games {target:.4f}; bayes_tuner "
+        lines.append(f"- {name}: the better mc_tuner at 20000 games {target:.4f}; {bayes_name} "
                      + ", ".join(f"at {g} {mean_interval(s)}"
                                  for g, s in bayes)
                      + (f": met from {met[0]} games" if met else ": not met within 2000 games"))
@@ -461,7 +484,10 @@ def report_text(results: list[dict[str, Any]]) -> str:
     if min(checkpoints_of(stats)) < 1000:
         lines += ["Issue 34's goals (smooth 1-D and 2-D: bayes_tuner at or below spsa_tuner up to 2000 "
                   "games and below 0.02 at 1200; 4-D: at or below the better mc_tuner at 20000 within "
-                  "2000 games), mean [95% interval]:", ""] + issue34_lines(stats)
+                  "2000 games), mean [95% interval]:", ""]
+        for bayes_name in ("bayes_tuner", "bayes_tuner head to head"):
+            found = issue34_lines(stats, bayes_name)
+            lines += ([f"{bayes_name}:", ""] + found + [""]) if found else []
     else:
         lines += ["Goal (2-D and 4-D problems): the best continuous tuner's mean regret within 2000 games "
                   "at or below the better mc_tuner's at 20000 games:", ""] + goal_lines(stats)
@@ -563,6 +589,38 @@ def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
     return "\n".join(lines)
 
 
+def levels_text(results: list[dict[str, Any]], tuners: list[str]) -> str:
+    """How well each tuner's stated win rate at its answer (stated_level) holds: for each problem and
+    budget, the 95% interval's mean width, the share of runs whose interval holds the answer's true
+    win rate, and the estimate's mean absolute error."""
+    cells: dict[tuple[str, int, str], list[tuple[float, float, float, float]]] = {}
+    for r in results:
+        if r["tuner"] not in tuners:
+            continue
+        problem = PROBLEMS[r["problem"]]
+        for games, (estimate, low, high) in r.get("level", {}).items():
+            truth = problem.win_rate(r["answer"][games])
+            cells.setdefault((r["problem"], int(games), r["tuner"]), []).append((estimate, low, high, truth))
+    lines = ["The win rate each tuner states at its answer: its 95% interval's mean width, the share of "
+             "runs whose interval holds the answer's true win rate, and the estimate's mean absolute "
+             "error (n runs).", "",
+             "| problem | games | " + " | ".join(f"{t}: width, holds, error (n)" for t in tuners) + " |",
+             "|---|---|" + "---|" * len(tuners)]
+    for problem, games in sorted({key[:2] for key in cells}, key=cell_order):
+        row = [problem, str(games)]
+        for tuner in tuners:
+            found = cells.get((problem, games, tuner), [])
+            if not found:
+                row.append("-")
+                continue
+            width = statistics.fmean(h - lo for _, lo, h, _ in found)
+            holds = statistics.fmean(lo <= t <= h for _, lo, h, t in found)
+            error = statistics.fmean(abs(e - t) for e, _, _, t in found)
+            row.append(f"{width:.3f}, {holds:.0%}, {error:.3f} ({len(found)})")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def write_section(path: Path, section: str, text: str) -> None:
     """Put text between the markdown file's <!-- section --> and <!-- /section --> markers."""
     page = path.read_text()
@@ -588,6 +646,18 @@ def versus(args: argparse.Namespace) -> None:
         write_section(Path(args.md), args.section, text)
 
 
+def levels(args: argparse.Namespace) -> None:
+    """Print levels_text for --out's --tuners (default: every tuner with a stated level); with --md,
+    put it in the file's section."""
+    results = load_results(Path(args.out))
+    tuners = (args.tuners.split(",") if args.tuners else
+              list(dict.fromkeys(r["tuner"] for r in results if "level" in r)))
+    text = levels_text(results, tuners)
+    print(text)
+    if args.md:
+        write_section(Path(args.md), args.section, text)
+
+
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
     results = load_results(Path(args.out))
@@ -601,7 +671,7 @@ def report(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "report", "compare", "versus"))
+    parser.add_argument("command", choices=("run", "report", "compare", "versus", "levels"))
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--first-seed", type=int, default=0, help="pilots use other seeds (1000 on)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -629,7 +699,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "compare" and not args.before:
         parser.error("compare needs --before FILE")
-    {"run": run, "report": report, "compare": compare, "versus": versus}[args.command](args)
+    {"run": run, "report": report, "compare": compare, "versus": versus,
+     "levels": levels}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -45,9 +45,12 @@ LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted 
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
 OPTIMISM = ("the model's estimate where it is highest, from the games that chose the point, flatters "
             "it: by 2 to 5 win-rate points on the bench")   # reports/continuous_tuners.md, issue 34
+OPTIMISM_WITH_PAIRS = ("the model's estimate where it is highest, from the games that chose the point, "
+                       "flatters it: by 1 to 3 win-rate points on the bench")   # the same, head_to_head
+LEVEL_EVERY = 4   # head_to_head: every 4th match after the design plays the opponent at the incumbent
 LEVEL_NOTE = ("head-to-head matches measure differences: the model knows the win rate against the "
-              "opponent only from its matches against the opponent, so this interval is wide (0.20 to "
-              "0.33 on the bench at 1,200 games)")   # reports/continuous_tuners.md, issue 34
+              f"opponent only from its matches against the opponent (every {LEVEL_EVERY}th match after "
+              "the design is one, at the incumbent)")   # reports/continuous_tuners.md, issue 34
 PAIR_RADII = (0.02, 0.25)  # a head-to-head match's two points lie this far either side of the incumbent
 AXIS_RADII = 6             # head-to-head choices along each of the kernel's axes, at radii across PAIR_RADII
 ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
@@ -83,7 +86,7 @@ BAYES_SETTINGS = [
     Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
     Setting("trust_region", interpret_bool, default=False),
     Setting("answer_smoothing", _interpret_smoothing, default=ANSWER_SMOOTHING),
-    Setting("head_to_head", interpret_bool, default=False),
+    Setting("head_to_head", interpret_optional(interpret_bool), default=None),
 ]
 
 
@@ -167,8 +170,11 @@ class BayesTuner(ContinuousTuner):
         if self.trust_region and self.acquisition != "knowledge_gradient":
             raise ControlFileError("'trust_region': True needs acquisition = 'knowledge_gradient' "
                                    f"(not {self.acquisition!r})", setting="trust_region")
-        self.head_to_head: bool = settings["head_to_head"]
-        if self.head_to_head and (self.trust_region or self.acquisition != "knowledge_gradient"):
+        pairs_possible = self.acquisition == "knowledge_gradient" and not self.trust_region
+        self.head_to_head_set = settings["head_to_head"] is not None
+        self.head_to_head: bool = (pairs_possible if settings["head_to_head"] is None
+                                   else settings["head_to_head"])
+        if self.head_to_head and not pairs_possible:
             raise ControlFileError("'head_to_head': True needs acquisition = 'knowledge_gradient' and "
                                    "trust_region = False", setting="head_to_head")
         self.check_make_candidate(self.sample_engine_parameters())
@@ -205,6 +211,7 @@ class BayesTuner(ContinuousTuner):
             "fitted_trend": self.fitted_trend,
             "opponent_description": self.opponent_description,
             "trust_region": None if self.region is None else self.region.to_json(),
+            "head_to_head": self.head_to_head,
             "confirmation": self.confirmation_to_json(),
         }
 
@@ -229,6 +236,8 @@ class BayesTuner(ContinuousTuner):
             if self.fitted_trend not in TRENDS:
                 raise ValueError("unknown trend")
             self.opponent_description = status["opponent_description"]
+            if "head_to_head" not in status and not self.head_to_head_set:
+                self.head_to_head = False   # a run started when pairs were off by default keeps them off
             # the setting may be switched between runs: off drops the box, on starts one
             from ringmaster.tuning.trust_region import TrustRegion
             region = status.get("trust_region")
@@ -306,7 +315,9 @@ class BayesTuner(ContinuousTuner):
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
                 or self.trend != self.fitted_trend:
-            gp = fit(x, wins, games, start, self.trend, other=other)
+            fitted = fit(x, wins, games, start, self.trend, other=other)
+            # solved afresh, as a resumed run solves it: fit warm-starts each candidate's mode
+            gp = GaussianProcess(x, wins, games, fitted.hyper, trend=fitted.trend, other=other)
             self.hyper, self.rotation = gp.hyper.to_lists()
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
@@ -556,7 +567,9 @@ class BayesTuner(ContinuousTuner):
         quarter of the variance that two games against the opponent do, and a pair either side
         of the incumbent measures the slope there, as SPSA's pairs do. A match against the
         opponent still wins where the model must look further (CLOP's IllCorrelated ridge, away
-        from the incumbent).
+        from the incumbent). Every LEVEL_EVERY-th match after the design plays the opponent at
+        the incumbent, since pairs say nothing of the level: without them the win rate's interval
+        at the answer was 0.20 to 0.33 wide on the bench at 1,200 games, with them 0.11 to 0.12.
         """
         import numpy as np
 
@@ -565,6 +578,8 @@ class BayesTuner(ContinuousTuner):
         rng = np.random.default_rng(self.rng.getrandbits(64))
         gp = self._with_matches_in_flight(self.model())
         best = self._best_mean(gp, rng)
+        if (len(self.points) - self.design_matches) % LEVEL_EVERY == LEVEL_EVERY - 1:
+            return {"x": [float(v) for v in best]}
         dims = len(self.parameter_specs)
         directions = rng.normal(size=(KG_CHOICES, dims))
         directions /= np.linalg.norm(directions, axis=1)[:, None]
@@ -762,7 +777,7 @@ class BayesTuner(ContinuousTuner):
             out.write(f"  model's win rate there {rate:.3f} [{low:.3f}, {high:.3f}]  "
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
                       f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
-            out.write(f"  {selection_bias_warning(self.confirm_games, OPTIMISM)}\n")
+            out.write(f"  {selection_bias_warning(self.confirm_games, self._optimism())}\n")
             if self._level_note():
                 out.write(f"  ({self._level_note()})\n")
             out.write(f"Where the optimum lies, by the model (the best points of {ARGMAX_DRAWS} posterior "
@@ -773,6 +788,12 @@ class BayesTuner(ContinuousTuner):
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
+
+    def _optimism(self) -> str:
+        """How much the model's estimate at its answer flatters it on the bench: less once
+        head-to-head matches are played, since a quarter of the matches are then played at the
+        incumbent itself."""
+        return OPTIMISM_WITH_PAIRS if self._level_note() else OPTIMISM
 
     def _level_note(self) -> str | None:
         """LEVEL_NOTE where head-to-head matches have been played (None otherwise)."""
@@ -840,7 +861,7 @@ class BayesTuner(ContinuousTuner):
             recommended = {"optimiser_parameters": found[0],
                            "parameters": self.format_optimiser_parameters(found[0]),
                            "answer_smoothing": self._smoothing_in_effect(),
-                           "optimism": OPTIMISM, "level_note": self._level_note(),
+                           "optimism": self._optimism(), "level_note": self._level_note(),
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ringmaster.competitions import bayes_tuner as bayes
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
 from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -137,7 +138,8 @@ def test_the_answer_is_the_maximum_of_the_fit_with_its_lengthscales_scaled(smoot
     fitted = tuner.model()
     scaled = Hyperparameters(tuple(smoothing * ls for ls in fitted.hyper.lengthscales),
                              fitted.hyper.signal_sd)
-    model = GaussianProcess(fitted.x, fitted.wins, fitted.games, scaled, trend=fitted.trend)
+    model = GaussianProcess(fitted.x, fitted.wins, fitted.games, scaled, trend=fitted.trend,
+                            other=fitted.other)
     grid = np.linspace(0.0, 1.0, 2001)[:, None]
     best = grid[int(np.argmax(model.predict_mean(grid)))][0]
     point, mean, sd = tuner.recommendation()
@@ -307,7 +309,9 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     assert text.startswith("Bayesian tuning event: bayes\n")
     assert "Recommended (the model's highest mean): x: " in text
     assert ("(the model's estimate where it is highest, from the games that chose the point, flatters it: "
-            "by 2 to 5 win-rate points on the bench; the confirmation games below are a fair test)") in text
+            "by 1 to 3 win-rate points on the bench; the confirmation games below are a fair test)") in text
+    # less than without pairs, where no match is played at the incumbent for its own sake
+    assert any("y" in p for p in tuner.points)
     out = io.StringIO()
     make_tuner(answer_smoothing=2).write_short_report(out)
     assert "No recommendation before the first result." in out.getvalue()
@@ -315,6 +319,7 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     run_simulation(unconfirmed, peak, 20, random.Random(6))
     out = io.StringIO()
     unconfirmed.write_screen_report(out)
+    assert all("y" not in p for p in unconfirmed.points)    # the design only: no pairs yet
     assert "flatters it: by 2 to 5 win-rate points on the bench; set confirm_games for an unbiased figure)" \
         in out.getvalue()
     assert "The model along each parameter" in text
@@ -534,6 +539,29 @@ def test_head_to_head_needs_the_knowledge_gradient_and_no_trust_region():
         make_tuner(head_to_head="often")
 
 
+def test_head_to_head_is_on_by_default_where_the_knowledge_gradient_chooses_without_a_box():
+    assert make_tuner().head_to_head is True
+    assert make_tuner(acquisition="ucb").head_to_head is False
+    assert make_tuner(trust_region=True).head_to_head is False
+    assert make_tuner(head_to_head=False).head_to_head is False
+
+
+def test_a_run_started_before_pairs_were_the_default_resumes_without_them():
+    tuner = make_tuner(head_to_head=False, games_per_point=4)
+    run_simulation(tuner, peak, 4 * tuner.design_matches + 8, random.Random(2))
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["head_to_head"] is False
+    del status["head_to_head"]           # as a state file written before the setting was saved
+    resumed = make_tuner(games_per_point=4)
+    resumed.set_status(status)
+    run_simulation(resumed, peak, 40, random.Random(3))
+    assert resumed.head_to_head is False and all("y" not in p for p in resumed.points)
+    asked = make_tuner(games_per_point=4, head_to_head=True)
+    asked.set_status(status)
+    run_simulation(asked, peak, 40, random.Random(3))
+    assert any("y" in p for p in asked.points)    # the control file's True still counts
+
+
 def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incumbent():
     tuner = make_tuner(head_to_head=True, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
@@ -549,6 +577,21 @@ def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incu
     assert abs((match["x"][0] + match["y"][0]) / 2 - incumbent[0]) < 0.01   # its centre: the best mean
     assert 0.02 - 1e-9 <= abs(match["x"][0] - match["y"][0]) / 2 <= 0.25 + 1e-9
     assert list(jobs[0].player_b.command) == ["simulated-candidate", repr(match["x"][0])]   # + plays x
+
+
+def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent():
+    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    run_simulation(tuner, peak, 4 * (tuner.design_matches + bayes.LEVEL_EVERY - 1), random.Random(2))
+    incumbent = tuner.recommended_parameters()
+    jobs = [tuner.get_game() for _ in range(4)]
+    index = tuner.design_matches + bayes.LEVEL_EVERY - 1
+    assert [j.game_id for j in jobs] == [f"{index}r{r}" for r in range(4)]
+    assert {(j.player_b.code, j.player_w.code) for j in jobs} == {(f"p{index}", "opp")}
+    assert "y" not in tuner.points[index] and abs(tuner.points[index]["x"][0] - incumbent[0]) < 0.01
+    run_simulation(tuner, peak, 600 - tuner.results() - 4, random.Random(3))
+    after = tuner.points[tuner.design_matches:]
+    assert all("y" not in p for p in after[bayes.LEVEL_EVERY - 1::bayes.LEVEL_EVERY])
+    assert sum("y" in p for p in after) > len(after) // 2     # the others are mostly pairs here
 
 
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
@@ -570,7 +613,8 @@ def test_head_to_head_finds_the_peak_and_plays_around_it():
     point, mean, sd = tuner.recommendation()
     assert abs(point[0] - 0.7) < 0.08
     pairs = [p for p in tuner.points if "y" in p]
-    assert len(pairs) > 0.8 * (len(tuner.points) - tuner.design_matches)   # here pairs are worth more
+    chosen = (len(tuner.points) - tuner.design_matches) * (bayes.LEVEL_EVERY - 1) // bayes.LEVEL_EVERY
+    assert len(pairs) > 0.8 * chosen      # here pairs are worth more than matches against the opponent
     middles = [(p["x"][0] + p["y"][0]) / 2 for p in pairs[len(pairs) // 2:]]
     assert sum(abs(m - 0.7) < 0.15 for m in middles) > 0.8 * len(middles)
 
@@ -632,8 +676,9 @@ def test_the_json_report_names_each_head_to_head_matchs_other_point():
     out = io.StringIO()
     tuner.write_screen_report(out)
     assert ("(head-to-head matches measure differences: the model knows the win rate against the "
-            "opponent only from its matches against the opponent, so this interval is wide") in out.getvalue()
-    plain = make_tuner(games_per_point=4)
+            "opponent only from its matches against the opponent (every 4th match after the design "
+            "is one, at the incumbent))") in out.getvalue()
+    plain = make_tuner(games_per_point=4, head_to_head=False)
     run_simulation(plain, peak, 4 * plain.design_matches + 8, random.Random(2))
     plain_out = io.StringIO()
     plain.write_screen_report(plain_out)

@@ -78,7 +78,7 @@ def test_bayes_plot_of_a_log_scale_is_in_parameter_units_with_every_point_played
     import re
 
     from ringmaster.tuning.scales import LOG
-    bayes = tuner(BayesTuner, number_of_games=120,
+    bayes = tuner(BayesTuner, number_of_games=120, head_to_head=False,
                   parameters=[ContinuousParameter("c", scale=LOG(0.01, 1.0), format="c: %.3f")])
     report = full_report(bayes, drive(bayes, lambda p: 0.6 - 0.1 * (p[0] - 0.1) ** 2, 120))
     page = render_html(report)
@@ -122,7 +122,7 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
     x, k = report["recommended"]["optimum_95"]
     assert "Where the optimum lies, by the model" in page
     assert str(escape("The model's estimate where it is highest, from the games that chose the point, "
-                      "flatters it: by 2 to 5 win-rate points on the bench.")) in page
+                      "flatters it: by 1 to 3 win-rate points on the bench.")) in page
     assert (f"{x['shown_low']} to {x['shown_high']} (median {x['shown_median']}); "
             f"{k['shown_low']} to {k['shown_high']}") in page
     assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
