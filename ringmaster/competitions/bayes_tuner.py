@@ -43,10 +43,9 @@ ACQUISITIONS = ("knowledge_gradient", "ucb")
 WIDTH_BAR = 0.2   # a recommendation needs the model's 95% interval of the answer's win rate this narrow
 LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted to the few dozen noisy
                            # matches near the box put its answer wrong (reports/continuous_tuners.md)
-OPTIMISM = ("the model's estimate where it is highest, from the games that chose the point, flatters "
-            "it: by 2 to 5 win-rate points on the bench")   # reports/continuous_tuners.md, issue 34
-OPTIMISM_WITH_PAIRS = ("the model's estimate where it is highest, from the games that chose the point, "
-                       "flatters it: by 1 to 3 win-rate points on the bench")   # the same, head_to_head
+_FLATTERS = "the model's estimate where it is highest, from the games that chose the point, flatters it: by "
+OPTIMISM = _FLATTERS + "2 to 5 win-rate points on the bench"   # reports/continuous_tuners.md, issue 34
+OPTIMISM_WITH_PAIRS = _FLATTERS + "1 to 3 win-rate points on the bench"   # the same, head_to_head
 LEVEL_EVERY = 4   # head_to_head: every 4th match after the design plays the opponent at the incumbent
 LEVEL_NOTE = ("head-to-head matches measure differences: the model knows the win rate against the "
               f"opponent only from its matches against the opponent (every {LEVEL_EVERY}th match after "
@@ -315,9 +314,7 @@ class BayesTuner(ContinuousTuner):
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
         if start is None or len(observed) >= self.fitted_at + self.refit_every \
                 or self.trend != self.fitted_trend:
-            fitted = fit(x, wins, games, start, self.trend, other=other)
-            # solved afresh, as a resumed run solves it: fit warm-starts each candidate's mode
-            gp = GaussianProcess(x, wins, games, fitted.hyper, trend=fitted.trend, other=other)
+            gp = fit(x, wins, games, start, self.trend, other=other)
             self.hyper, self.rotation = gp.hyper.to_lists()
             self.fitted_trend = gp.trend
             self.fitted_at = len(observed)
@@ -778,8 +775,9 @@ class BayesTuner(ContinuousTuner):
                       f"Elo vs opponent {elo_from_rate(rate):+.0f} "
                       f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
             out.write(f"  {selection_bias_warning(self.confirm_games, self._optimism())}\n")
-            if self._level_note():
-                out.write(f"  ({self._level_note()})\n")
+            level_note = self._level_note()
+            if level_note:
+                out.write(f"  ({level_note})\n")
             out.write(f"Where the optimum lies, by the model (the best points of {ARGMAX_DRAWS} posterior "
                       "draws, 95%):\n")
             for row in self.optimum_intervals():

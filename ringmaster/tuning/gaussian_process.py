@@ -297,17 +297,20 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
     fit's mean at the best point played; the better of the two is kept. A turned kernel fits a
     ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale, where the
     parameters' own axes need two. other: as GaussianProcess's (head-to-head matches).
+
+    The GP returned is solved afresh from the hyperparameters found, as a caller that keeps only
+    them (a resumed run) solves it: the search warm-starts each candidate's mode, which can
+    differ from a fresh solve in the last digits.
     """
     plain = None if start is None else Hyperparameters(start.lengthscales, start.signal_sd)
-    best = _fit_axes(x, wins, games, plain, trend, other=other)
+    chosen = best = _fit_axes(x, wins, games, plain, trend, other=other)
     axes = principal_axes(best)
-    if axes is None:
-        return best
-    turned = _fit_axes(x, wins, games, Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, axes),
-                       trend, sweeps=2, other=other)
-    if objective(turned) > objective(best) + 1e-9:
-        return turned
-    return best
+    if axes is not None:
+        turned = _fit_axes(x, wins, games, Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd,
+                                                           axes), trend, sweeps=2, other=other)
+        if objective(turned) > objective(best) + 1e-9:
+            chosen = turned
+    return GaussianProcess(x, wins, games, chosen.hyper, trend, other=other)
 
 
 def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None,

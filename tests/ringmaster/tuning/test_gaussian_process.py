@@ -196,6 +196,22 @@ def test_fit_takes_head_to_head_matches():
     assert abs(grid[int(np.argmax(gp.predict_mean(grid)))][0] - 0.6) < 0.05
 
 
+def test_fit_gives_the_model_its_hyperparameters_give_to_the_last_digit():
+    # A resumed run keeps only the hyperparameters and solves the model from them: it must be
+    # the model the search returned, not one whose mode was warm-started from a neighbour's.
+    rng = np.random.default_rng(5)
+    x = rng.random((40, 2))
+    rate = 1 / (1 + np.exp(-(0.4 - 3.0 * (x[:, 0] + x[:, 1] - 1.0) ** 2)))
+    wins, games = rng.binomial(12, rate).astype(float), np.full(40, 12.0)
+    other = np.where(np.arange(40)[:, None] % 3 == 0, rng.random((40, 2)), np.nan)
+    for pairs in (None, other):
+        gp = fit(x, wins, games, trend="quadratic", other=pairs)
+        again = GaussianProcess(x, wins, games, gp.hyper, trend="quadratic", other=pairs)
+        assert np.array_equal(gp.mode, again.mode)
+        grid = rng.random((50, 2))
+        assert np.array_equal(gp.predict(grid)[1], again.predict(grid)[1])
+
+
 def test_a_two_game_match_is_worth_what_two_games_are():
     # The old model turned 1 win in 2 into a logit with a guessed variance; the binomial model
     # must give a lone 2-game match at 50% the same mode as 0 games, and less spread.
