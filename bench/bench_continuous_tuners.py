@@ -29,12 +29,13 @@ done in blocks of 20 seeds, and within a block the 1-D and 2-D problems at up to
 Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0] [--jobs 2] [--tuners a,b]
            [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000]
            [--start centre|random] [--out FILE]
-       python bench/bench_continuous_tuners.py report [--out FILE] [--svg FILE] [--md FILE]
-           [--section NAME]
+       python bench/bench_continuous_tuners.py report [--out FILE] [--with FILE] [--svg FILE]
+           [--md FILE] [--section NAME]
+           (--with: the rows of another file's tuners that --out lacks, as many as given)
        python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
            [--against T] [--after-tuner T] [--md FILE --section NAME]
            (a change, paired on the seeds both hold; --after-tuner names a variant's rows)
-       python bench/bench_continuous_tuners.py versus --out FILE [--tuner T] [--against T]
+       python bench/bench_continuous_tuners.py versus --out FILE [--with FILE] [--tuner T] [--against T]
            [--md FILE --section NAME]
            (two tuners on the same seeds of one file, with where their answers lie)
        python bench/bench_continuous_tuners.py levels --out FILE [--tuners a,b] [--md FILE --section NAME]
@@ -84,6 +85,8 @@ PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "
               "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed",
               "bayes_tuner head to head", "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
+BAYES_LABELS = {"bayes_tuner head to head": " (bayes_tuner's default since 2026-11-28)",
+                "bayes_tuner": " (its model playing only the opponent, the default before)"}
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
 
@@ -392,8 +395,8 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
                "uniform": "#7f7f7f", "spsa_tuner": "#d62728",
                "spsa_tuner last iterate": "#ff9896", "spsa_tuner gamma 1/6": "#8c564b",
-               "bayes_tuner": "#2ca02c",
-               "bayes_tuner constant": "#98df8a"}
+               "bayes_tuner head to head": "#2ca02c", "bayes_tuner": "#98df8a",
+               "bayes_tuner constant": "#bcbd22"}
     panel_w, panel_h, margin = 300, 220, 50
     names = list(PROBLEMS)
     width = margin + len(names) * (panel_w + margin)
@@ -466,6 +469,9 @@ def report_text(results: list[dict[str, Any]]) -> str:
     lines = [f"Runs: {len(results)}; seeds per cell: {min(ns)} to {max(ns)} (n in each cell). "
              "CPU seconds per tuner (all its runs): "
              + ", ".join(f"{t} {s:.0f}" for t, s in cpu.items()) + ".", ""]
+    if set(BAYES_LABELS) <= set(tuners):
+        lines += [f"bayes_tuner head to head{BAYES_LABELS['bayes_tuner head to head']}; "
+                  f"bayes_tuner{BAYES_LABELS['bayes_tuner']}.", ""]
     for games in checkpoints_of(stats):
         lines += [f"**{games} games**: simple regret, mean [95% interval of the mean] (quartiles q1, median, "
                   "q3; n seeds)", "",
@@ -485,9 +491,9 @@ def report_text(results: list[dict[str, Any]]) -> str:
         lines += ["Issue 34's goals (smooth 1-D and 2-D: bayes_tuner at or below spsa_tuner up to 2000 "
                   "games and below 0.02 at 1200; 4-D: at or below the better mc_tuner at 20000 within "
                   "2000 games), mean [95% interval]:", ""]
-        for bayes_name in ("bayes_tuner", "bayes_tuner head to head"):
+        for bayes_name in ("bayes_tuner head to head", "bayes_tuner"):
             found = issue34_lines(stats, bayes_name)
-            lines += ([f"{bayes_name}:", ""] + found + [""]) if found else []
+            lines += ([f"{bayes_name}{BAYES_LABELS[bayes_name]}:", ""] + found + [""]) if found else []
     else:
         lines += ["Goal (2-D and 4-D problems): the best continuous tuner's mean regret within 2000 games "
                   "at or below the better mc_tuner's at 20000 games:", ""] + goal_lines(stats)
@@ -548,7 +554,7 @@ def location(answers: list[list[float]], optimum: tuple[float, ...]) -> tuple[fl
 
 
 def versus_text(results: list[dict[str, Any]], tuner: str, against: str) -> str:
-    """Two tuners on the same seeds of one file: for each problem and budget, their mean regret, the
+    """Two tuners on the same seeds: for each problem and budget, their mean regret, the
     paired difference, and where their answers lie (location: bias and spread); where the runs have
     a random start, the paired difference again for the seeds whose start is nearer the optimum than
     the cell's median start and for the others."""
@@ -640,7 +646,7 @@ def compare(args: argparse.Namespace) -> None:
 
 def versus(args: argparse.Namespace) -> None:
     """Print versus_text for --out's --tuner and --against; with --md, put it in the file's section."""
-    text = versus_text(load_results(Path(args.out)), args.tuner, args.against)
+    text = versus_text(with_rows(load_results(Path(args.out)), args.with_file), args.tuner, args.against)
     print(text)
     if args.md:
         write_section(Path(args.md), args.section, text)
@@ -658,9 +664,19 @@ def levels(args: argparse.Namespace) -> None:
         write_section(Path(args.md), args.section, text)
 
 
+def with_rows(results: list[dict[str, Any]], others: list[str]) -> list[dict[str, Any]]:
+    """results and the rows of the files others of the tuners results lack (a tuner's rows come
+    from one file: the first that holds it)."""
+    combined = list(results)
+    for other in others:
+        have = {r["tuner"] for r in combined}
+        combined += [r for r in load_results(Path(other)) if r["tuner"] not in have]
+    return combined
+
+
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
-    results = load_results(Path(args.out))
+    results = with_rows(load_results(Path(args.out)), args.with_file)
     text = report_text(results)
     print(text)
     if args.md:
@@ -685,6 +701,8 @@ def main() -> None:
                         help="run: where spsa_tuner and bayes_tuner start (ce_tuner's initial mean): the "
                              "centre, or a point drawn uniformly for each seed (random_start)")
     parser.add_argument("--out", default=DEFAULT_OUT)
+    parser.add_argument("--with", dest="with_file", action="append", default=[], metavar="FILE",
+                        help="report, versus: also the rows of FILE's tuners that --out lacks (repeatable)")
     parser.add_argument("--svg", default=None)
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
     parser.add_argument("--section", default="results",
