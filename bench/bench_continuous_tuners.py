@@ -173,11 +173,12 @@ def recommended(tuner: Any) -> list[float]:
 
 def stated_level(tuner: Any) -> list[float] | None:
     """[estimate, low, high]: the win rate the tuner states at its answer with its 95% interval (the
-    model's; bayes_tuner only), or None for a tuner that states none."""
-    if not hasattr(tuner, "recommendation") or tuner.recommendation() is None:
+    model's, as its report gives it; bayes_tuner only), or None for a tuner that states none."""
+    found = tuner.recommendation() if hasattr(tuner, "recommendation") else None
+    if found is None:
         return None
-    _, mean, sd = tuner.recommendation()
-    return [round(1.0 / (1.0 + math.exp(-z)), 6) for z in (mean, mean - 1.96 * sd, mean + 1.96 * sd)]
+    _, mean, sd = found
+    return [round(rate, 6) for rate in tuner._rate_interval(mean, sd)]
 
 
 Task = tuple[str, str, int, tuple[int, ...], str]   # tuner, problem, seed, budgets, start mode
@@ -645,7 +646,8 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def versus(args: argparse.Namespace) -> None:
-    """Print versus_text for --out's --tuner and --against; with --md, put it in the file's section."""
+    """Print versus_text for --tuner and --against (rows of --out, and of --with's files for tuners --out
+    lacks); with --md, put it in the file's section."""
     text = versus_text(with_rows(load_results(Path(args.out)), args.with_file), args.tuner, args.against)
     print(text)
     if args.md:
