@@ -15,8 +15,10 @@ checkpoint is its own run. "spsa_tuner last iterate" answers with SPSA's final p
 asymptotically optimal exponent) in place of fishtest's 0.101; "bayes_tuner constant"
 has trend = 'constant'; "bayes_tuner trust region" has trust_region = True;
 "bayes_tuner smoothed" has answer_smoothing = 2; "bayes_tuner head to head" has head_to_head = True,
-bayes_tuner's default since 2026-11-28 (every other bayes_tuner name here has head_to_head = False, the
-default before, so that the committed rows of those names stay the runs they were);
+bayes_tuner's default from 2026-11-28 (every other bayes_tuner name here has head_to_head = False, the
+default before, so that the committed rows of those names stay the runs they were); "bayes_tuner
+cautious" has head_to_head = True and answer_caution = 2, the default since (every other bayes_tuner
+name has answer_caution = 0, the default before);
 "spsa_tuner against opponent" has head_to_head = False (each perturbed candidate plays the opponent,
 as bayes_tuner's matches do by default).
 
@@ -80,13 +82,15 @@ SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
           "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
           "bayes_tuner trust region", "bayes_tuner smoothed", "bayes_tuner head to head",
-          "spsa_tuner against opponent")
+          "bayes_tuner cautious", "spsa_tuner against opponent")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
               "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed",
-              "bayes_tuner head to head", "spsa_tuner against opponent")
+              "bayes_tuner head to head", "bayes_tuner cautious", "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
-BAYES_LABELS = {"bayes_tuner head to head": " (bayes_tuner's default since 2026-11-28)",
-                "bayes_tuner": " (its model playing only the opponent, the default before)"}
+BAYES_LABELS = {"bayes_tuner cautious": " (bayes_tuner's default since answer_caution, 2026-11-28)",
+                "bayes_tuner head to head": " (its answer the mean's own maximum: the default from "
+                                            "head_to_head to answer_caution)",
+                "bayes_tuner": " (its model playing only the opponent: the default before head_to_head)"}
 SMOOTH_LOW_D = ("Log1D", "Smooth2D", "Rosenbrock", "IllCorrelated")   # issue 34's smooth 1-D and 2-D
 
 
@@ -148,13 +152,15 @@ def tuner_config(name: str, dims: int, games: int,
     if name.startswith("bayes_tuner"):
         from ringmaster.competitions.bayes_tuner import BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
-        # every name but "head to head" plays only the opponent, as the default did before
-        # head_to_head became it: the committed rows of those names stay reproducible
-        variant = {"head_to_head": False,
+        # every name but "head to head" and "cautious" plays only the opponent, and every name but
+        # "cautious" answers at the mean's own maximum, as the defaults did before head_to_head and
+        # answer_caution: the committed rows of those names stay reproducible
+        variant = {"head_to_head": False, "answer_caution": 0.0,
                    **{"bayes_tuner constant": {"trend": "constant"},
                       "bayes_tuner trust region": {"trust_region": True},
                       "bayes_tuner smoothed": {"answer_smoothing": 2.0},
-                      "bayes_tuner head to head": {"head_to_head": True}}.get(name, {})}
+                      "bayes_tuner head to head": {"head_to_head": True},
+                      "bayes_tuner cautious": {"head_to_head": True, "answer_caution": 2.0}}.get(name, {})}
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
                                                                start=starts[d])
@@ -396,7 +402,8 @@ def svg_plot(stats: dict[tuple[str, str, int], dict[str, float]], path: Path) ->
     colours = {"mc_tuner depth 1": "#1f77b4", "mc_tuner depth 2": "#17becf", "ce_tuner": "#9467bd",
                "uniform": "#7f7f7f", "spsa_tuner": "#d62728",
                "spsa_tuner last iterate": "#ff9896", "spsa_tuner gamma 1/6": "#8c564b",
-               "bayes_tuner head to head": "#2ca02c", "bayes_tuner": "#98df8a",
+               "bayes_tuner cautious": "#2ca02c", "bayes_tuner head to head": "#006d2c",
+               "bayes_tuner": "#98df8a",
                "bayes_tuner constant": "#bcbd22"}
     panel_w, panel_h, margin = 300, 220, 50
     names = list(PROBLEMS)
@@ -470,9 +477,9 @@ def report_text(results: list[dict[str, Any]]) -> str:
     lines = [f"Runs: {len(results)}; seeds per cell: {min(ns)} to {max(ns)} (n in each cell). "
              "CPU seconds per tuner (all its runs): "
              + ", ".join(f"{t} {s:.0f}" for t, s in cpu.items()) + ".", ""]
-    if set(BAYES_LABELS) <= set(tuners):
-        lines += [f"bayes_tuner head to head{BAYES_LABELS['bayes_tuner head to head']}; "
-                  f"bayes_tuner{BAYES_LABELS['bayes_tuner']}.", ""]
+    labelled = [name for name in BAYES_LABELS if name in tuners]
+    if len(labelled) > 1:
+        lines += ["; ".join(f"{name}{BAYES_LABELS[name]}" for name in labelled) + ".", ""]
     for games in checkpoints_of(stats):
         lines += [f"**{games} games**: simple regret, mean [95% interval of the mean] (quartiles q1, median, "
                   "q3; n seeds)", "",
@@ -492,7 +499,7 @@ def report_text(results: list[dict[str, Any]]) -> str:
         lines += ["Issue 34's goals (smooth 1-D and 2-D: bayes_tuner at or below spsa_tuner up to 2000 "
                   "games and below 0.02 at 1200; 4-D: at or below the better mc_tuner at 20000 within "
                   "2000 games), mean [95% interval]:", ""]
-        for bayes_name in ("bayes_tuner head to head", "bayes_tuner"):
+        for bayes_name in BAYES_LABELS:
             found = issue34_lines(stats, bayes_name)
             lines += ([f"{bayes_name}{BAYES_LABELS[bayes_name]}:", ""] + found + [""]) if found else []
     else:
@@ -637,9 +644,10 @@ def write_section(path: Path, section: str, text: str) -> None:
 
 
 def compare(args: argparse.Namespace) -> None:
-    """Print compare_text for --before and --out; with --md, put it in the file's section."""
-    text = compare_text(load_results(Path(args.before)), load_results(Path(args.out)),
-                        args.tuner, args.against, args.after_tuner)
+    """Print compare_text for --before (with --with's files for the tuners it lacks) and --out; with
+    --md, put it in the file's section."""
+    before = with_rows(load_results(Path(args.before)), args.with_file)
+    text = compare_text(before, load_results(Path(args.out)), args.tuner, args.against, args.after_tuner)
     print(text)
     if args.md:
         write_section(Path(args.md), args.section, text)
@@ -655,9 +663,9 @@ def versus(args: argparse.Namespace) -> None:
 
 
 def levels(args: argparse.Namespace) -> None:
-    """Print levels_text for --out's --tuners (default: every tuner with a stated level); with --md,
-    put it in the file's section."""
-    results = load_results(Path(args.out))
+    """Print levels_text for --out's --tuners (default: every tuner with a stated level; --with's files
+    add the tuners --out lacks); with --md, put it in the file's section."""
+    results = with_rows(load_results(Path(args.out)), args.with_file)
     tuners = (args.tuners.split(",") if args.tuners else
               list(dict.fromkeys(r["tuner"] for r in results if "level" in r)))
     text = levels_text(results, tuners)
@@ -704,7 +712,8 @@ def main() -> None:
                              "centre, or a point drawn uniformly for each seed (random_start)")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--with", dest="with_file", action="append", default=[], metavar="FILE",
-                        help="report, versus: also the rows of FILE's tuners that --out lacks (repeatable)")
+                        help="report, versus, levels: also the rows of FILE's tuners that --out lacks; "
+                             "compare: that --before lacks (repeatable)")
     parser.add_argument("--svg", default=None)
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
     parser.add_argument("--section", default="results",

@@ -61,6 +61,7 @@ def peak(p):
     ({"trust_region": "yes"}, "'trust_region': invalid True/False value"),
     ({"answer_smoothing": 0.5}, "'answer_smoothing': must be at least 1 (1: the fitted model's own maximum)"),
     ({"answer_smoothing": "wide"}, "'answer_smoothing': invalid float"),
+    ({"answer_caution": -1}, "'answer_caution': must not be negative"),
     ({"trust_region": True, "acquisition": "ucb"},
      "'trust_region': True needs acquisition = 'knowledge_gradient' (not 'ucb')"),
     ({"stop_when_confident": 0.95}, "'stop_when_confident': not supported by bayes_tuner"),
@@ -133,7 +134,7 @@ def test_the_answer_is_the_maximum_of_the_fit_with_its_lengthscales_scaled(smoot
 
     from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters
 
-    tuner = make_tuner(answer_smoothing=smoothing)
+    tuner = make_tuner(answer_smoothing=smoothing, answer_caution=0)
     run_simulation(tuner, peak, 300, random.Random(4))
     fitted = tuner.model()
     scaled = Hyperparameters(tuple(smoothing * ls for ls in fitted.hyper.lengthscales),
@@ -159,12 +160,48 @@ def test_a_lucky_narrow_cluster_draws_the_fitted_maximum_and_not_the_answer():
     answers = []
     for smoothing in (2.0, 1.0):
         tuner = make_tuner(start_matches=1, initial_points=2, number_of_games=None,
-                           games_per_point=20, answer_smoothing=smoothing)
+                           games_per_point=20, answer_smoothing=smoothing, answer_caution=0)
         tuner.points = [dict(p) for p in points]
         answers.append(tuner.recommendation()[0][0])
     smoothed, fitted = answers
     assert abs(smoothed - 0.5) < 0.1
     assert abs(fitted - 0.5) > 0.15
+
+
+@pytest.mark.parametrize("caution", [0.0, 1.0, 2.0, 3.0])
+def test_the_answer_maximises_the_mean_less_caution_sds(caution):
+    from ringmaster.tuning.gaussian_process import GaussianProcess
+
+    tuner = make_tuner(answer_caution=caution)
+    run_simulation(tuner, peak, 300, random.Random(4))
+    fitted = tuner.model()
+    # the same posterior rebuilt from the matches, and its bound maximised on a fine grid
+    model = GaussianProcess(fitted.x, fitted.wins, fitted.games, fitted.hyper, trend=fitted.trend,
+                            other=fitted.other)
+    grid = np.linspace(0.0, 1.0, 2001)[:, None]
+    mean, sd = model.predict(grid)
+    best = grid[int(np.argmax(mean - caution * sd))][0]
+    point, answer_mean, answer_sd = tuner.recommendation()
+    assert abs(point[0] - best) < 0.002
+    assert (answer_mean, answer_sd) == pytest.approx(tuple(v[0] for v in model.predict(np.array([point]))))
+
+
+def test_a_lone_lucky_match_draws_the_mean_and_not_the_cautious_answer():
+    # A hill peaking at 0.3 (55% there), played in 20-game matches up to 0.6, and one 4-game match at
+    # 0.95 that won all 4: the mean's maximum goes out to it, 2 sds of caution keep the answer on
+    # the hill the games measured.
+    points = [{"x": [x], "wins": float(round(20 * (0.55 - 1.5 * (x - 0.3) ** 2))), "games": 20}
+              for x in np.linspace(0.0, 0.6, 13)]
+    points.append({"x": [0.95], "wins": 4.0, "games": 4})
+    answers = []
+    for caution in (0.0, 2.0):
+        tuner = make_tuner(start_matches=1, initial_points=2, number_of_games=None,
+                           games_per_point=20, answer_caution=caution)
+        tuner.points = [dict(p) for p in points]
+        answers.append(tuner.recommendation()[0][0])
+    bold, cautious = answers
+    assert bold > 0.8
+    assert abs(cautious - 0.3) < 0.1
 
 
 @pytest.mark.parametrize("trend", ["quadratic", "constant"])
@@ -307,7 +344,7 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     tuner.write_short_report(out)
     text = out.getvalue()
     assert text.startswith("Bayesian tuning event: bayes\n")
-    assert "Recommended (the model's highest mean): x: " in text
+    assert "Recommended (the model's highest mean less 2 sd): x: " in text
     assert ("(the model's estimate where it is highest, from the games that chose the point, flatters it: "
             "by 1 to 3 win-rate points on the bench; the confirmation games below are a fair test)") in text
     # less than without pairs, where no match is played at the incumbent for its own sake
@@ -327,6 +364,7 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     data = tuner.get_json_report()
     low, high = data["recommended"]["model_win_rate_95"]
     assert low < data["recommended"]["model_win_rate"] < high
+    assert data["recommended"]["answer_caution"] == 2.0
     (curve,) = data["slices"]
     assert curve["code"] == "x" and len(curve["win_rate"]) == 21
     assert all(lo <= m <= hi for lo, m, hi in zip(curve["low"], curve["win_rate"], curve["high"]))
@@ -563,7 +601,8 @@ def test_a_run_started_before_pairs_were_the_default_resumes_without_them():
 
 
 def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incumbent():
-    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    # the incumbent is the mean's own maximum: the answer, with no caution
+    tuner = make_tuner(head_to_head=True, games_per_point=4, answer_caution=0)
     run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
     assert all("y" not in p for p in tuner.points)     # the design is against the opponent
     incumbent = tuner.recommended_parameters()
@@ -580,7 +619,7 @@ def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incu
 
 
 def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent():
-    tuner = make_tuner(head_to_head=True, games_per_point=4)
+    tuner = make_tuner(head_to_head=True, games_per_point=4, answer_caution=0)
     run_simulation(tuner, peak, 4 * (tuner.design_matches + bayes.LEVEL_EVERY - 1), random.Random(2))
     incumbent = tuner.recommended_parameters()
     jobs = [tuner.get_game() for _ in range(4)]
