@@ -71,7 +71,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # one BLAS thread per worke
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from clop_problems import PROBLEMS, Problem  # noqa: E402
+from clop_problems import BENCH_PROBLEMS, PROBLEMS, Problem  # noqa: E402
 
 from ringmaster.competitions.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 from ringmaster.settings import Player  # noqa: E402
@@ -280,7 +280,7 @@ def run(args: argparse.Namespace) -> None:
         sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
     done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r)) for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
-    problems = args.problems.split(",") if args.problems else list(PROBLEMS)
+    problems = args.problems.split(",") if args.problems else list(BENCH_PROBLEMS)
     budgets = tuple(sorted(int(b) for b in args.budgets.split(",")))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max, args.start)
