@@ -294,10 +294,10 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
     Coordinate search: from start (one sweep) or the grids' middles (two sweeps), every grid
     value of one hyperparameter at a time, the others held. Then, in two or more dimensions,
     the same search (two sweeps) with the kernel turned onto the principal axes of the first
-    fit's mean at the best point played; the better of the two is kept, and its rotation is
-    searched by the marginal likelihood (_fit_rotation). A turned kernel fits a ridge across the
-    parameters (CLOP's IllCorrelated) with one short lengthscale, where the parameters' own axes
-    need two. other: as GaussianProcess's (head-to-head matches).
+    fit's mean at the best point played; the better of the two is kept, and with two
+    parameters its rotation is searched by the marginal likelihood (_fit_rotation). A turned
+    kernel fits a ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale,
+    where the parameters' own axes need two. other: as GaussianProcess's (head-to-head matches).
 
     The GP returned is solved afresh from the hyperparameters found, as a caller that keeps only
     them (a resumed run) solves it: the search warm-starts each candidate's mode, which can
@@ -311,10 +311,14 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
                                                            axes), trend, sweeps=2, other=other)
         if objective(turned) > objective(best) + 1e-9:
             chosen = turned
-        chosen = _fit_rotation(x, wins, games, chosen, trend, other)
+        if x.shape[1] <= ROTATION_SEARCH_DIMENSIONS:
+            chosen = _fit_rotation(x, wins, games, chosen, trend, other)
     return GaussianProcess(x, wins, games, chosen.hyper, trend, other=other)
 
 
+ROTATION_SEARCH_DIMENSIONS = 2   # the turn is searched with this many parameters at most: with 4, its
+                                 # 6 planes fitted noise on a round bowl (Quadratic4D at 1,200 games:
+                                 # 0.0095 -> 0.0124 on fresh seeds; reports/continuous_tuners.md)
 ROTATION_TURNS = 12                                # turns of k * 180° / 12 tried in each plane
 ROTATION_REFINEMENTS = (math.pi / 24, math.pi / 48)   # then these either side of the best
 
@@ -337,8 +341,8 @@ def _fit_rotation(x: np.ndarray, wins: np.ndarray, games: np.ndarray, gp: Gaussi
     rotation found. gp itself where nothing scores higher.
 
     The principal axes come from the mean of a fit on the parameters' own axes, which
-    blurs a narrow ridge across them: on CLOP's IllCorrelated at 300 games they were off
-    the ridge's 135° by 5° to 35° (reports/continuous_tuners.md, issue 34).
+    blurs a narrow ridge across them: on CLOP's IllCorrelated at 300 games the long axis
+    was off the ridge by a median 7° and up to 38° (reports/continuous_tuners.md, issue 34).
     """
     dims = x.shape[1]
     best, score = gp, objective(gp)

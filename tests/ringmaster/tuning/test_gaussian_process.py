@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
+import ringmaster.tuning.gaussian_process as gp_module
 from ringmaster.tuning.gaussian_process import (
     GaussianProcess,
     Hyperparameters,
@@ -408,6 +409,31 @@ def test_fit_finds_a_ridge_at_30_degrees_to_within_a_few_degrees(seed):
     strength = np.sin(10.0 * across) - 0.5 * along ** 2
     gp = fit(x, rng.binomial(400, 1 / (1 + np.exp(-strength))).astype(float), games, trend="quadratic")
     assert long_axis_degrees(gp.hyper) == pytest.approx(30.0, abs=2.0)
+
+
+def test_the_turn_is_searched_with_two_parameters_and_not_with_three():
+    # With three parameters fit keeps the principal axes' fit: the same hyperparameters as
+    # that procedure's own steps give.
+    rng = np.random.default_rng(7)
+    x = rng.random((60, 3))
+    games = np.full(60, 50.0)
+    strength = np.sin(6.0 * (x[:, 0] - x[:, 1])) - (x[:, 2] - 0.5) ** 2
+    wins = rng.binomial(50, 1 / (1 + np.exp(-strength))).astype(float)
+    plain = gp_module._fit_axes(x, wins, games, None, "quadratic")
+    turned = gp_module._fit_axes(x, wins, games, Hyperparameters(
+        plain.hyper.lengthscales, plain.hyper.signal_sd, principal_axes(plain)), "quadratic", sweeps=2)
+    expected = turned if gp_module.objective(turned) > gp_module.objective(plain) + 1e-9 else plain
+    assert fit(x, wins, games, trend="quadratic").hyper == expected.hyper
+    # With two, the search moves the turn off the principal axes' and scores higher.
+    x = x[:, :2]
+    strength = np.sin(6.0 * (x[:, 0] - 0.6 * x[:, 1])) - (x[:, 1] - 0.5) ** 2
+    wins = rng.binomial(50, 1 / (1 + np.exp(-strength))).astype(float)
+    plain = gp_module._fit_axes(x, wins, games, None, "quadratic")
+    turned = gp_module._fit_axes(x, wins, games, Hyperparameters(
+        plain.hyper.lengthscales, plain.hyper.signal_sd, principal_axes(plain)), "quadratic", sweeps=2)
+    found = fit(x, wins, games, trend="quadratic")
+    assert found.hyper.rotation != turned.hyper.rotation
+    assert gp_module.objective(found) > max(gp_module.objective(turned), gp_module.objective(plain))
 
 
 def test_hyperparameters_round_trip_through_the_state_files_lists():
