@@ -32,8 +32,9 @@ Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0]
            [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000]
            [--start centre|random] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--with FILE] [--svg FILE]
-           [--md FILE] [--section NAME]
-           (--with: the rows of another file's tuners that --out lacks, as many as given)
+           [--md FILE] [--section NAME] [--problems a,b]
+           (--with: another file's rows of the tuners, problem by problem, that --out lacks;
+            as many as given)
        python bench/bench_continuous_tuners.py compare --before FILE --out FILE [--tuner T]
            [--against T] [--after-tuner T] [--md FILE --section NAME]
            (a change, paired on the seeds both hold; --after-tuner names a variant's rows)
@@ -71,7 +72,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # one BLAS thread per worke
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from clop_problems import PROBLEMS, Problem  # noqa: E402
+from clop_problems import BENCH_PROBLEMS, PROBLEMS, Problem  # noqa: E402
 
 from ringmaster.competitions.simulate import make_simulated_candidate, run_simulation  # noqa: E402
 from ringmaster.settings import Player  # noqa: E402
@@ -87,7 +88,8 @@ PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "
               "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed",
               "bayes_tuner head to head", "bayes_tuner cautious", "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
-BAYES_LABELS = {"bayes_tuner cautious": " (bayes_tuner's default since answer_caution, 2026-11-28)",
+BAYES_LABELS = {"bayes_tuner cautious": " (bayes_tuner's default since answer_caution, 2026-11-28; its "
+                                        "1-D and 2-D rows since the kernel's turn was searched)",
                 "bayes_tuner head to head": " (its answer the mean's own maximum: the default from "
                                             "head_to_head to answer_caution)",
                 "bayes_tuner": " (its model playing only the opponent: the default before head_to_head)"}
@@ -280,7 +282,7 @@ def run(args: argparse.Namespace) -> None:
         sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
     done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r)) for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
-    problems = args.problems.split(",") if args.problems else list(PROBLEMS)
+    problems = args.problems.split(",") if args.problems else list(BENCH_PROBLEMS)
     budgets = tuple(sorted(int(b) for b in args.budgets.split(",")))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max, args.start)
@@ -675,18 +677,19 @@ def levels(args: argparse.Namespace) -> None:
 
 
 def with_rows(results: list[dict[str, Any]], others: list[str]) -> list[dict[str, Any]]:
-    """results and the rows of the files others of the tuners results lack (a tuner's rows come
-    from one file: the first that holds it)."""
+    """results and the rows of the files others of the tuners, on each problem, that results lack (a
+    tuner's rows on a problem come from one file: the first that holds them)."""
     combined = list(results)
     for other in others:
-        have = {r["tuner"] for r in combined}
-        combined += [r for r in load_results(Path(other)) if r["tuner"] not in have]
+        have = {(r["tuner"], r["problem"]) for r in combined}
+        combined += [r for r in load_results(Path(other)) if (r["tuner"], r["problem"]) not in have]
     return combined
 
 
 def report(args: argparse.Namespace) -> None:
     """Print the results; with --md, put them between the file's result markers; with --svg, plot them."""
-    results = with_rows(load_results(Path(args.out)), args.with_file)
+    problems = args.problems.split(",") if args.problems else BENCH_PROBLEMS
+    results = [r for r in with_rows(load_results(Path(args.out)), args.with_file) if r["problem"] in problems]
     text = report_text(results)
     print(text)
     if args.md:
@@ -706,14 +709,15 @@ def main() -> None:
     parser.add_argument("--per-budget-max", type=int, default=max(CHECKPOINTS),
                         help="spsa_tuner and bayes_tuner run only at budgets up to this")
     parser.add_argument("--tuners", default=None, help="comma-separated; default: all")
-    parser.add_argument("--problems", default=None, help="comma-separated; default: all")
+    parser.add_argument("--problems", default=None,
+                        help="run, report: comma-separated; default: the bench's seven (BENCH_PROBLEMS)")
     parser.add_argument("--start", choices=("centre", "random"), default="centre",
                         help="run: where spsa_tuner and bayes_tuner start (ce_tuner's initial mean): the "
                              "centre, or a point drawn uniformly for each seed (random_start)")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--with", dest="with_file", action="append", default=[], metavar="FILE",
-                        help="report, versus, levels: also the rows of FILE's tuners that --out lacks; "
-                             "compare: that --before lacks (repeatable)")
+                        help="report, versus, levels: also FILE's rows of the tuners, problem by problem, "
+                             "that --out lacks; compare: that --before lacks (repeatable)")
     parser.add_argument("--svg", default=None)
     parser.add_argument("--md", default=None, help="a markdown file whose results section to rewrite")
     parser.add_argument("--section", default="results",

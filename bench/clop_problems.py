@@ -108,6 +108,20 @@ class Problem:
         return self.best_rate - self.win_rate(u)
 
 
+def turned(problem: Problem, name: str, degrees: float) -> Problem:
+    """A 2-D problem with its landscape turned by degrees about the centre: s'(v) = s(R v), R the
+    rotation by degrees, so the optimum is R^T v* and the centre (where the tuners start) keeps
+    its strength. IllCorrelated's ridge runs along (1, -1), the direction of one of SPSA's
+    perturbations in 2-D (each parameter moves by +-c): turned by 45 degrees it runs along an axis."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+
+    def strength(v: Sequence[float]) -> float:
+        return problem.strength((c * v[0] - s * v[1], s * v[0] + c * v[1]))
+
+    x, y = problem.optimum_v
+    return Problem(name, 2, strength, (c * x + s * y, -s * x + c * y))
+
+
 PROBLEMS: dict[str, Problem] = {p.name: p for p in (
     Problem("Log1D", 1, log1d_strength, (-0.525,)),
     Problem("Rosenbrock", 2, rosenbrock_strength, (0.25, -0.3)),
@@ -117,3 +131,7 @@ PROBLEMS: dict[str, Problem] = {p.name: p for p in (
     Problem("Flat4D", 4, flat_strength, (-0.6,) * 4),
     Problem("Quadratic4D", 4, quadratic_strength, (-0.2,) * 4),
 )}
+BENCH_PROBLEMS = tuple(PROBLEMS)
+"""The bench's seven problems (run's default); the turned ones below are for the ridge's angle."""
+PROBLEMS["IllCorrelated22"] = turned(PROBLEMS["IllCorrelated"], "IllCorrelated22", 22.5)
+PROBLEMS["IllCorrelated45"] = turned(PROBLEMS["IllCorrelated"], "IllCorrelated45", 45.0)

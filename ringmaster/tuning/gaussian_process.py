@@ -294,9 +294,10 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
     Coordinate search: from start (one sweep) or the grids' middles (two sweeps), every grid
     value of one hyperparameter at a time, the others held. Then, in two or more dimensions,
     the same search (two sweeps) with the kernel turned onto the principal axes of the first
-    fit's mean at the best point played; the better of the two is kept. A turned kernel fits a
-    ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale, where the
-    parameters' own axes need two. other: as GaussianProcess's (head-to-head matches).
+    fit's mean at the best point played; the better of the two is kept, and with two
+    parameters its rotation is searched by the marginal likelihood (_fit_rotation). A turned
+    kernel fits a ridge across the parameters (CLOP's IllCorrelated) with one short lengthscale,
+    where the parameters' own axes need two. other: as GaussianProcess's (head-to-head matches).
 
     The GP returned is solved afresh from the hyperparameters found, as a caller that keeps only
     them (a resumed run) solves it: the search warm-starts each candidate's mode, which can
@@ -310,7 +311,63 @@ def fit(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparamete
                                                            axes), trend, sweeps=2, other=other)
         if objective(turned) > objective(best) + 1e-9:
             chosen = turned
+        if x.shape[1] <= ROTATION_SEARCH_DIMENSIONS:
+            chosen = _fit_rotation(x, wins, games, chosen, trend, other)
     return GaussianProcess(x, wins, games, chosen.hyper, trend, other=other)
+
+
+ROTATION_SEARCH_DIMENSIONS = 2   # the turn is searched with this many parameters at most: with 4, its
+                                 # 6 planes fitted noise on a round bowl (Quadratic4D at 1,200 games:
+                                 # 0.0095 -> 0.0124 on fresh seeds; reports/continuous_tuners.md)
+ROTATION_TURNS = 12                                # turns of k * 180° / 12 tried in each plane
+ROTATION_REFINEMENTS = (math.pi / 24, math.pi / 48)   # then these either side of the best
+
+
+def turned_in_plane(rotation: tuple[tuple[float, ...], ...] | None, dims: int, i: int, j: int,
+                    angle: float) -> tuple[tuple[float, ...], ...]:
+    """rotation (None: the parameters' own axes) with its axes i and j turned by angle in their
+    plane: r_i' = cos r_i + sin r_j, r_j' = -sin r_i + cos r_j (still orthonormal)."""
+    rows = np.eye(dims) if rotation is None else np.array(rotation, dtype=float)
+    c, s = math.cos(angle), math.sin(angle)
+    rows[i], rows[j] = c * rows[i] + s * rows[j], -s * rows[i] + c * rows[j]
+    return tuple(tuple(float(v) for v in row) for row in rows)
+
+
+def _fit_rotation(x: np.ndarray, wins: np.ndarray, games: np.ndarray, gp: GaussianProcess,
+                  trend: str, other: np.ndarray | None) -> GaussianProcess:
+    """fit's search over the kernel's rotation by the marginal likelihood, from gp's: in each
+    plane of two of its axes, every turn by k * 180° / ROTATION_TURNS, then ROTATION_REFINEMENTS
+    either side of the best, the lengthscales and signal sd held; then one sweep of those at the
+    rotation found. gp itself where nothing scores higher.
+
+    The principal axes come from the mean of a fit on the parameters' own axes, which
+    blurs a narrow ridge across them: on CLOP's IllCorrelated at 300 games the long axis
+    was off the ridge by a median 7° and up to 38° (reports/continuous_tuners.md, issue 34).
+    """
+    dims = x.shape[1]
+    best, score = gp, objective(gp)
+
+    def consider(rotation: tuple[tuple[float, ...], ...]) -> None:
+        nonlocal best, score
+        hyper = Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, rotation)
+        candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode, other=other)
+        candidate_score = objective(candidate)
+        if candidate_score > score + 1e-9:
+            best, score = candidate, candidate_score
+
+    for i in range(dims):
+        for j in range(i + 1, dims):
+            start = best.hyper.rotation
+            for k in range(1, ROTATION_TURNS):
+                consider(turned_in_plane(start, dims, i, j, k * math.pi / ROTATION_TURNS))
+            for step in ROTATION_REFINEMENTS:
+                centre = best.hyper.rotation
+                for angle in (-step, step):
+                    consider(turned_in_plane(centre, dims, i, j, angle))
+    if best is gp:
+        return gp
+    again = _fit_axes(x, wins, games, best.hyper, trend, other=other)
+    return again if objective(again) > score + 1e-9 else best
 
 
 def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperparameters | None,
