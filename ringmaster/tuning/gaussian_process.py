@@ -347,23 +347,19 @@ def _fit_rotation(x: np.ndarray, wins: np.ndarray, games: np.ndarray, gp: Gaussi
     dims = x.shape[1]
     best, score = gp, objective(gp)
 
-    def consider(rotation: tuple[tuple[float, ...], ...]) -> None:
-        nonlocal best, score
-        hyper = Hyperparameters(best.hyper.lengthscales, best.hyper.signal_sd, rotation)
-        candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode, other=other)
-        candidate_score = objective(candidate)
-        if candidate_score > score + 1e-9:
-            best, score = candidate, candidate_score
+    def turns(rotation: tuple[tuple[float, ...], ...] | None, i: int, j: int,
+              angles: list[float]) -> list[Hyperparameters]:
+        return [Hyperparameters(gp.hyper.lengthscales, gp.hyper.signal_sd,
+                                turned_in_plane(rotation, dims, i, j, angle)) for angle in angles]
 
     for i in range(dims):
         for j in range(i + 1, dims):
-            start = best.hyper.rotation
-            for k in range(1, ROTATION_TURNS):
-                consider(turned_in_plane(start, dims, i, j, k * math.pi / ROTATION_TURNS))
+            coarse = [k * math.pi / ROTATION_TURNS for k in range(1, ROTATION_TURNS)]
+            best, score = _climb(x, wins, games, trend, other, best, score,
+                                 turns(best.hyper.rotation, i, j, coarse))
             for step in ROTATION_REFINEMENTS:
-                centre = best.hyper.rotation
-                for angle in (-step, step):
-                    consider(turned_in_plane(centre, dims, i, j, angle))
+                best, score = _climb(x, wins, games, trend, other, best, score,
+                                     turns(best.hyper.rotation, i, j, [-step, step]))
     if best is gp:
         return gp
     again = _fit_axes(x, wins, games, best.hyper, trend, other=other)
@@ -380,24 +376,27 @@ def _fit_axes(x: np.ndarray, wins: np.ndarray, games: np.ndarray, start: Hyperpa
                                 float(SIGNAL_SDS[len(SIGNAL_SDS) // 2]))
         sweeps = 2
     best = GaussianProcess(x, wins, games, start, trend, other=other)
-    best_score = objective(best)
-
-    def consider(hypers: list[Hyperparameters]) -> bool:
-        nonlocal best, best_score
-        improved = False
-        for hyper in hypers:
-            if hyper == best.hyper:
-                continue
-            candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode, other=other)
-            score = objective(candidate)
-            if score > best_score + 1e-9:
-                best, best_score, improved = candidate, score, True
-        return improved
-
+    score = objective(best)
     for _ in range(sweeps):
         for dim in range(dims + 1):
-            consider(_candidates(best.hyper, dim, SIGNAL_SDS if dim == dims else LENGTHSCALES))
+            best, score = _climb(x, wins, games, trend, other, best, score,
+                                 _candidates(best.hyper, dim, SIGNAL_SDS if dim == dims else LENGTHSCALES))
     return best
+
+
+def _climb(x: np.ndarray, wins: np.ndarray, games: np.ndarray, trend: str, other: np.ndarray | None,
+           best: GaussianProcess, score: float,
+           hypers: list[Hyperparameters]) -> tuple[GaussianProcess, float]:
+    """The fit searches' step: each of hypers in turn, solved from the best mode so far, replaces
+    best (whose objective is score) where it scores higher; the best and its score."""
+    for hyper in hypers:
+        if hyper == best.hyper:
+            continue
+        candidate = GaussianProcess(x, wins, games, hyper, trend, start=best.mode, other=other)
+        candidate_score = objective(candidate)
+        if candidate_score > score + 1e-9:
+            best, score = candidate, candidate_score
+    return best, score
 
 
 GAUSS_HERMITE_NODES = 20

@@ -411,6 +411,15 @@ def test_fit_finds_a_ridge_at_30_degrees_to_within_a_few_degrees(seed):
     assert long_axis_degrees(gp.hyper) == pytest.approx(30.0, abs=2.0)
 
 
+def principal_axes_fits(x, wins, games):
+    """fit's steps before the turn's search: the fit on the parameters' own axes, and the fit turned
+    onto its mean's principal axes."""
+    plain = gp_module._fit_axes(x, wins, games, None, "quadratic")
+    turned = gp_module._fit_axes(x, wins, games, Hyperparameters(
+        plain.hyper.lengthscales, plain.hyper.signal_sd, principal_axes(plain)), "quadratic", sweeps=2)
+    return plain, turned
+
+
 def test_the_turn_is_searched_with_two_parameters_and_not_with_three():
     # With three parameters fit keeps the principal axes' fit: the same hyperparameters as
     # that procedure's own steps give.
@@ -419,18 +428,14 @@ def test_the_turn_is_searched_with_two_parameters_and_not_with_three():
     games = np.full(60, 50.0)
     strength = np.sin(6.0 * (x[:, 0] - x[:, 1])) - (x[:, 2] - 0.5) ** 2
     wins = rng.binomial(50, 1 / (1 + np.exp(-strength))).astype(float)
-    plain = gp_module._fit_axes(x, wins, games, None, "quadratic")
-    turned = gp_module._fit_axes(x, wins, games, Hyperparameters(
-        plain.hyper.lengthscales, plain.hyper.signal_sd, principal_axes(plain)), "quadratic", sweeps=2)
+    plain, turned = principal_axes_fits(x, wins, games)
     expected = turned if gp_module.objective(turned) > gp_module.objective(plain) + 1e-9 else plain
     assert fit(x, wins, games, trend="quadratic").hyper == expected.hyper
     # With two, the search moves the turn off the principal axes' and scores higher.
     x = x[:, :2]
     strength = np.sin(6.0 * (x[:, 0] - 0.6 * x[:, 1])) - (x[:, 1] - 0.5) ** 2
     wins = rng.binomial(50, 1 / (1 + np.exp(-strength))).astype(float)
-    plain = gp_module._fit_axes(x, wins, games, None, "quadratic")
-    turned = gp_module._fit_axes(x, wins, games, Hyperparameters(
-        plain.hyper.lengthscales, plain.hyper.signal_sd, principal_axes(plain)), "quadratic", sweeps=2)
+    plain, turned = principal_axes_fits(x, wins, games)
     found = fit(x, wins, games, trend="quadratic")
     assert found.hyper.rotation != turned.hyper.rotation
     assert gp_module.objective(found) > max(gp_module.objective(turned), gp_module.objective(plain))
