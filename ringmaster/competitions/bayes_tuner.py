@@ -182,7 +182,7 @@ class BayesTuner(ContinuousTuner):
             raise ControlFileError("'head_to_head': True needs acquisition = 'knowledge_gradient' and "
                                    "trust_region = False", setting="head_to_head")
         self.check_make_candidate(self.sample_engine_parameters())
-        self._model_cache: tuple[Any, Any] | None = None
+        self._model_cache: tuple[Any, Any, bool] | None = None
         self._recommendation_cache = None
         self._argmax_cache: tuple[int, Any] | None = None
 
@@ -302,9 +302,12 @@ class BayesTuner(ContinuousTuner):
         nan = [float("nan")] * len(self.parameter_specs)
         return np.array([p.get("y", nan) for p in points], dtype=float)
 
-    def model(self) -> Any:
-        """The GP on the matches so far (None before any result); hyperparameters refitted every
-        refit_every points with results, kept in the state so a resumed run gives the same model."""
+    def model(self, search: bool = False) -> Any:
+        """The GP on the matches so far (None before any result), its hyperparameters refitted every
+        refit_every matches with results. Only the search (search=True) keeps a refit, in the state,
+        so that a report changes no game however often it asks (the screen redraws on the clock: a
+        report's refit kept would move the search's schedule of refits), and a resumed run gives
+        the same model."""
 
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
@@ -313,20 +316,30 @@ class BayesTuner(ContinuousTuner):
             return None
         key = (len(observed), self.results())
         if self._model_cache is not None and self._model_cache[0] == key:
-            return self._model_cache[1]
+            _, gp, kept = self._model_cache
+            if search and not kept:   # a report refitted on these very matches: the search's refit
+                self._keep_fit(gp, len(observed))
+                self._model_cache = (key, gp, True)
+            return gp
         x, wins, games = self._observed_arrays()
         other = self._other_array(observed)
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
-        if start is None or len(observed) >= self.fitted_at + self.refit_every \
-                or self.trend != self.fitted_trend:
+        due = start is None or len(observed) >= self.fitted_at + self.refit_every \
+            or self.trend != self.fitted_trend
+        if due:
             gp = fit(x, wins, games, start, self.trend, other=other)
-            self.hyper, self.rotation = gp.hyper.to_lists()
-            self.fitted_trend = gp.trend
-            self.fitted_at = len(observed)
+            if search:
+                self._keep_fit(gp, len(observed))
         else:
             gp = GaussianProcess(x, wins, games, start, trend=self.trend, other=other)
-        self._model_cache = (key, gp)
+        self._model_cache = (key, gp, search or not due)
         return gp
+
+    def _keep_fit(self, gp: Any, observed: int) -> None:
+        """Keep gp's hyperparameters in the state, fitted with observed matches."""
+        self.hyper, self.rotation = gp.hyper.to_lists()
+        self.fitted_trend = gp.trend
+        self.fitted_at = observed
 
     def _candidates(self, rng: Any, around: Any, spread: float, count: int,
                     low: Any = 0.0, high: Any = 1.0) -> Any:
@@ -590,7 +603,7 @@ class BayesTuner(ContinuousTuner):
         from ringmaster.tuning.gaussian_process import knowledge_gradient, knowledge_gradient_head_to_head
 
         rng = np.random.default_rng(self.rng.getrandbits(64))
-        gp = self._with_matches_in_flight(self.model())
+        gp = self._with_matches_in_flight(self.model(search=True))
         best = self._best_mean(gp, rng)
         if (len(self.points) - self.design_matches) % LEVEL_EVERY == LEVEL_EVERY - 1:
             return {"x": [float(v) for v in best]}
@@ -619,7 +632,7 @@ class BayesTuner(ContinuousTuner):
 
         from ringmaster.tuning.gaussian_process import knowledge_gradient
 
-        gp = self.model()
+        gp = self.model(search=True)
         rng = np.random.default_rng(self.rng.getrandbits(64))
         if self.trust_region:
             return self._trust_region_point(gp, rng)
@@ -887,6 +900,8 @@ class BayesTuner(ContinuousTuner):
                            "model_win_rate": rate, "model_win_rate_95": [low, high],
                            "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
         played = self.results()
+        gp = self.model()   # the model that gave the answer, refitted if due
+        hyper, rotation = (None, None) if gp is None else gp.hyper.to_lists()
         report.update({
             "games_played": played,
             "number_of_games": self.number_of_games,
@@ -894,8 +909,8 @@ class BayesTuner(ContinuousTuner):
             "games_per_point": self.games_per_point,
             "points": [self._point_json(p) for p in self.points],
             "head_to_head": self.head_to_head,
-            "hyperparameters": self.hyper,
-            "kernel_rotation": self.rotation,
+            "hyperparameters": hyper,
+            "kernel_rotation": rotation,
             "recommended": recommended,
             "verdict": None if found is None else self.verdict().to_json(),
             "slices": self.slices(),

@@ -210,7 +210,7 @@ def test_the_trend_is_the_settings_from_the_first_fit(trend):
     tuner = make_tuner(trend=trend)
     run_simulation(tuner, peak, 8, random.Random(2))
     assert len(tuner._observed()) == 2
-    assert tuner.model().trend == tuner.fitted_trend == trend
+    assert tuner.model(search=True).trend == tuner.fitted_trend == trend
 
 
 def test_the_design_plays_the_start_start_matches_times_then_fills_a_latin_hypercube():
@@ -247,6 +247,23 @@ def test_parallel_games_finishing_out_of_order_lose_nothing():
     tuner = make_tuner(number_of_games=200)
     assert run_simulation(tuner, peak, 200, random.Random(3), parallel=8) == 200
     assert tuner.results() == 200 and tuner.tuning_over()
+
+
+@pytest.mark.parametrize("changes", [
+    {}, {"parameters": [Parameter("x", scale=LINEAR(0, 1)), Parameter("y", scale=LINEAR(0, 1))]},
+    {"trust_region": True}])
+def test_reports_asked_for_between_results_change_no_game(changes):
+    # The screen redraws on the clock and each redraw asks for the answer: a refit kept then
+    # would move the search's schedule of refits, and with it the games that follow.
+    quiet, watched = make_tuner(**changes), make_tuner(**changes)
+    run_simulation(quiet, peak, 200, random.Random(6))
+    screen = io.StringIO()
+    run_simulation(watched, peak, 200, random.Random(6),
+                   on_result=lambda done: done % 7 or watched.write_screen_report(screen))
+    assert "Recommended" in screen.getvalue()
+    assert watched.points == quiet.points
+    assert watched.get_status() == quiet.get_status()
+    assert watched.get_json_report() == quiet.get_json_report()
 
 
 def test_a_result_is_counted_once():
