@@ -397,11 +397,8 @@ def test_the_optimums_interval_holds_the_peak_and_narrows_with_games():
     (early,) = tuner.optimum_location()
     run_simulation(tuner, peak, 1140, random.Random(9))
     (late,) = tuner.optimum_location()
-    assert late[0] <= 0.7 <= late[2] and abs(late[1] - 0.7) < 0.05
-    # narrower at its top; its bottom keeps the design's few matches far below the peak (after the
-    # design every match is played around the incumbent), and with them a few draws' maxima
-    assert late[2] - late[1] < 0.5 * (early[2] - early[1])
-    assert late[2] - late[0] < 0.7 * (early[2] - early[0])
+    assert late[0] <= 0.7 <= late[2]
+    assert late[2] - late[0] < 0.5 * (early[2] - early[0])
     point, _, _ = tuner.recommendation()
     assert late[0] <= point[0] <= late[2]
 
@@ -653,13 +650,16 @@ def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent
     assert sum("y" in p for p in after) > len(after) // 2     # the others are mostly pairs here
 
 
-def edge_peak(p):
-    """Best at x = 0.95 (win rate 0.6), far from most of the range."""
-    return 0.6 - 0.8 * (p[0] - 0.95) ** 2
+def corner_peak(p):
+    """Best at (0.95, 0.95) (win rate 0.6), far from most of the square."""
+    return 0.6 - 0.8 * ((p[0] - 0.95) ** 2 + (p[1] - 0.95) ** 2)
 
 
-def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent(monkeypatch):
-    # Chosen anywhere, lone matches went mostly where the design had seen them lose.
+@pytest.mark.parametrize("dims, near", [(2, True), (1, False)])
+def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent_from_two_parameters(
+        monkeypatch, dims, near):
+    # Chosen anywhere, lone matches went mostly to far corners where the design had seen them lose;
+    # in 1-D keeping them near gained nothing and widened the optimum's interval.
     from ringmaster.tuning import gaussian_process
     spans = []
     real = gaussian_process.knowledge_gradient
@@ -669,10 +669,12 @@ def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent(monkeypatch
         return real(gp, choices, answers, games)
 
     monkeypatch.setattr(gaussian_process, "knowledge_gradient", recording)
-    tuner = make_tuner(number_of_games=300)
-    run_simulation(tuner, edge_peak, 300, random.Random(2))
-    assert len(spans) > 20 and max(spans) < 5 * bayes.KG_SPREAD
-    assert abs(tuner.recommended_parameters()[0] - 0.95) < 0.1
+    parameters = [Parameter(name, scale=LINEAR(0, 1)) for name in "xy"[:dims]]
+    tuner = make_tuner(number_of_games=300, parameters=parameters)
+    run_simulation(tuner, corner_peak if dims == 2 else lambda p: corner_peak([p[0], 0.95]), 300,
+                   random.Random(2))
+    assert len(spans) > 20 and (max(spans) < 5 * bayes.KG_SPREAD) == near
+    assert all(abs(v - 0.95) < 0.15 for v in tuner.recommended_parameters())
 
 
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
