@@ -8,6 +8,7 @@ holds the optimum in every parameter (with its 95% Wilson interval), the share p
 parameter, and the intervals' mean width (optimiser units, the range is 1).
 
 Usage: nice -n 19 python bench/bench_optimum_interval.py [--games 1200] [--seeds 20] [--problems a,b]
+       [--tuner NAME]   (a bayes_tuner name of bench_continuous_tuners.py; default: the default's)
 """
 
 from __future__ import annotations
@@ -44,12 +45,15 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--problems", default="Log1D,Smooth2D")
+    parser.add_argument("--tuner", default="bayes_tuner cautious",
+                        help="bench_continuous_tuners.py's name of the bayes_tuner to run (default: "
+                             "the default's; 'bayes_tuner' is the one measured before head_to_head)")
     args = parser.parse_args()
     for name in args.problems.split(","):
         problem = PROBLEMS[name]
         held, per_parameter, widths = 0, [0] * problem.dimensions, []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            cls, config = tuner_config("bayes_tuner", problem.dimensions, args.games)
+            cls, config = tuner_config(args.tuner, problem.dimensions, args.games)
             tuner = cls("bench")
             tuner.rng = random.Random(seed * 1000003 + args.games)
             tuner.initialise_from_control_file(config)
@@ -61,8 +65,9 @@ def main() -> None:
             per_parameter = [c + i for c, i in zip(per_parameter, inside)]
             widths += [high - low for low, _, high in location]
         low, high = wilson(held, args.seeds)
-        print(f"{name} ({problem.dimensions}-D), {args.games} games, {args.seeds} seeds: interval holds the "
-              f"optimum in every parameter in {held}/{args.seeds} runs ({held / args.seeds:.2f}, 95% "
+        print(f"{args.tuner}, {name} ({problem.dimensions}-D), {args.games} games, {args.seeds} seeds: "
+              f"interval holds the optimum in every parameter in {held}/{args.seeds} runs "
+              f"({held / args.seeds:.2f}, 95% "
               f"{low:.2f} to {high:.2f}); per parameter {per_parameter}; mean width "
               f"{statistics.fmean(widths):.3f}", flush=True)
 

@@ -32,8 +32,11 @@ UNLIMITED_GAMES_PER_POINT = 20
 RANDOM_CANDIDATES = 500
 LOCAL_CANDIDATES = 100
 KG_ANSWERS = 200             # uniform points among the knowledge gradient's possible answers
-KG_CHOICES = 150             # uniform points among the places it may play next
+KG_CHOICES = 150             # uniform points a lone match may go to (without head_to_head); pair directions
 KG_SPREAD = 0.15             # sd of the choices near the current best (optimiser units)
+LONE_NEAR_DIMENSIONS = 2     # head_to_head: with this many parameters or more, a match against the
+                             # opponent is chosen only near the incumbent; in 1-D that gained nothing
+                             # and widened the optimum's interval five times (issue 34)
 ARGMAX_DRAWS = 200           # posterior draws for the optimum's location
 ARGMAX_POINTS = 400          # uniform points they are drawn at (with the played and the best's neighbours)
 SLICE_POINTS = 21
@@ -593,10 +596,14 @@ class BayesTuner(ContinuousTuner):
         A game between two candidates measures the difference of their strengths with about a
         quarter of the variance that two games against the opponent do, and a pair either side
         of the incumbent measures the slope there, as SPSA's pairs do. A match against the
-        opponent still wins where the model must look further (CLOP's IllCorrelated ridge, away
-        from the incumbent). Every LEVEL_EVERY-th match after the design plays the opponent at
-        the incumbent, since pairs say nothing of the level: without them the win rate's interval
-        at the answer was 0.20 to 0.33 wide on the bench at 1,200 games, with them 0.11 to 0.12.
+        opponent still wins where the model must look beyond the pairs' reach (CLOP's
+        IllCorrelated ridge); with LONE_NEAR_DIMENSIONS parameters or more it is chosen near the
+        incumbent too (normal choices, sd KG_SPREAD), since chosen anywhere it went mostly to far
+        corners the design had seen lose, where a logit's flat tail never rules out a rise
+        (reports/continuous_tuners.md, issue 34). Every LEVEL_EVERY-th match after the design
+        plays the opponent at the incumbent, since pairs say nothing of the level: without them the
+        win rate's interval at the answer was 0.20 to 0.33 wide on the bench at 1,200 games, with
+        them 0.11 to 0.12.
         """
         import numpy as np
 
@@ -619,7 +626,8 @@ class BayesTuner(ContinuousTuner):
         answers = self._candidates(rng, best, 0.05, KG_ANSWERS)
         gain = knowledge_gradient_head_to_head(gp, plus, minus, answers, self.games_per_point)
         chosen = int(np.argmax(gain))
-        choices = self._candidates(rng, best, KG_SPREAD, KG_CHOICES)
+        choices = self._candidates(rng, best, KG_SPREAD,
+                                   0 if dims >= LONE_NEAR_DIMENSIONS else KG_CHOICES)
         alone = knowledge_gradient(gp, choices, answers, self.games_per_point)
         if alone.max() > gain[chosen]:
             return {"x": [float(v) for v in choices[int(np.argmax(alone))]]}

@@ -650,6 +650,33 @@ def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent
     assert sum("y" in p for p in after) > len(after) // 2     # the others are mostly pairs here
 
 
+def corner_peak(p):
+    """Best at (0.95, 0.95) (win rate 0.6), far from most of the square."""
+    return 0.6 - 0.8 * ((p[0] - 0.95) ** 2 + (p[1] - 0.95) ** 2)
+
+
+@pytest.mark.parametrize("dims, near", [(2, True), (1, False)])
+def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent_from_two_parameters(
+        monkeypatch, dims, near):
+    # Chosen anywhere, lone matches went mostly to far corners where the design had seen them lose;
+    # in 1-D keeping them near gained nothing and widened the optimum's interval.
+    from ringmaster.tuning import gaussian_process
+    spans = []
+    real = gaussian_process.knowledge_gradient
+
+    def recording(gp, choices, answers, games):
+        spans.append(float(np.max(np.abs(choices - answers[-1]))))   # answers end with the incumbent
+        return real(gp, choices, answers, games)
+
+    monkeypatch.setattr(gaussian_process, "knowledge_gradient", recording)
+    parameters = [Parameter(name, scale=LINEAR(0, 1)) for name in "xy"[:dims]]
+    tuner = make_tuner(number_of_games=300, parameters=parameters)
+    run_simulation(tuner, corner_peak if dims == 2 else lambda p: corner_peak([p[0], 0.95]), 300,
+                   random.Random(2))
+    assert len(spans) > 20 and (max(spans) < 5 * bayes.KG_SPREAD) == near
+    assert all(abs(v - 0.95) < 0.15 for v in tuner.recommended_parameters())
+
+
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
     tuner = make_tuner(head_to_head=True, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches, random.Random(2))
