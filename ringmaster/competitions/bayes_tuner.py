@@ -32,7 +32,8 @@ UNLIMITED_GAMES_PER_POINT = 20
 RANDOM_CANDIDATES = 500
 LOCAL_CANDIDATES = 100
 KG_ANSWERS = 200             # uniform points among the knowledge gradient's possible answers
-KG_CHOICES = 150             # uniform points a lone match may go to (without head_to_head); pair directions
+KG_CHOICES = 150             # uniform points a lone match may go to (with head_to_head, only below
+                             # LONE_NEAR_DIMENSIONS parameters); and the pairs' random directions
 KG_SPREAD = 0.15             # sd of the choices near the current best (optimiser units)
 LONE_NEAR_DIMENSIONS = 2     # head_to_head: with this many parameters or more, a match against the
                              # opponent is chosen only near the incumbent; in 1-D that gained nothing
