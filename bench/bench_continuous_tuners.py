@@ -89,7 +89,7 @@ PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "
               "bayes_tuner head to head", "bayes_tuner cautious", "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 BAYES_LABELS = {"bayes_tuner cautious": " (bayes_tuner's default since answer_caution, 2026-11-28; its "
-                                        "1-D and 2-D rows since the kernel's turn was searched)",
+                                        "rows since head-to-head pairs move inward at an edge)",
                 "bayes_tuner head to head": " (its answer the mean's own maximum: the default from "
                                             "head_to_head to answer_caution)",
                 "bayes_tuner": " (its model playing only the opponent: the default before head_to_head)"}

@@ -125,7 +125,9 @@ def test_the_model_finds_the_peak():
     point, mean, sd = tuner.recommendation()
     assert abs(point[0] - 0.7) < 0.12
     assert sd > 0
-    assert sum(abs(p["x"][0] - 0.7) < 0.2 for p in tuner.points[7:]) > len(tuner.points[7:]) / 2
+    # where each match measures: its point, or a head-to-head pair's middle
+    measured = [(p["x"][0] + p["y"][0]) / 2 if "y" in p else p["x"][0] for p in tuner.points[7:]]
+    assert sum(abs(x - 0.7) < 0.2 for x in measured) > len(measured) * 3 / 4
 
 
 @pytest.mark.parametrize("smoothing", [1.0, 2.0, 3.0])
@@ -675,6 +677,35 @@ def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent_from_two_pa
                    random.Random(2))
     assert len(spans) > 20 and (max(spans) < 5 * bayes.KG_SPREAD) == near
     assert all(abs(v - 0.95) < 0.15 for v in tuner.recommended_parameters())
+
+
+def test_a_pair_is_moved_inward_whole_where_a_point_would_leave_the_range():
+    plus, minus = bayes.pairs_either_side([0.95, 0.5], [[0.1, 0.05], [0.02, -0.2], [-0.25, 0.25]])
+    assert plus == pytest.approx(np.array([[1.0, 0.55], [0.97, 0.3], [0.5, 0.75]]))
+    assert minus == pytest.approx(np.array([[0.8, 0.45], [0.93, 0.7], [1.0, 0.25]]))
+    plus, minus = bayes.pairs_either_side([0.0, 1.0], [[-0.25, 0.25]])
+    assert plus == pytest.approx(np.array([[0.0, 1.0]])) and minus == pytest.approx(np.array([[0.5, 0.5]]))
+
+
+def test_at_an_incumbent_by_the_edge_the_pairs_along_the_axes_keep_their_lengths(monkeypatch):
+    # clipped point by point, the outward half of a pair at an edge was lost
+    from ringmaster.tuning import gaussian_process
+    half_lengths = []
+    real = gaussian_process.knowledge_gradient_head_to_head
+
+    def recording(gp, plus, minus, answers, games):
+        assert ((0.0 <= plus) & (plus <= 1.0) & (0.0 <= minus) & (minus <= 1.0)).all()
+        half_lengths.append((np.linalg.norm(plus - minus, axis=1) / 2, answers[-1]))
+        return real(gp, plus, minus, answers, games)
+
+    monkeypatch.setattr(gaussian_process, "knowledge_gradient_head_to_head", recording)
+    tuner = make_tuner(number_of_games=300, parameters=two_parameters())
+    run_simulation(tuner, lambda p: corner_peak([1.0, p[1]]), 300, random.Random(2))
+    radii = np.geomspace(*bayes.PAIR_RADII, bayes.AXIS_RADII)
+    near_edge = [h for h, incumbent in half_lengths if max(incumbent) > 1.0 - radii[-1]]
+    assert len(near_edge) > 10
+    for h in near_edge:   # each axis's radii, whole: the last 2 * AXIS_RADII steps are the axes'
+        assert h[-2 * bayes.AXIS_RADII:] == pytest.approx(np.tile(radii, 2))
 
 
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
