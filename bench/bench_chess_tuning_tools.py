@@ -23,14 +23,14 @@ The rows have bench_continuous_tuners.py's format (tuner "chess-tuning-tools"), 
   python bench/bench_continuous_tuners.py versus --out reports/continuous_tuners_ctt.jsonl \\
       --with reports/continuous_tuners_edge.jsonl --tuner "bayes_tuner cautious" --against chess-tuning-tools
 
-It needs chess-tuning-tools and its libraries, which the project does not depend on (numpy
-below 2.3: its `counts_to_penta` converts a one-element array with float(), which numpy 2.3
-refuses), in a virtual environment of their own:
+It needs chess-tuning-tools and its libraries, which the project does not depend on, in a
+virtual environment of their own. Its `counts_to_penta` converts a one-element array with
+float(), which numpy 2.4 refuses and 2.3 only warns of; the report's runs used numpy 2.2.6:
 
   pip install 'numpy<2.3' bask==0.11.0 dill atomicwrites pandas matplotlib
   pip install --no-deps git+https://github.com/kiudee/chess-tuning-tools@a88f94725ac074ba4df635e263ffa98a502cee08
 
-A run of 2,000 games takes about 6 CPU minutes (its model is refitted by MCMC after every match).
+A run of 2,000 games takes about 250 CPU seconds (its model is refitted by MCMC after every match).
 """
 
 from __future__ import annotations
