@@ -18,7 +18,8 @@ has trend = 'constant'; "bayes_tuner trust region" has trust_region = True;
 bayes_tuner's default from 2026-11-28 (every other bayes_tuner name here has head_to_head = False, the
 default before, so that the committed rows of those names stay the runs they were); "bayes_tuner
 cautious" has head_to_head = True and answer_caution = 2, the default since (every other bayes_tuner
-name has answer_caution = 0, the default before);
+name has answer_caution = 0, the default before); "bayes_tuner 2-game matches" is "bayes_tuner
+cautious" with games_per_point = 2 at 375 games or fewer (a pilot, not adopted);
 "spsa_tuner against opponent" has head_to_head = False (each perturbed candidate plays the opponent,
 as bayes_tuner's matches do by default).
 
@@ -83,10 +84,11 @@ SEED_BLOCK = 20
 TUNERS = ("mc_tuner depth 1", "mc_tuner depth 2", "ce_tuner", "uniform", "spsa_tuner",
           "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner", "bayes_tuner constant",
           "bayes_tuner trust region", "bayes_tuner smoothed", "bayes_tuner head to head",
-          "bayes_tuner cautious", "spsa_tuner against opponent")
+          "bayes_tuner cautious", "bayes_tuner 2-game matches", "spsa_tuner against opponent")
 PER_BUDGET = ("spsa_tuner", "spsa_tuner last iterate", "spsa_tuner gamma 1/6", "bayes_tuner",
               "bayes_tuner constant", "bayes_tuner trust region", "bayes_tuner smoothed",
-              "bayes_tuner head to head", "bayes_tuner cautious", "spsa_tuner against opponent")
+              "bayes_tuner head to head", "bayes_tuner cautious", "bayes_tuner 2-game matches",
+              "spsa_tuner against opponent")
 DEFAULT_OUT = "reports/continuous_tuners_runs.jsonl"
 BAYES_LABELS = {"bayes_tuner cautious": " (bayes_tuner's default since answer_caution, 2026-11-28; its "
                                         "rows since head-to-head pairs move inward at an edge)",
@@ -162,7 +164,10 @@ def tuner_config(name: str, dims: int, games: int,
                       "bayes_tuner trust region": {"trust_region": True},
                       "bayes_tuner smoothed": {"answer_smoothing": 2.0},
                       "bayes_tuner head to head": {"head_to_head": True},
-                      "bayes_tuner cautious": {"head_to_head": True, "answer_caution": 2.0}}.get(name, {})}
+                      "bayes_tuner cautious": {"head_to_head": True, "answer_caution": 2.0},
+                      "bayes_tuner 2-game matches": {"head_to_head": True, "answer_caution": 2.0,
+                                                     "games_per_point": 2 if games <= 375 else None},
+                      }.get(name, {})}
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
                                                                start=starts[d])
