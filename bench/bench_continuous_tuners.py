@@ -154,11 +154,14 @@ def tuner_config(name: str, dims: int, games: int,
                            "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1), start=starts[d])
                                           for d in range(dims)]}
     if name.startswith("bayes_tuner"):
-        from ringmaster.competitions.bayes_tuner import BayesTuner
+        from ringmaster.competitions.bayes_tuner import TARGET_POINTS, BayesTuner
         from ringmaster.tuning.parameters import ContinuousParameter
         # every name but "head to head" and "cautious" plays only the opponent, and every name but
         # "cautious" answers at the mean's own maximum, as the defaults did before head_to_head and
         # answer_caution: the committed rows of those names stay reproducible
+        # "2-game matches": the default's rule with a floor of 2 games a match, not 4; the two
+        # differ only where the rule's round(games / TARGET_POINTS) is below 4 (375 games or fewer)
+        at_floor = round(games / TARGET_POINTS) <= 2
         variant = {"head_to_head": False, "answer_caution": 0.0,
                    **{"bayes_tuner constant": {"trend": "constant"},
                       "bayes_tuner trust region": {"trust_region": True},
@@ -166,7 +169,7 @@ def tuner_config(name: str, dims: int, games: int,
                       "bayes_tuner head to head": {"head_to_head": True},
                       "bayes_tuner cautious": {"head_to_head": True, "answer_caution": 2.0},
                       "bayes_tuner 2-game matches": {"head_to_head": True, "answer_caution": 2.0,
-                                                     "games_per_point": 2 if games <= 375 else None},
+                                                     "games_per_point": 2 if at_floor else None},
                       }.get(name, {})}
         return BayesTuner, {**common(), "number_of_games": games, **variant,
                             "parameters": [ContinuousParameter(f"p{d}", scale=LINEAR(0, 1),
