@@ -294,6 +294,8 @@ def run(args: argparse.Namespace) -> None:
     modes = {start_mode_of(r) for r in rows}
     if modes and modes != {args.start}:
         sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
+    if args.parallel < 1:
+        sys.exit("--parallel must be at least 1")
     parallels = {r.get("parallel", 1) for r in rows}
     if parallels and parallels != {args.parallel}:
         sys.exit(f"{out} holds runs with --parallel {parallels.pop()}: give --parallel that, "

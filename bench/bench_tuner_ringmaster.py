@@ -64,6 +64,10 @@ def make_candidate(*values):
 """
 
 
+class RunFailed(Exception):
+    """A ringmaster command failed: its files are kept for a look."""
+
+
 def control_file(tuner: str, problem: str, games: int, meet: Path) -> str:
     """The run's control file: both tuners at their defaults, starting at the centre, no confirmation
     games (they don't move the answer)."""
@@ -92,10 +96,10 @@ def run_once(tuner: str, problem: str, games: int, parallel: int, run: int, work
     done = ringmaster("run", str(ctl), "-j", str(parallel), "-q", cwd=directory)
     wall = time.monotonic() - started
     if done.returncode != 0:
-        sys.exit(f"{ctl}: ringmaster run failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        raise RunFailed(f"{ctl}: ringmaster run failed ({done.returncode}):\n{done.stderr[-2000:]}")
     shown = ringmaster("show", str(ctl), "--json", cwd=directory)
     if shown.returncode != 0:
-        sys.exit(f"{ctl}: ringmaster show failed:\n{shown.stderr[-2000:]}")
+        raise RunFailed(f"{ctl}: ringmaster show failed:\n{shown.stderr[-2000:]}")
     report = json.loads(shown.stdout)
     answer = [float(x) for x in report["recommended"]["optimiser_parameters"]]
     return {"tuner": tuner, "problem": problem, "games": games, "parallel": parallel, "run": run,
@@ -103,11 +107,25 @@ def run_once(tuner: str, problem: str, games: int, parallel: int, run: int, work
             "regret": PROBLEMS[problem].regret(answer), "wall_seconds": round(wall, 1)}
 
 
+# Student's t, 97.5% quantile, by degrees of freedom: a few runs' interval is wider than the normal's
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+        10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
+
+
+def t975(freedom: int) -> float:
+    """The t quantile for these degrees of freedom (the table's next lower entry: a little wide), or the
+    normal's 1.96 beyond 30."""
+    if freedom > 30:
+        return 1.96
+    return T975[max(k for k in T975 if k <= freedom)]
+
+
 def interval(values: list[float]) -> str:
+    """Mean [95% interval] of a few runs, by Student's t."""
     mean = statistics.fmean(values)
     if len(values) < 2:
         return f"{mean:.4f}"
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
     return f"{mean:.4f} [{mean - half:.4f}, {mean + half:.4f}]"
 
 
@@ -139,14 +157,21 @@ def main() -> None:
     out = Path(args.out) if args.out else None
     rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] \
         if out and out.exists() else []
+    if args.games < 1 or args.runs < 1 or args.parallel < 1:
+        parser.error("--games, --runs and --parallel must be at least 1")
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-tuner-ringmaster-"))
+    keep = bool(args.keep)
     try:
         for run in range(args.runs):
             for tuner in args.tuners.split(","):
                 if any((r["tuner"], r["problem"], r["games"], r["parallel"], r["run"])
                        == (tuner, args.problem, args.games, args.parallel, run) for r in rows):
                     continue
-                row = run_once(tuner, args.problem, args.games, args.parallel, run, work)
+                try:
+                    row = run_once(tuner, args.problem, args.games, args.parallel, run, work)
+                except RunFailed as failure:
+                    keep = True
+                    sys.exit(str(failure))
                 print(f"{tuner} run {run}: regret {row['regret']:.4f} at {row['answer']}, "
                       f"{row['wall_seconds']:.0f} s", flush=True)
                 rows.append(row)
@@ -154,7 +179,7 @@ def main() -> None:
                     with out.open("a") as f:
                         f.write(json.dumps(row) + "\n")
     finally:
-        if not args.keep:
+        if not keep:
             shutil.rmtree(work, ignore_errors=True)
     print(table([r for r in rows if r["problem"] == args.problem and r["games"] == args.games
                  and r["parallel"] == args.parallel]))

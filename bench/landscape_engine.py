@@ -13,10 +13,13 @@ the bench's simulated games.
 
 The two engines of a game meet through DIR: at start-up each writes its strength
 to DIR/<game id>.<pid> (the game id from RINGMASTER_GAME_ID); at its first genmove
-Black reads the other's, draws the winner and writes it to DIR/<game id>.winner.
-The loser resigns at its first genmove from then on; the winner plays a legal move,
-so a game ends within two moves. Each game needs its own engines
-(reuse_engines = False, the default).
+Black reads the other's (a live process's: a void game's leftovers are passed over),
+draws the winner and writes it to DIR/<game id>.winner, which White reads and removes
+at its first genmove; each removes its own file once it knows the winner, and both files at
+quit (when Black resigns at once, White has no genmove). The loser
+resigns at its first genmove from then on; the winner plays a legal move, so a game
+ends within two moves. Each game needs its own engines (reuse_engines = False, the
+default). A replayed game (same id, same players) draws the same winner.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ class Meeting:
         self.own_file = self.directory / f"{game_id}.{os.getpid()}"
         self.winner_file = self.directory / f"{game_id}.winner"
         self.own = own
+        self.known: str | None = None
         temporary = self.directory / f"{game_id}.{os.getpid()}.tmp"
         temporary.write_text(repr(own))
         temporary.replace(self.own_file)   # the other engine never reads half a number
@@ -73,7 +77,7 @@ class Meeting:
         deadline = time.monotonic() + MEET_TIMEOUT
         while True:
             others = [p for p in self.directory.glob(f"{self.game_id}.*")
-                      if p != self.own_file and p.suffix not in (".winner", ".tmp")]
+                      if p != self.own_file and p.suffix[1:].isdigit() and alive(int(p.suffix[1:]))]
             if others:
                 return float(others[0].read_text())
             if time.monotonic() > deadline:
@@ -81,15 +85,32 @@ class Meeting:
             time.sleep(0.01)
 
     def winner(self, colour: str) -> str:
-        """'b' or 'w': drawn by Black at its first genmove, read by White."""
-        if not self.winner_file.exists():
-            if colour != "b":
-                raise GtpError("White asked to move before Black drew the winner")
-            won = black_wins(self.own, self.other_strength(), self.game_id, str(self.directory))
-            temporary = self.directory / f"{self.game_id}.{os.getpid()}.tmp"
-            temporary.write_text("b" if won else "w")
-            temporary.replace(self.winner_file)
-        return self.winner_file.read_text().strip()
+        """'b' or 'w': drawn by Black at its first genmove, read (and removed) by White at its own."""
+        if self.known is None:
+            if colour == "b":
+                won = black_wins(self.own, self.other_strength(), self.game_id, str(self.directory))
+                self.known = "b" if won else "w"
+                temporary = self.directory / f"{self.game_id}.{os.getpid()}.tmp"
+                temporary.write_text(self.known)
+                temporary.replace(self.winner_file)
+            else:
+                try:
+                    self.known = self.winner_file.read_text().strip()
+                except FileNotFoundError:
+                    raise GtpError("White asked to move before Black drew the winner") from None
+                self.winner_file.unlink(missing_ok=True)
+            self.own_file.unlink(missing_ok=True)
+        return self.known
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def make_engine(meeting: Meeting) -> GtpEngine:
@@ -136,7 +157,12 @@ def main() -> None:
     game_id = os.environ.get("RINGMASTER_GAME_ID")
     if not game_id:
         parser.error("RINGMASTER_GAME_ID is not set: run it from the ringmaster")
-    run_gtp_session(make_engine(Meeting(args.meet, game_id, strength(args.problem, at))))
+    meeting = Meeting(args.meet, game_id, strength(args.problem, at))
+    try:
+        run_gtp_session(make_engine(meeting))
+    finally:
+        meeting.own_file.unlink(missing_ok=True)
+        meeting.winner_file.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
