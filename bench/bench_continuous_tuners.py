@@ -28,10 +28,13 @@ budget), so an interrupted bench goes on where it stopped; --report turns the fi
 into tables and a log-log SVG plot, with the checkpoints the file holds. Runs are
 done in blocks of 20 seeds, and within a block the 1-D and 2-D problems at up to
 2,000 games first (issue 34's question), so a bench stopped early has whole cells.
+Each run plays one game at a time unless --parallel N keeps N in flight (a random one
+finishes next, its result reaching the tuner after the games started meanwhile); a
+file holds runs of one --parallel, recorded in each row when above 1.
 
 Usage: python bench/bench_continuous_tuners.py run [--seeds 50] [--first-seed 0] [--jobs 2] [--tuners a,b]
            [--problems a,b] [--budgets 1000,2000,5000,20000] [--per-budget-max 20000]
-           [--start centre|random] [--out FILE]
+           [--start centre|random] [--parallel 1] [--out FILE]
        python bench/bench_continuous_tuners.py report [--out FILE] [--with FILE] [--svg FILE]
            [--md FILE] [--section NAME] [--problems a,b]
            (--with: another file's rows of the tuners, problem by problem, that --out lacks;
@@ -197,13 +200,14 @@ def stated_level(tuner: Any) -> list[float] | None:
     return [round(rate, 6) for rate in tuner._rate_interval(mean, sd)]
 
 
-Task = tuple[str, str, int, tuple[int, ...], str]   # tuner, problem, seed, budgets, start mode
+Task = tuple[str, str, int, tuple[int, ...], str, int]   # tuner, problem, seed, budgets, start mode, parallel
 
 
 def run_one(task: Task) -> dict[str, Any]:
     """One seed of one tuner on one problem: the regret at each checkpoint (a per-budget tuner:
-    a run for each)."""
-    tuner_name, problem_name, seed, budgets, start_mode = task
+    a run for each). With parallel > 1 that many games are in flight at once, and a random one of them
+    finishes next (run_simulation), as under the ringmaster's --parallel."""
+    tuner_name, problem_name, seed, budgets, start_mode, parallel = task
     problem: Problem = PROBLEMS[problem_name]
     start = random_start(seed, problem.dimensions) if start_mode == "random" else None
     started = time.process_time()
@@ -231,7 +235,7 @@ def run_one(task: Task) -> dict[str, Any]:
                 record(done, recommended(tuner), tuner)
 
         played = run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games),
-                                on_result=on_result)
+                                parallel=parallel, on_result=on_result)
         if played < games:   # a tuner that stopped early keeps its answer
             for checkpoint in checkpoints:
                 if checkpoint not in regrets:
@@ -244,6 +248,8 @@ def run_one(task: Task) -> dict[str, Any]:
         row["level"] = {str(k): v for k, v in sorted(levels.items())}
     if start is not None:
         row["start"] = start
+    if parallel > 1:
+        row["parallel"] = parallel
     return row
 
 
@@ -254,7 +260,7 @@ def load_results(path: Path) -> list[dict[str, Any]]:
 
 
 def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[int, ...],
-         per_budget_max: int, start_mode: str = "centre") -> list[Task]:
+         per_budget_max: int, start_mode: str = "centre", parallel: int = 1) -> list[Task]:
     """The runs, in order: blocks of SEED_BLOCK seeds, in each the 1-D and 2-D problems at up to
     2,000 games first. A per-budget tuner has a task a budget (up to per_budget_max)."""
     tasks = []
@@ -262,9 +268,9 @@ def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[in
         for p in problems:
             for t in tuners:
                 if t in PER_BUDGET:
-                    tasks += [(t, p, s, (b,), start_mode) for b in budgets if b <= per_budget_max]
+                    tasks += [(t, p, s, (b,), start_mode, parallel) for b in budgets if b <= per_budget_max]
                 else:
-                    tasks.append((t, p, s, budgets, start_mode))
+                    tasks.append((t, p, s, budgets, start_mode, parallel))
 
     def order(task: Task) -> tuple[int, int, int]:
         decisive = PROBLEMS[task[1]].dimensions <= 2 and min(task[3]) <= 2000
@@ -273,8 +279,8 @@ def plan(tuners: list[str], problems: list[str], seeds: range, budgets: tuple[in
     return sorted(tasks, key=order)
 
 
-def task_key(tuner: str, problem: str, seed: int, budgets: Any, start_mode: str) -> Task:
-    return (tuner, problem, seed, tuple(sorted(int(b) for b in budgets)), start_mode)
+def task_key(tuner: str, problem: str, seed: int, budgets: Any, start_mode: str, parallel: int) -> Task:
+    return (tuner, problem, seed, tuple(sorted(int(b) for b in budgets)), start_mode, parallel)
 
 
 def start_mode_of(row: dict[str, Any]) -> str:
@@ -288,12 +294,19 @@ def run(args: argparse.Namespace) -> None:
     modes = {start_mode_of(r) for r in rows}
     if modes and modes != {args.start}:
         sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
-    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r)) for r in rows}
+    if args.parallel < 1:
+        sys.exit("--parallel must be at least 1")
+    parallels = {r.get("parallel", 1) for r in rows}
+    if parallels and parallels != {args.parallel}:
+        sys.exit(f"{out} holds runs with --parallel {parallels.pop()}: give --parallel that, "
+                 "or another --out")
+    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r), r.get("parallel", 1))
+            for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
     problems = args.problems.split(",") if args.problems else list(BENCH_PROBLEMS)
     budgets = tuple(sorted(int(b) for b in args.budgets.split(",")))
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max, args.start)
+    tasks = [t for t in plan(tuners, problems, seeds, budgets, args.per_budget_max, args.start, args.parallel)
              if task_key(*t) not in done]
     started = time.time()
     print(f"{len(tasks)} runs to do ({len(done)} already in {out})", flush=True)
@@ -722,6 +735,9 @@ def main() -> None:
     parser.add_argument("--start", choices=("centre", "random"), default="centre",
                         help="run: where spsa_tuner and bayes_tuner start (ce_tuner's initial mean): the "
                              "centre, or a point drawn uniformly for each seed (random_start)")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="run: games in flight at once in each run, a random one finishing next (the "
+                             "ringmaster's --parallel); a file holds runs of one value")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--with", dest="with_file", action="append", default=[], metavar="FILE",
                         help="report, versus, levels: also FILE's rows of the tuners, problem by problem, "

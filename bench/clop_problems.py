@@ -135,3 +135,6 @@ BENCH_PROBLEMS = tuple(PROBLEMS)
 """The bench's seven problems (run's default); the turned ones below are for the ridge's angle."""
 PROBLEMS["IllCorrelated22"] = turned(PROBLEMS["IllCorrelated"], "IllCorrelated22", 22.5)
 PROBLEMS["IllCorrelated45"] = turned(PROBLEMS["IllCorrelated"], "IllCorrelated45", 45.0)
+PROBLEMS["Smooth2D135"] = turned(PROBLEMS["Smooth2D"], "Smooth2D135", 135.0)
+"""Smooth2D turned by 135 degrees, optimum u = (0.25, 0.54): issue 34's kind of landscape, not in the bench's
+set, for bench_tuner_ringmaster.py's runs through the ringmaster."""
