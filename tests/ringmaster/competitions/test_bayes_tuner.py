@@ -388,9 +388,10 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     assert curve["code"] == "x" and len(curve["win_rate"]) == 21
     assert all(lo <= m <= hi for lo, m, hi in zip(curve["low"], curve["win_rate"], curve["high"]))
     (optimum,) = data["recommended"]["optimum_95"]
-    assert optimum["low"] <= optimum["median"] <= optimum["high"]
+    assert optimum["low"] <= optimum["low_50"] <= optimum["median"] <= optimum["high_50"] <= optimum["high"]
     assert "Where the optimum lies, by the model" in text
-    assert f"{optimum['shown_low']}  to  {optimum['shown_high']}" in text
+    assert (f"{optimum['shown_low']}  to  {optimum['shown_high']}  (median {optimum['shown_median']}; "
+            f"half {optimum['shown_low_50']}  to  {optimum['shown_high_50']})") in text
 
 
 def test_the_optimums_interval_holds_the_peak_and_narrows_with_games():
@@ -399,10 +400,14 @@ def test_the_optimums_interval_holds_the_peak_and_narrows_with_games():
     (early,) = tuner.optimum_location()
     run_simulation(tuner, peak, 1140, random.Random(9))
     (late,) = tuner.optimum_location()
-    assert late[0] <= 0.7 <= late[2]
-    assert late[2] - late[0] < 0.5 * (early[2] - early[0])
+    low, low_50, median, high_50, high = late
+    assert low <= 0.7 <= high
+    assert high - low < 0.5 * (early[-1] - early[0])
     point, _, _ = tuner.recommendation()
-    assert late[0] <= point[0] <= late[2]
+    assert low <= point[0] <= high
+    # the central half: inside the 95% interval, about the median, and narrower
+    assert low <= low_50 <= median <= high_50 <= high
+    assert high_50 - low_50 < high - low
 
 
 # A whole run, in process
