@@ -288,6 +288,11 @@ def start_mode_of(row: dict[str, Any]) -> str:
     return "random" if "start" in row else "centre"
 
 
+def parallel_of(row: dict[str, Any]) -> int:
+    """The games a row's run kept in flight (--parallel): recorded when above 1."""
+    return row.get("parallel", 1)
+
+
 def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
     rows = load_results(out)
@@ -296,11 +301,11 @@ def run(args: argparse.Namespace) -> None:
         sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
     if args.parallel < 1:
         sys.exit("--parallel must be at least 1")
-    parallels = {r.get("parallel", 1) for r in rows}
+    parallels = {parallel_of(r) for r in rows}
     if parallels and parallels != {args.parallel}:
         sys.exit(f"{out} holds runs with --parallel {parallels.pop()}: give --parallel that, "
                  "or another --out")
-    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r), r.get("parallel", 1))
+    done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r), parallel_of(r))
             for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)
     problems = args.problems.split(",") if args.problems else list(BENCH_PROBLEMS)

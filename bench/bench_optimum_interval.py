@@ -63,12 +63,14 @@ def main() -> None:
             tuner.set_clean_status()
             run_simulation(tuner, problem.win_rate, args.games, random.Random(seed * 7919 + args.games))
             location = tuner.optimum_location()
-            inside = [q[0] <= best <= q[-1] for q, best in zip(location, problem.optimum_u)]
+            # per parameter: the 95% interval's ends, the central half's and the median (OPTIMUM_QUANTILES)
+            inside = [low <= best <= high for (low, _, _, _, high), best in zip(location, problem.optimum_u)]
             held += all(inside)
             per_parameter = [c + i for c, i in zip(per_parameter, inside)]
-            widths += [q[-1] - q[0] for q in location]
-            half_held += sum(q[1] <= best <= q[3] for q, best in zip(location, problem.optimum_u))
-            half_widths += [q[3] - q[1] for q in location]
+            widths += [high - low for low, _, _, _, high in location]
+            half_held += sum(low_50 <= best <= high_50
+                             for (_, low_50, _, high_50, _), best in zip(location, problem.optimum_u))
+            half_widths += [high_50 - low_50 for _, low_50, _, high_50, _ in location]
         low, high = wilson(held, args.seeds)
         print(f"{args.tuner}, {name} ({problem.dimensions}-D), {args.games} games, {args.seeds} seeds: "
               f"interval holds the optimum in every parameter in {held}/{args.seeds} runs "

@@ -36,6 +36,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+from bench_continuous_tuners import load_results  # noqa: E402
 from clop_problems import PROBLEMS  # noqa: E402
 
 CONTROL_FILE = """\
@@ -155,8 +156,7 @@ def main() -> None:
     parser.add_argument("--keep", default=None, help="a directory to keep each run's files in")
     args = parser.parse_args()
     out = Path(args.out) if args.out else None
-    rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] \
-        if out and out.exists() else []
+    rows = load_results(out) if out else []
     if args.games < 1 or args.runs < 1 or args.parallel < 1:
         parser.error("--games, --runs and --parallel must be at least 1")
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-tuner-ringmaster-"))

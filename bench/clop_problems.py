@@ -91,9 +91,13 @@ class Problem:
     strength: Callable[[Sequence[float]], float]
     optimum_v: tuple[float, ...]
 
+    def strength_at(self, u: Sequence[float]) -> float:
+        """The strength (the logit of the win rate) at parameters u in [0, 1]^d (clipped to the cube)."""
+        return self.strength(_v(u))
+
     def win_rate(self, u: Sequence[float]) -> float:
         """The candidate's win probability at parameters u in [0, 1]^d (clipped to the cube)."""
-        return logistic(self.strength(_v(u)))
+        return logistic(self.strength_at(u))
 
     @property
     def optimum_u(self) -> tuple[float, ...]:

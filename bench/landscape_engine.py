@@ -25,7 +25,6 @@ default). A replayed game (same id, same players) draws the same winner.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from clop_problems import PROBLEMS  # noqa: E402
+from clop_problems import PROBLEMS, logistic  # noqa: E402
 
 from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session  # noqa: E402
 
@@ -45,18 +44,14 @@ MEET_TIMEOUT = 10.0   # seconds Black waits for White's strength (both engines s
 
 def strength(problem: str, at: list[float] | None) -> float:
     """The engine's strength: the logit of its win rate against the opponent (0 for the opponent)."""
-    if at is None:
-        return 0.0
-    rate = PROBLEMS[problem].win_rate(at)
-    rate = min(max(rate, 1e-12), 1.0 - 1e-12)
-    return math.log(rate / (1.0 - rate))
+    return 0.0 if at is None else PROBLEMS[problem].strength_at(at)
 
 
 def black_wins(black: float, white: float, game_id: str, meet: str) -> bool:
     """The game's draw, seeded by the meeting place and the game id (a rerun of a game draws again the
     same way)."""
     rng = random.Random(f"{meet}/{game_id}")
-    return rng.random() < 1.0 / (1.0 + math.exp(white - black))
+    return rng.random() < logistic(black - white)
 
 
 class Meeting:
