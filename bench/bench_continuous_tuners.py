@@ -296,15 +296,13 @@ def parallel_of(row: dict[str, Any]) -> int:
 def run(args: argparse.Namespace) -> None:
     out = Path(args.out)
     rows = load_results(out)
-    modes = {start_mode_of(r) for r in rows}
-    if modes and modes != {args.start}:
-        sys.exit(f"{out} holds runs with --start {modes.pop()}: give --start that, or another --out")
     if args.parallel < 1:
         sys.exit("--parallel must be at least 1")
-    parallels = {parallel_of(r) for r in rows}
-    if parallels and parallels != {args.parallel}:
-        sys.exit(f"{out} holds runs with --parallel {parallels.pop()}: give --parallel that, "
-                 "or another --out")
+    for option, of_row, given in (("--start", start_mode_of, args.start),
+                                  ("--parallel", parallel_of, args.parallel)):
+        held = {of_row(r) for r in rows}
+        if held and held != {given}:
+            sys.exit(f"{out} holds runs with {option} {held.pop()}: give {option} that, or another --out")
     done = {task_key(r["tuner"], r["problem"], r["seed"], r["regret"], start_mode_of(r), parallel_of(r))
             for r in rows}
     tuners = args.tuners.split(",") if args.tuners else list(TUNERS)

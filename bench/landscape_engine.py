@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from clop_problems import PROBLEMS, logistic  # noqa: E402
 
+from ringmaster.files import write_atomically  # noqa: E402
 from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, run_gtp_session  # noqa: E402
 
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -64,9 +65,8 @@ class Meeting:
         self.winner_file = self.directory / f"{game_id}.winner"
         self.own = own
         self.known: str | None = None
-        temporary = self.directory / f"{game_id}.{os.getpid()}.tmp"
-        temporary.write_text(repr(own))
-        temporary.replace(self.own_file)   # the other engine never reads half a number
+        # atomically: the other engine never reads half a number (its temporary file is hidden from the glob)
+        write_atomically(str(self.own_file), repr(own).encode(), durable=False)
 
     def other_strength(self) -> float:
         deadline = time.monotonic() + MEET_TIMEOUT
@@ -85,9 +85,7 @@ class Meeting:
             if colour == "b":
                 won = black_wins(self.own, self.other_strength(), self.game_id, str(self.directory))
                 self.known = "b" if won else "w"
-                temporary = self.directory / f"{self.game_id}.{os.getpid()}.tmp"
-                temporary.write_text(self.known)
-                temporary.replace(self.winner_file)
+                write_atomically(str(self.winner_file), self.known.encode(), durable=False)
             else:
                 try:
                     self.known = self.winner_file.read_text().strip()
