@@ -13,7 +13,8 @@ remains here lies in how the games are read; one that closes lies in where they 
 Per cell it prints both answers' mean regret with 95% intervals, their paired difference, and
 how the runs split: those with a parameter at least FAR (in the unit cube) from the optimum, and
 the rest. --split FILE:TUNER prints the same split for committed rows (say
-reports/continuous_tuners_edge.jsonl:bayes_tuner cautious). --out appends a row per run.
+reports/continuous_tuners_edge.jsonl:bayes_tuner cautious). --out appends a row per run; runs
+already in it are not run again, and the report covers them.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ def main() -> None:
     parser.add_argument("--cells", default="Flat4D:2000,IllCorrelated:300", help="PROBLEM:GAMES,...")
     parser.add_argument("--seeds", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", default=None, help="append a row per run to this file")
+    parser.add_argument("--out", default=None,
+                        help="append a row per run to this file (runs already there are kept, not rerun)")
     parser.add_argument("--split", action="append", default=[], metavar="FILE:TUNER")
     args = parser.parse_args()
     cells = []
@@ -137,8 +139,13 @@ def main() -> None:
         if name not in PROBLEMS or not games.isdigit():
             sys.exit(f"--cells: {cell!r} is not PROBLEM:GAMES with PROBLEM one of {', '.join(PROBLEMS)}")
         cells.append((name, int(games)))
-    tasks = [(name, games, seed) for name, games in cells for seed in range(args.seeds)]
-    rows = []
+    wanted = {(name, games, seed) for name, games in cells for seed in range(args.seeds)}
+    rows = [r for r in load_results(Path(args.out)) if (r["problem"], r["games"], r["seed"]) in wanted] \
+        if args.out else []
+    done = {(r["problem"], r["games"], r["seed"]) for r in rows}
+    tasks = sorted(wanted - done, key=lambda t: (cells.index(t[:2]), t[2]))
+    if done:
+        print(f"{len(done)} of the runs asked for are already in {args.out}; {len(tasks)} to do", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for row in pool.map(one_run, tasks, chunksize=1):
             rows.append(row)
