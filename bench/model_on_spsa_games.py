@@ -31,7 +31,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_continuous_tuners import PROBLEMS, load_results, mean_interval, summarise, tuner_config  # noqa: E402
+from bench_continuous_tuners import (  # noqa: E402
+    PROBLEMS,
+    load_results,
+    mean_interval,
+    parallel_of,
+    start_mode_of,
+    summarise,
+    tuner_config,
+)
 
 from ringmaster.competitions.simulate import run_simulation  # noqa: E402
 
@@ -51,14 +59,14 @@ def spsa_matches(problem_name: str, seed: int, games: int) -> tuple[list[float],
 
     def recording(response: Any) -> Any:
         number, pair = response.game_data
-        record = tuner.pairs.get(pair)
-        if record is not None and not record["done"][number % 2]:
+        record = tuner.pairs.get(pair)   # before processing, which forgets a pair once both games are in
+        outcome = process(response)
+        if outcome is not None:   # counted (None: a result already counted)
             match = matches.setdefault(pair, {"x": list(record["plus_u"]), "y": list(record["minus_u"]),
                                               "wins": 0.0, "games": 0})
-            match["wins"] += {f"#{pair}+": 1.0, f"#{pair}-": 0.0}.get(
-                response.game_result.winning_player, 0.5)
+            match["wins"] += (tuner._score(response, pair, number % 2) + 1) / 2   # SPSA's +1, 0, -1
             match["games"] += 1
-        return process(response)
+        return outcome
 
     tuner.process_game_result = recording
     run_simulation(tuner, problem.win_rate, games, random.Random(seed * 7919 + games))
@@ -114,8 +122,8 @@ def report(rows: list[dict[str, Any]]) -> None:
 def committed_split(spec: str, cells: list[tuple[str, int]]) -> None:
     """The split of committed rows (spec FILE:TUNER, runs started at the centre, one game at a time)."""
     path, _, tuner = spec.partition(":")
-    rows = [r for r in load_results(Path(path)) if r["tuner"] == tuner and "start" not in r
-            and "parallel" not in r]
+    rows = [r for r in load_results(Path(path)) if r["tuner"] == tuner and start_mode_of(r) == "centre"
+            and parallel_of(r) == 1]
     for problem_name, games in cells:
         runs = [r for r in rows if r["problem"] == problem_name and str(games) in r.get("answer", {})]
         if runs:
