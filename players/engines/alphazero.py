@@ -96,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--seconds", type=float, default=None,
                         help="search time per move (the most, under a clock)")
     parser.add_argument("--batch", type=int, default=8, help="leaves evaluated per network call")
-    parser.add_argument("--c-puct", type=float, default=1.5)
+    parser.add_argument("--c-puct", type=float, default=1.5,
+                        help="PUCT exploration constant: how much the prior steers the search")
     parser.add_argument("--server", choices=("auto", "on", "off"), default="auto",
                         help="share one inference server per model and device "
                              "(auto: on for CUDA, off for the CPU)")

@@ -358,7 +358,7 @@ class SpsaTuner(ContinuousTuner):
         out.write("\n")
         out.write(f"Answer: {self._engine_text(self.recommended_parameters())}\n")
         out.write(f"  (SPSA's answer is {self.answer_description()}; confirm_games measures it "
-                  "against the opponent)\n")
+                  f"against the {self.confirm_against})\n")
         out.write(f"Parameters now: {self._engine_text(self.theta)}\n\n")
         out.write("Trajectory (games: parameters)\n")
         for games, *point in self._trajectory_rows():

@@ -386,6 +386,7 @@ def test_reports_show_the_trajectory():
     assert f"Parameters now: x: {tuner.theta[0]:.3f}" in text
     assert f"Answer: x: {tuner.recommended_parameters()[0]:.3f}" in text
     assert "the mean of its points after each of the last 200 games (average_last 0.5)" in text
+    assert "confirm_games measures it against the start)" in text   # as it plays them
     data = tuner.get_json_report()
     assert data["trajectory"][0] == {"games": 0, "optimiser_parameters": [0.5], "engine_parameters": [0.5]}
     assert data["trajectory"][-1]["games"] == 400 and len(data["trajectory"]) == 101
