@@ -8,6 +8,7 @@ from ringmaster.game.adjudication import Adjudicator, score_at_move_limit
 from ringmaster.game.referee_engine import RefereeEngine
 from ringmaster.game.scoring import (
     EnginePlayer,
+    ScoreBounds,
     Scored,
     score_by_players,
     score_internally,
@@ -302,13 +303,21 @@ class Referee:
         return self._tell_opponent(colour, move)
 
     def _play_refused(self, colour: Colour, vertex: str, exc: BadGtpResponse) -> None:
-        """The opponent refused colour's move: a forfeit by colour if it says the move is
-        illegal (our board found it legal), else by the opponent."""
+        """The opponent refused colour's move, the last played on our board, which found it legal.
+
+        If it says the move is illegal and rulesets differ on such a move (in Go a self-capture
+        or a repeated position, which our rules allow), colour forfeits, as in Gomill: the
+        opponent may play by stricter rules. If no ruleset forbids the move, the claim is false
+        and the opponent forfeits, so that no engine wins by refusing its opponent's moves. Any
+        other failure response forfeits the opponent."""
         other = opponent_of(colour)
-        if "illegal" in exc.gtp_message.lower():
-            self._forfeit(colour, f"{self.players[other].code} claims move {vertex} is illegal")
-        else:
+        code = self.players[other].code
+        if "illegal" not in exc.gtp_message.lower():
             self._forfeit(other, str(exc))
+        elif self.rules.rulesets_differ_on_last_move():
+            self._forfeit(colour, f"{code} claims move {vertex} is illegal")
+        else:
+            self._forfeit(other, f"{code} claims move {vertex} is illegal, which no ruleset forbids")
 
     def _tell_opponent(self, colour: Colour, move) -> bool:
         """Send the move to the other engine; False if that ended the game."""
@@ -361,11 +370,12 @@ class Referee:
         return True
 
     def _score(self) -> None:
+        bounds = ScoreBounds(self.rules.board_size ** 2, self.komi, self.rules.stones_placed)
         if self.use_internal_scorer or not self.rules.players_may_score:
             compensation = 0
             if self.handicap_stones and self.handicap_compensation != "no":
                 compensation = self.handicap_stones - (self.handicap_compensation == "short")
             self.record.settle(score_internally(self.rules, self.players, self.komi, compensation,
-                                                self.referee_engine))
+                                                self.referee_engine, bounds))
         else:
-            self.record.settle(score_by_players(self.players, self.referee_engine))
+            self.record.settle(score_by_players(self.players, self.referee_engine, bounds))

@@ -68,9 +68,35 @@ def parse_score(text: str) -> tuple[Colour | None, float | None] | None:
     if not match:
         return None
     margin = float(match.group(2)) if match.group(2) else None
-    if margin is not None and margin > MAX_SCORE:
+    if margin is not None and not 0.0 < margin <= MAX_SCORE:   # 'W+0' names a winner of a jigo
         return None
     return match.group(1).lower(), margin
+
+
+@dataclass(frozen=True)
+class ScoreBounds:
+    """What a finished Go game's score can be. Every count (area, territory, prisoners,
+    handicap compensation) is of whole points, so Black's score less White's is a whole
+    number less komi; and it is at most the board's points, plus a prisoner for each stone
+    placed, plus komi, in size."""
+
+    board_points: int
+    komi: float
+    stones_placed: int
+
+    def impossible(self, winner: Colour | None, margin: float | None) -> str | None:
+        """Why (winner, margin), as parse_score gives it, can't be this game's score; or None."""
+        if margin is None:
+            return None
+        signed = margin if winner == "b" else -margin
+        whole = signed + self.komi
+        if abs(whole - round(whole)) > 1e-6:
+            return (f"{sgf_result(winner, margin)} is no whole number of points less komi "
+                    f"{format_float(self.komi)}")
+        limit = self.board_points + self.stones_placed + abs(self.komi)
+        if margin > limit:
+            return f"{sgf_result(winner, margin)} is more than the board allows ({format_float(limit)})"
+        return None
 
 
 def sgf_result(winner: Colour | None, margin: float | None) -> str:
@@ -98,13 +124,16 @@ def parse_dead_stones(text: str, rules: Rules) -> set[tuple[int, int]]:
     return points
 
 
+NO_DEAD_STONES_COMMAND = "it has no final_status_list command"
+
+
 def ask_dead_stones(controller: GtpController, rules: Rules) -> set[tuple[int, int]] | str:
     """An engine's dead stones (final_status_list dead), or why it can't say."""
     if controller.channel_is_bad:
         return "its channel is broken"
     try:
         if not controller.known_command("final_status_list"):
-            return "it has no final_status_list command"
+            return NO_DEAD_STONES_COMMAND
         text = controller.do_command("final_status_list", "dead")
     except (BadGtpResponse, GtpChannelError) as exc:
         return str(exc)
@@ -131,14 +160,15 @@ def area_result(rules: Rules, dead: set[tuple[int, int]], komi: float,
 
 
 def score_internally(rules: Rules, players: dict[Colour, EnginePlayer], komi: float,
-                     compensation: float = 0.0, referee: ScoringReferee | None = None) -> Scored:
+                     compensation: float = 0.0, referee: ScoringReferee | None = None,
+                     bounds: ScoreBounds | None = None) -> Scored:
     """The referee counts by area; in Go, first the dead stones are settled.
 
     Each player (is_reliable_scorer) is asked final_status_list dead. When both
     name the same stones, those come off. When they disagree, or one can't say,
-    the referee engine's dead stones come off (or, if it can't list them, its
-    final_score stands); without a referee engine the game has no result, with the
-    reason in its detail.
+    the referee engine's dead stones come off (or, if it has no final_status_list,
+    its final_score stands, where bounds find it possible); without a referee engine,
+    or if it fails, the game has no result, with the reason in its detail.
     """
     if not rules.has_dead_stones:
         return area_result(rules, set(), komi, compensation)
@@ -162,7 +192,7 @@ def score_internally(rules: Rules, players: dict[Colour, EnginePlayer], komi: fl
             for c in lists] + [f"{players[c].code} can't list dead stones: {reasons[c]}"
                                for c in reasons]
     if referee is not None:
-        return _settle_by_referee(rules, referee, komi, compensation, said)
+        return _settle_by_referee(rules, referee, komi, compensation, said, bounds)
     if reasons:
         colour = next(iter(reasons))
         detail = f"{DEAD_STONES_UNKNOWN}: {players[colour].code}: {reasons[colour]}"
@@ -173,27 +203,42 @@ def score_internally(rules: Rules, players: dict[Colour, EnginePlayer], komi: fl
 
 
 def _settle_by_referee(rules: Rules, referee: ScoringReferee, komi: float, compensation: float,
-                       said: list[str]) -> Scored:
+                       said: list[str], bounds: ScoreBounds | None) -> Scored:
+    """The referee engine's dead stones; its final_score only if it has no final_status_list
+    (one that answers wrongly, or fails, leaves the game without a result)."""
     dead = referee.dead_stones(rules)
     if isinstance(dead, set):
         scored = area_result(rules, dead, komi, compensation)
         scored.notes = said + [f"dead stones taken off (the referee engine): "
                                f"{format_points(dead, rules, 2000)}"]
         return scored
-    score = referee.final_score()
-    if isinstance(score, tuple):
-        winner, margin, text = score
-        return Scored(winner, sgf_result(winner, margin), notes=said + [
-            f"the referee engine can't list dead stones ({dead}); its final_score: {text}"])
-    return Scored(detail=f"{REFEREE_FAILED}: {score}"[:300], notes=said + [
+    failed = Scored(detail=f"{REFEREE_FAILED}: {dead}"[:300], notes=said + [
         f"the referee engine can't list dead stones: {dead}"])
+    if dead != NO_DEAD_STONES_COMMAND:
+        return failed
+    score = _referee_final_score(referee, bounds)
+    if isinstance(score, str):
+        return Scored(detail=f"{REFEREE_FAILED}: {score}"[:300], notes=failed.notes)
+    winner, margin, text = score
+    return Scored(winner, sgf_result(winner, margin), notes=said + [
+        f"the referee engine can't list dead stones ({dead}); its final_score: {text}"])
+
+
+def _referee_final_score(referee: ScoringReferee, bounds: ScoreBounds | None
+                         ) -> tuple[Colour | None, float | None, str] | str:
+    """The referee engine's final_score of the finished game, or why it gives none."""
+    answer = referee.final_score()
+    if isinstance(answer, str) or bounds is None:
+        return answer
+    reason = bounds.impossible(answer[0], answer[1])
+    return answer if reason is None else f"its final_score is impossible: {reason}"
 
 
 def score_by_players(players: dict[Colour, EnginePlayer],
-                     referee: ScoringReferee | None = None) -> Scored:
+                     referee: ScoringReferee | None = None, bounds: ScoreBounds | None = None) -> Scored:
     """Gomill's rules: each reliable scorer's final_score; the result they agree on, the
     winner alone when only the margins differ, else the referee engine's final_score, else
-    no result."""
+    no result. A final_score that bounds find impossible counts as none."""
     claims: dict[Colour, tuple[Colour | None, float | None]] = {}
     texts: dict[Colour, str] = {}
     late_errors = []
@@ -212,6 +257,10 @@ def score_by_players(players: dict[Colour, EnginePlayer],
         if parsed is None:
             late_errors.append(f"player {player.code} gave an unparsable final_score: {text[:40]}")
             continue
+        reason = None if bounds is None else bounds.impossible(*parsed)
+        if reason is not None:
+            late_errors.append(f"player {player.code} gave an impossible final_score: {reason}")
+            continue
         claims[colour] = parsed
         texts[colour] = text.strip()
     scored = _agreed(claims)
@@ -225,7 +274,7 @@ def score_by_players(players: dict[Colour, EnginePlayer],
     scored.notes = [f"final_score from {players[c].code}: {texts[c]}" for c in texts]
     if referee is None:
         return scored
-    answer = referee.final_score()
+    answer = _referee_final_score(referee, bounds)
     if isinstance(answer, str):
         scored.detail = f"{REFEREE_FAILED}: {answer}"[:300]
         return scored

@@ -60,6 +60,7 @@ class Rules(ABC):
     usual_komi_is_fractional: bool = False
     has_clock: bool = True
     has_dead_stones: bool = False
+    stones_placed: int = 0   # set-up stones and placements so far (Go: the most prisoners there can be)
 
     def __init__(self, board_size: int) -> None:
         reason = self.board_size_error(board_size)
@@ -142,6 +143,12 @@ class Rules(ABC):
     @abstractmethod
     def play(self, colour: Colour, move) -> None:
         """Play a move that check_move() accepted."""
+
+    def rulesets_differ_on_last_move(self) -> bool:
+        """Whether a common ruleset other than ours could forbid the last move played, which our
+        rules allowed: then an engine that refuses it as illegal may be honest. False here: these
+        rules are the game's only ones."""
+        return False
 
     @abstractmethod
     def is_over(self) -> bool:

@@ -29,6 +29,8 @@ class GoRules(Rules):
         self.board = boards.Board(board_size)
         self.ko_point: tuple[int, int] | None = None
         self.consecutive_passes = 0
+        self._positions = {self._position()}   # every whole-board position so far (superko)
+        self._last_move_disputable = False
 
     @classmethod
     def board_size_error(cls, board_size: int) -> str | None:
@@ -52,6 +54,11 @@ class GoRules(Rules):
 
     def set_handicap(self, points: list[tuple[int, int]]) -> None:
         self.board.apply_setup(points, [], [])
+        self.stones_placed += len(points)
+        self._positions.add(self._position())
+
+    def _position(self) -> frozenset:
+        return frozenset(self.board.list_occupied_points())
 
     def check_move(self, colour: Colour, move) -> str | None:
         if move is None:
@@ -70,9 +77,21 @@ class GoRules(Rules):
         if move is None:
             self.consecutive_passes += 1
             self.ko_point = None
+            self._last_move_disputable = False
             return
         self.consecutive_passes = 0
         self.ko_point = self.board.play(move[0], move[1], colour)
+        self.stones_placed += 1
+        position = self._position()
+        self_capture = self.board.get(move[0], move[1]) is None
+        self._last_move_disputable = self_capture or position in self._positions
+        self._positions.add(position)
+
+    def rulesets_differ_on_last_move(self) -> bool:
+        """True after a self-capture (most rulesets forbid it) or a move that repeats an earlier
+        whole-board position (superko forbids it); every ruleset allows a pass, or a placement
+        on an empty point that is neither a simple-ko recapture nor one of those."""
+        return self._last_move_disputable
 
     def is_over(self) -> bool:
         return self.consecutive_passes >= 2

@@ -101,11 +101,44 @@ def test_crash_mid_game_forfeits():
     assert record.detail.endswith("engine has closed the response channel")
 
 
-def test_opponent_rejecting_move_as_illegal_forfeits_the_mover():
+def test_opponent_rejecting_a_move_no_ruleset_forbids_forfeits_the_opponent():
+    # An engine can't win by calling its opponent's plain moves illegal: C3 on an empty board.
     referee, _ = make_referee(["C3"], [], w_extra={"play": gtp_failure("illegal move")})
     record = referee.play()
-    assert record.sgf_result == "W+F"
-    assert record.detail == "forfeit by bp: wp claims move C3 is illegal"
+    assert record.sgf_result == "B+F"
+    assert record.detail == "forfeit by wp: wp claims move C3 is illegal, which no ruleset forbids"
+
+
+def refusing(vertex: str):
+    """A play command that refuses vertex as illegal, and takes every other move."""
+    def play(args: list[str]) -> None:
+        if args[1].upper() == vertex:
+            raise GtpError("illegal move")
+    return play
+
+
+def test_opponent_rejecting_a_self_capture_as_illegal_forfeits_the_mover():
+    # Our rules allow A1 into White's corner (it captures nothing); most rulesets forbid it.
+    referee, rules = make_referee(["C3", "D4", "A1"], ["A2", "B1"], w_extra={"play": refusing("A1")})
+    record = referee.play()
+    assert (record.sgf_result, record.detail) == ("W+F", "forfeit by bp: wp claims move A1 is illegal")
+    assert rules.board.get(0, 0) is None   # played on our board, and taken off
+
+
+def test_the_go_rules_say_which_moves_other_rulesets_may_forbid():
+    rules = GoRules(5)
+    rules.set_handicap([(0, 1), (1, 0)])   # Black at B1 and A2
+    plays = [("w", (2, 2), False),         # a placement on an empty point
+             ("w", None, False),           # a pass
+             ("w", (0, 0), True),          # White's self-capture in Black's corner: the position repeats
+             ("b", (4, 4), False),
+             ("w", (0, 2), False), ("w", (1, 1), False),
+             ("w", (0, 0), False)]         # the same point, now a capture of B1: legal everywhere
+    for colour, move, disputable in plays:
+        assert rules.check_move(colour, move) is None
+        rules.play(colour, move)
+        assert rules.rulesets_differ_on_last_move() is disputable, (colour, move)
+    assert rules.board.get(0, 1) is None and rules.board.get(0, 0) == "w"
 
 
 def test_opponent_failing_play_otherwise_forfeits_the_opponent():
@@ -157,7 +190,7 @@ def test_each_move_reaches_its_opponent_with_the_opponents_genmove_in_one_write(
 
 
 @pytest.mark.parametrize("message, detail", [
-    ("illegal move", "forfeit by bp: wp claims move C3 is illegal"),
+    ("illegal move", "forfeit by wp: wp claims move C3 is illegal, which no ruleset forbids"),
     ("something broke", "forfeit by wp: failure response from 'play b C3' to player wp: "
                         "something broke"),
 ])
@@ -308,17 +341,17 @@ def scorer(text):
     return {"final_score": lambda args: text}
 
 
-@pytest.mark.parametrize("b_says, w_says, result, detail", [
-    ("B+3.5", None, "B+3.5", None),
-    (None, "W+2", "W+2", None),
-    ("B+3.5", "b+3.5", "B+3.5", None),
-    ("B+3.5", "B+7.5", "B+", "unknown margin"),
-    ("B+3.5", "W+2.5", "?", "players disagreed: bp said B+3.5, wp said W+2.5"),
-    ("0", "0", "0", None),
-    (None, None, "?", "no score reported"),
+@pytest.mark.parametrize("b_says, w_says, komi, result, detail", [
+    ("B+3.5", None, 0.5, "B+3.5", None),
+    (None, "W+2", 0, "W+2", None),
+    ("B+3.5", "b+3.5", 0.5, "B+3.5", None),
+    ("B+3.5", "B+7.5", 0.5, "B+", "unknown margin"),
+    ("B+3.5", "W+2.5", 0.5, "?", "players disagreed: bp said B+3.5, wp said W+2.5"),
+    ("0", "0", 0, "0", None),
+    (None, None, 0.5, "?", "no score reported"),
 ])
-def test_players_scorer(b_says, w_says, result, detail):
-    referee, _ = make_referee(["pass"], ["pass"], internal=False,
+def test_players_scorer(b_says, w_says, komi, result, detail):
+    referee, _ = make_referee(["pass"], ["pass"], internal=False, komi=komi,
                               b_extra=scorer(b_says) if b_says else None,
                               w_extra=scorer(w_says) if w_says else None)
     record = referee.play()
@@ -326,9 +359,9 @@ def test_players_scorer(b_says, w_says, result, detail):
 
 
 def test_unreliable_scorer_is_not_asked():
-    referee, _ = make_referee(["pass"], ["pass"], internal=False, b_extra=scorer("B+9"),
-                              w_extra=scorer("W+1"), reliable=(True, False))
-    assert referee.play().sgf_result == "B+9"
+    referee, _ = make_referee(["pass"], ["pass"], internal=False, b_extra=scorer("B+9.5"),
+                              w_extra=scorer("W+1.5"), reliable=(True, False))
+    assert referee.play().sgf_result == "B+9.5"
 
 
 def test_parse_score():

@@ -7,7 +7,7 @@ import pytest
 from ringmaster.game.referee import Referee
 from ringmaster.game.referee_engine import RefereeEngine
 from ringmaster.game.result import GameResult, unknown_reasons
-from ringmaster.game.scoring import EnginePlayer, parse_dead_stones
+from ringmaster.game.scoring import EnginePlayer, ScoreBounds, parse_dead_stones, parse_score
 from ringmaster.gtp.channel import GtpChannelClosed
 from ringmaster.gtp.controller import GtpController
 from ringmaster.rules.go import GoRules
@@ -144,3 +144,54 @@ def test_dead_stone_lists_are_checked_on_our_board():
                          ("F6", None)):
         with pytest.raises(ValueError, match=message):
             parse_dead_stones(bad, rules)
+
+
+@pytest.mark.parametrize("dead", ["Z99 banana", "A1 A1 A1", "B2"])
+def test_a_referee_engine_whose_dead_list_is_wrong_leaves_no_result(dead):
+    # Its final_score is asked only when it has no final_status_list, not when its list is
+    # nonsense: the score of an engine that can't read the board is no better than its list.
+    engine, channel, _ = referee_engine(dead=dead, score="0")
+    record = play("A3", "", referee=engine)
+    assert (record.winning_colour, record.sgf_result) == (None, "?")
+    assert record.detail.startswith("the referee engine failed: its final_status_list dead is wrong")
+    assert "final_score" not in channel.log
+
+
+@pytest.mark.parametrize("score, reason", [
+    ("0", "0 is no whole number of points less komi 0.5"),
+    ("B+4", "B+4 is no whole number of points less komi 0.5"),
+    ("W+9999.5", "W+9999.5 is more than the board allows (36.5)"),
+])
+def test_a_referee_engine_without_a_dead_list_gives_no_impossible_score(score, reason):
+    engine, _, _ = referee_engine(dead=None, score=score)
+    record = play("A3", "", referee=engine)
+    assert record.sgf_result == "?"
+    assert record.detail == f"the referee engine failed: its final_score is impossible: {reason}"
+
+
+def test_a_players_impossible_final_score_counts_as_none():
+    record = play(internal=False, b_extra={"final_score": lambda args: "B+4"},
+                  w_extra={"final_score": lambda args: "W+6.5"})
+    assert (record.sgf_result, record.detail) == ("W+6.5", None)
+    assert record.late_errors == [
+        "player bp gave an impossible final_score: B+4 is no whole number of points less komi 0.5"]
+    engine, _, _ = referee_engine(score="B+4.5")
+    record = play(internal=False, referee=engine, b_extra={"final_score": lambda args: "0"},
+                  w_extra={"final_score": lambda args: "W+200.5"})
+    assert (record.sgf_result, record.detail) == ("B+4.5", None)   # neither claim counts
+    assert "final_score from the referee engine: B+4.5" in record.notes
+
+
+def test_a_score_must_be_whole_points_less_komi_and_no_more_than_the_board_holds():
+    bounds = ScoreBounds(board_points=81, komi=7.5, stones_placed=60)
+    assert bounds.impossible(*parse_score("W+7.5")) is None
+    assert bounds.impossible(*parse_score("B+0.5")) is None
+    assert bounds.impossible(*parse_score("W+")) is None        # a winner without a margin
+    assert bounds.impossible(*parse_score("W+148.5")) is None   # 81 + 60 prisoners + 7.5
+    assert bounds.impossible(*parse_score("W+149.5")) == "W+149.5 is more than the board allows (148.5)"
+    assert bounds.impossible(*parse_score("W+3")) == "W+3 is no whole number of points less komi 7.5"
+    assert bounds.impossible(*parse_score("0")) == "0 is no whole number of points less komi 7.5"
+    even = ScoreBounds(board_points=81, komi=6, stones_placed=0)
+    assert even.impossible(*parse_score("0")) is None and even.impossible(*parse_score("B+3")) is None
+    assert even.impossible(*parse_score("B+3.5")) is not None
+    assert parse_score("W+0") is None and parse_score("B+0.0") is None   # a winner of a jigo
