@@ -74,11 +74,14 @@ class Verdict:
     settle: str = ""            # what would settle it
     uncertainty: str = ""       # how far the answer may be off
     warnings: list[str] = field(default_factory=list)
+    evidence_complete: bool = True   # False while games the bar rests on are still to come
 
     def headline(self) -> str:
         if not self.settled:
             return "No clear winner yet"
-        return f"Use {self.answer}" if self.tuning_over else f"Clearly leading so far: {self.answer}"
+        if self.tuning_over and self.evidence_complete:
+            return f"Use {self.answer}"
+        return f"Clearly leading so far: {self.answer}"
 
     def lines(self) -> list[str]:
         """The text report's verdict: the headline, then indented details."""
@@ -95,7 +98,8 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         return {"headline": self.headline(), "answer": self.answer, "settled": self.settled,
-                "tuning_over": self.tuning_over, "evidence": self.evidence, "bar": self.bar,
+                "tuning_over": self.tuning_over, "evidence_complete": self.evidence_complete,
+                "evidence": self.evidence, "bar": self.bar,
                 "leaders": self.leaders, "settle": self.settle, "uncertainty": self.uncertainty,
                 "warnings": self.warnings}
 
@@ -331,20 +335,25 @@ class Tuner(Competition):
         self.confirm_parameters: list[float] | None = None
         self.confirm_label = ""
         self.confirm_scheduler = SimpleScheduler()
-        self.confirm_won = 0
-        self.confirm_played = 0
+        self.confirm_won = 0       # outright wins
+        self.confirm_jigos = 0
+        self.confirm_unknown = 0   # games with no result (not void: those are replayed)
+        self.confirm_played = 0    # every confirmation game with a response, these included
         self.confirm_against = "start" if self.confirms_against_start else "opponent"
 
     def confirmation_to_json(self) -> dict[str, Any]:
         return {"parameters": self.confirm_parameters, "label": self.confirm_label,
                 "scheduler": self.confirm_scheduler.to_json(),
-                "won": self.confirm_won, "played": self.confirm_played, "against": self.confirm_against}
+                "won": self.confirm_won, "jigos": self.confirm_jigos, "unknown": self.confirm_unknown,
+                "played": self.confirm_played, "against": self.confirm_against}
 
     def confirmation_from_json(self, data: dict[str, Any]) -> None:
         self.confirm_parameters = data["parameters"]
         self.confirm_label = data["label"]
         self.confirm_scheduler = SimpleScheduler.from_json(data["scheduler"])
         self.confirm_won = data["won"]
+        self.confirm_jigos = data.get("jigos", 0)       # a state from before they were kept apart
+        self.confirm_unknown = data.get("unknown", 0)   # counted them as losses
         self.confirm_played = data["played"]
         # A run from before confirmation against the start goes on against the opponent, with the
         # confirm_games it had (0 unless the control file sets it).
@@ -397,19 +406,31 @@ class Tuner(Competition):
     def process_confirmation_result(self, response: GameJobResult) -> str:
         number = response.game_data[1]
         self.confirm_scheduler.fix(number)
-        if self.confirm_against == "start":
-            won = response.game_result.winning_player == CONFIRM_PLAYER_CODE
+        result = response.game_result
+        if result.sgf_result == "0":
+            outcome = "drew"
+            self.confirm_jigos += 1
+        elif result.winning_player is None:
+            outcome = "had no result"
+            self.confirm_unknown += 1
         else:
-            won = self.candidate_won(response)
+            won = (result.winning_player == CONFIRM_PLAYER_CODE if self.confirm_against == "start"
+                   else self.candidate_won(response))
+            outcome = "won" if won else "lost"
+            self.confirm_won += int(won)
         self.confirm_played += 1
-        self.confirm_won += int(won)
-        self.log_history(f"confirm {self.confirm_label} {'won' if won else 'lost'}")
-        return (f"confirmation {self.confirm_label} {'won' if won else 'lost'} "
-                f"{response.game_result.sgf_result}")
+        self.log_history(f"confirm {self.confirm_label} {outcome}")
+        return f"confirmation {self.confirm_label} {outcome} {result.sgf_result}"
+
+    def confirmation_score(self) -> tuple[float, int]:
+        """(the answer's score, games with a result) in confirmation games: a jigo counts half."""
+        return self.confirm_won + self.confirm_jigos / 2, self.confirm_played - self.confirm_unknown
 
     def confirmation_los(self) -> float | None:
-        """The likelihood that the answer is stronger than what it played in confirmation games."""
-        return likelihood_of_superiority(self.confirm_won, self.confirm_played - self.confirm_won)
+        """The likelihood that the answer is stronger than what it played in confirmation games
+        (jigos left out, as cutechess's LOS leaves draws out)."""
+        _, scored = self.confirmation_score()
+        return likelihood_of_superiority(self.confirm_won, scored - self.confirm_won - self.confirm_jigos)
 
     def confirmation_verdict(self, answer: str, tuning_over: bool, settle: str, uncertainty: str = "",
                              warnings: list[str] | None = None) -> Verdict:
@@ -425,11 +446,17 @@ class Tuner(Competition):
             evidence = (f"not yet: {self.confirm_games} confirmation games against the start "
                         f"({start}) once tuning ends")
         else:
-            evidence = (f"the answer beat the start ({start}) in {self.confirm_won} of "
-                        f"{self.confirm_played} confirmation games: LOS {los:.3f}")
+            score, scored = self.confirmation_score()
+            evidence = (f"the answer beat the start ({start}) in {score:g} of {scored} confirmation games"
+                        + (" with a result" if self.confirm_unknown else "")
+                        + (" (a jigo counts half)" if self.confirm_jigos else "") + f": LOS {los:.3f}")
+            if not self.confirmation_complete():
+                evidence += f" ({self.confirm_played} of {self.confirm_games} played)"
+        # 'Use' only once every confirmation game is in: the ones to come may overturn it.
         return Verdict(answer, los is not None and los >= CONFIRM_LOS_BAR, tuning_over, evidence,
                        f"a recommendation needs LOS {CONFIRM_LOS_BAR:g} over the start",
-                       [answer], settle, uncertainty, warnings or [])
+                       [answer], settle, uncertainty, warnings or [],
+                       evidence_complete=self.confirmation_complete())
 
     def write_confirmation_report(self, out: Any) -> None:
         if self.confirm_games <= 0:
@@ -441,10 +468,14 @@ class Tuner(Competition):
             return
         out.write(f"confirmation games ({self.confirm_played}/{self.confirm_games}) for "
                   f"{self.confirm_label}{against}:\n")
-        if self.confirm_played:
-            out.write(f"  record {describe_record(self.confirm_won, self.confirm_played)}  "
-                      f"Elo vs {'start' if against else 'opponent'} "
-                      f"{format_elo(self.confirm_won, self.confirm_played)}\n")
+        score, scored = self.confirmation_score()
+        if scored:
+            out.write(f"  record {describe_record(score, scored)}  "
+                      f"Elo vs {'start' if against else 'opponent'} {format_elo(score, scored)}"
+                      + (f"  ({self.confirm_unknown} with no result)" if self.confirm_unknown else "")
+                      + "\n")
+        elif self.confirm_played:
+            out.write(f"  {self.confirm_played} with no result\n")
 
     def confirmation_json(self) -> dict[str, Any] | None:
         if self.confirm_games <= 0:
@@ -453,14 +484,16 @@ class Tuner(Competition):
                                   "candidate": self.confirm_label,
                                   "optimiser_parameters": self.confirm_parameters,
                                   "parameter_values": None, "won": self.confirm_won,
+                                  "jigos": self.confirm_jigos, "unknown": self.confirm_unknown,
                                   "played": self.confirm_played, "against": self.confirm_against}
         if self.confirm_against == "start":
             result["start"] = self.format_optimiser_parameters(self.start_parameters())
         if self.confirm_parameters is not None:
             result["parameter_values"] = [plain_value(v) for v in self.convert(self.confirm_parameters)]
-        if self.confirm_played:
-            low, high = wilson_interval(self.confirm_won, self.confirm_played)
-            result["win_rate"] = self.confirm_won / self.confirm_played
+        score, scored = self.confirmation_score()
+        if scored:
+            low, high = wilson_interval(score, scored)
+            result["win_rate"] = score / scored
             result["win_rate_95"] = [low, high]
             result["los"] = self.confirmation_los()
         return result

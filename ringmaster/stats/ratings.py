@@ -16,9 +16,11 @@ opponent: random against mcts-1000) is not rated, and the report says what it
 did. Players of different groups are not ranked against each other: nothing
 in their games measures the difference, whatever a prior would make of it.
 
-Prior: as BayesElo does (its `prior`, default 2), each player adds `prior`
-virtual drawn games, spread over its opponents in proportion to the games it
-played with each. prior=0 gives the plain maximum-likelihood fit.
+Prior: like BayesElo's (its `prior`, default 2), each player adds `prior`
+virtual drawn games (half a win each), spread over its opponents in proportion
+to the games it played with each. BayesElo adds prior/2 per player, each a draw
+of its draw-Elo model rather than two half wins. prior=0 gives the plain
+maximum-likelihood fit.
 
 Intervals: standard errors from the inverse of the log-likelihood's Hessian
 (BayesElo's `covariance`), 95% = +-1.96 standard errors. Ratings are relative

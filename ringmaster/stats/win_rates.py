@@ -25,7 +25,11 @@ def wilson_interval(wins: float, games: float, z: float = Z_95) -> tuple[float, 
     denominator = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denominator
     half = z * math.sqrt(max(0.0, p * (1 - p)) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or all wins one end is exactly 0 or 1 (centre = half there); rounding must not make
+    # it 1e-17 or 0.9999999999999999, which elo_from_rate would turn into a finite Elo.
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return low, high
 
 
 def elo_from_rate(rate: float) -> float:

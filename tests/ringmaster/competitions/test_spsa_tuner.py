@@ -329,6 +329,47 @@ def _confirm(tuner, answer_wins):
     return games
 
 
+def test_the_verdict_waits_for_every_confirmation_game():
+    tuner = make_tuner(number_of_games=100)
+    run_simulation(tuner, peak, 100, random.Random(4))
+    jobs = []
+    while (job := tuner.get_game()) is not NO_GAME:
+        jobs.append(job)
+    assert len(jobs) == 20 and tuner.tuning_over()
+    for job in jobs[:3]:   # the answer wins its first 3: LOS 0.958, but 17 games are to come
+        tuner.process_game_result(make_result(job, "b" if job.player_b.code == "best" else "w"))
+    verdict = tuner.verdict()
+    assert verdict.settled and verdict.headline() == f"Clearly leading so far: {verdict.answer}"
+    assert verdict.evidence.endswith("in 3 of 3 confirmation games: LOS 0.958 (3 of 20 played)")
+    for job in jobs[3:]:
+        tuner.process_game_result(make_result(job, "b" if job.player_b.code == "best" else "w"))
+    assert tuner.verdict().headline() == f"Use {verdict.answer}"
+
+
+def test_a_confirmation_jigo_counts_half_and_a_game_without_result_not_at_all():
+    tuner = make_tuner(number_of_games=100, confirm_games=10)
+    run_simulation(tuner, peak, 100, random.Random(4))
+    jobs = []
+    while (job := tuner.get_game()) is not NO_GAME:
+        jobs.append(job)
+    for n, job in enumerate(jobs):   # 6 wins, 2 jigos, 2 games with no result
+        answer = "b" if job.player_b.code == "best" else "w"
+        tuner.process_game_result(make_result(job, answer) if n < 6 else
+                                  make_result(job, None, "0" if n < 8 else "?"))
+    counts = (tuner.confirm_won, tuner.confirm_jigos, tuner.confirm_unknown, tuner.confirm_played)
+    assert counts == (6, 2, 2, 10)
+    assert tuner.confirmation_los() == pytest.approx(0.5 * (1 + math.erf(6 / math.sqrt(12))))   # 6-0
+    verdict = tuner.verdict()
+    assert verdict.evidence.endswith("in 7 of 8 confirmation games with a result (a jigo counts half): "
+                                     f"LOS {tuner.confirmation_los():.3f}")
+    text = io.StringIO()
+    tuner.write_short_report(text)
+    assert "record 7/8 0.875 [" in text.getvalue() and "(2 with no result)" in text.getvalue()
+    restored = make_tuner(number_of_games=100, confirm_games=10)
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert (restored.confirm_jigos, restored.confirm_unknown) == (2, 2)
+
+
 def test_spsa_recommends_its_answer_only_once_it_beat_the_start_in_confirmation_games():
     tuner = make_tuner(number_of_games=400)
     run_simulation(tuner, peak, 400, random.Random(4))

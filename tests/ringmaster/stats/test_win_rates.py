@@ -6,7 +6,13 @@ import math
 
 import pytest
 
-from ringmaster.stats.win_rates import elo_interval, elo_json, format_elo, likelihood_of_superiority
+from ringmaster.stats.win_rates import (
+    elo_interval,
+    elo_json,
+    format_elo,
+    likelihood_of_superiority,
+    wilson_interval,
+)
 
 
 def test_elo_point_is_the_observed_score_with_no_hidden_half_game():
@@ -40,3 +46,13 @@ def test_two_proportion_z_test_matches_seed_001s_comparison():
     assert two_proportion_z_test(594, 1200, 630, 1200)[0] == pytest.approx(-z)
     with pytest.raises(ValueError):
         two_proportion_z_test(0, 10, 0, 10)
+
+
+def test_a_clean_sweep_has_an_infinite_far_end_at_every_number_of_games():
+    # Wilson's centre equals its half-width at 0 of n: the low end is exactly 0 (and the
+    # high end exactly 1 at n of n), whatever rounding does to centre - half.
+    for games in range(1, 201):
+        assert wilson_interval(0, games)[0] == 0.0 and wilson_interval(games, games)[1] == 1.0
+    assert format_elo(0, 6) == "-inf [-inf, -77]"
+    assert format_elo(10, 10) == "+inf [+166, +inf]"
+    assert elo_json(0, 6) == {"elo": None, "elo_low": None, "elo_high": pytest.approx(-77.46, abs=0.01)}
