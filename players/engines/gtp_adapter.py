@@ -164,6 +164,17 @@ class GtpAdapter:
         generator gets ready to move (MoveGenerator.prepare)."""
         self.clocks = {player: Clock(**clock.__dict__) for player in (0, 1)}
         self.generate.prepare(self.game, self.state)
+        self._load_game_code()
+
+    def _load_game_code(self) -> None:
+        """Play a legal move on a copy of the position and throw it away: the game's own code
+        (Go's board is compiled by numba) loads now, not in the first timed genmove, which
+        records its move with it (a search in worker processes loads it only there)."""
+        if self.game.is_terminal(self.state):
+            return
+        actions = self.game.legal_actions(self.state)
+        if actions:
+            self.game.apply(self.state, actions[0])
 
     def place_handicap(self, points: list[tuple[int, int]]) -> None:
         """Black's handicap stones on the empty board; White is to move.

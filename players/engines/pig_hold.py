@@ -29,7 +29,7 @@ def make_pig_engine(generate: gtp_adapter.MoveGenerator, name: str,
     engine.add_commands(adapter.commands())
 
     def pig_target(args: list[str]) -> None:
-        if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()) or int(args[0]) < 1:
             raise GtpError("pig-target needs a positive integer")
         adapter.set_game(Pig(int(args[0]), max_turns))
 

@@ -30,7 +30,7 @@ ARENA = PuctSettings(c_puct=1.0, dirichlet_alpha=1.0, dirichlet_epsilon=0.05, te
 def _threshold_policy(name: str) -> ThresholdPolicy | None:
     if name == "race":
         return RACE50
-    if name.startswith("hold") and name[4:].isdigit() and int(name[4:]) > 0:
+    if name.startswith("hold") and name[4:].isascii() and name[4:].isdigit() and int(name[4:]) > 0:
         return ThresholdPolicy(int(name[4:]))
     return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import sys
@@ -81,6 +82,8 @@ class GtpEngine:
             return True, str(exc), True
         except GtpError as exc:
             return True, str(exc), False
+        except Exception as exc:   # a bug in a handler: the engine answers '?' and goes on
+            return True, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "), False
         return False, "" if response is None else str(response), False
 
 
@@ -146,7 +149,7 @@ def parse_command_line(line: str) -> tuple[str | None, str, list[str]] | None:
     if not words:
         return None
     command_id = None
-    if words[0].isdigit():
+    if words[0].isascii() and words[0].isdigit():   # not '²' or '٣', which int() refuses
         command_id = words.pop(0)
         if not words:
             return None
@@ -162,8 +165,10 @@ def format_response(command_id: str | None, is_failure: bool, text: str) -> str:
 
 def run_gtp_session(engine: GtpEngine, stdin: TextIO | None = None,
                     stdout: TextIO | None = None) -> None:
-    """Serve GTP commands from stdin until quit or end of input."""
-    stdin = stdin or sys.stdin
+    """Serve GTP commands from stdin until quit or end of input. Bytes that aren't UTF-8 are
+    read as U+FFFD whatever the locale, so that they get a failure response, not a crash."""
+    if stdin is None:
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
     for line in _lines(stdin):
         parsed = parse_command_line(line)

@@ -268,3 +268,27 @@ def test_go_lists_every_stone_alive_as_its_final_score_counts_them(new_game):
 def test_othello_has_no_final_status_list():
     engine, _, _ = adapter_for(new_othello, 4)
     assert ok(engine, "known_command final_status_list") == "false"
+
+
+class CountingGo:
+    """A game that counts apply calls, around LightGo."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.applied = 0
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def apply(self, state, action):
+        self.applied += 1
+        return self.game.apply(state, action)
+
+
+def test_a_clock_loads_the_games_own_code_before_the_first_timed_genmove():
+    engine, adapter, _ = adapter_for(new_go, 9)
+    counting = CountingGo(adapter.game)
+    adapter.game = counting
+    before = adapter.state
+    ok(engine, "time_settings 0 1 1")
+    assert counting.applied == 1 and adapter.state is before and len(adapter.history) == 1

@@ -30,8 +30,9 @@ def test_hold20_dialogue_with_the_referee():
 def test_bad_moves_and_targets_are_refused():
     engine, _ = make_pig_engine(HoldAt(20), "hold")
     replies = session(engine, ["pig-target 0", "clear_board", "play b hold", "play b roll 9",
-                               "play w roll 3", "play b"])
+                               "play w roll 3", "play b", "pig-target \u00b2", "pig-target \u0663"])
     assert all(r.startswith("?") for r in replies[:1] + replies[2:])
+    assert replies[-2:] == ["? pig-target needs a positive integer"] * 2   # digits int() refuses
 
 
 def test_pig_mcts_holds_when_holding_wins_and_rolls_at_zero_in_every_mode():

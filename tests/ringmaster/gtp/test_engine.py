@@ -22,6 +22,32 @@ def test_parse_command_line():
     assert parse_command_line("play b\x07 C3") == (None, "play", ["b", "C3"])
 
 
+def test_only_ascii_digits_make_a_command_id():
+    assert parse_command_line("\u00b27 name") == (None, "\u00b27", ["name"])
+    assert parse_command_line("\u0663 name") == (None, "\u0663", ["name"])
+
+
+def test_a_handler_that_fails_unexpectedly_gets_a_failure_response_and_the_session_goes_on():
+    engine = GtpEngine("e", "1")
+    engine.add_command("boom", lambda args: int("x\ny"))
+    out = io.StringIO()
+    run_gtp_session(engine, io.StringIO("boom\nname\n"), out)
+    assert out.getvalue() == ("? internal error: ValueError: invalid literal for int() with base 10: "
+                              "'x\\ny'\n\n= e\n\n")
+
+
+@pytest.mark.integration
+def test_bytes_that_arent_utf8_get_a_failure_response_under_a_strict_locale():
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    proc = subprocess.run([sys.executable, "-m", "players", "random"], input=b"name \xff\nname\nquit\n",
+                          capture_output=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert proc.stdout.decode().split("\n\n")[:3] == ["= random", "= random", "="]
+
+
 def test_format_response():
     assert format_response("3", False, "C3") == "=3 C3\n\n"
     assert format_response(None, True, "") == "?\n\n"
