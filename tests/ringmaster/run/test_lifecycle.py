@@ -660,6 +660,34 @@ def test_a_record_that_cannot_be_written_is_the_runs_error_not_a_void_game(write
     check_consistent(ctl, 4)
 
 
+class _FullDiskFile:
+    """A file on a full disk: every write fails."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def write(self, text: str) -> int:
+        import errno
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("parallel", [[], pytest.param(["-j", "2"], marks=pytest.mark.integration)])
+def test_a_full_disk_while_an_engines_stderr_is_logged_names_the_log(write_ctl, monkeypatch,
+                                                                      parallel):
+    from ringmaster.game import engines
+    ctl = playoff(write_ctl, games=2, p=("--stderr-flood", "10"))
+    monkeypatch.setattr(engines, "open", _FullDiskFile, raising=False)   # the stderr sink's file
+    result = invoke("run", ctl, "-q", *parallel)
+    assert result.exit_code == 1, result.output
+    assert result.output == f"ringmaster: can't write {ctl[:-4]}.log: No space left on device\n"
+
+
 def _read_only(monkeypatch, directory: str) -> None:
     """Make writes under directory fail as a read-only file system would (we run as root)."""
     import builtins
