@@ -23,6 +23,7 @@ from ringmaster.competitions.time_settings import (
     player_time_control,
 )
 from ringmaster.errors import ControlFileError
+from ringmaster.files import decodable
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
@@ -241,7 +242,8 @@ class Competition(ABC):
     state (or asks it to start clean), asks it for games, and hands it results.
 
     Public attributes:
-      competition_code -- the control file's name without .ctl
+      competition_code -- the control file's name without .ctl (as text: any bytes of the
+                          name that aren't UTF-8 become U+FFFD)
       base_directory   -- the control file's directory (relative paths start there)
       pending_history  -- lines for the history file, taken by the ringmaster
       pending_log      -- lines for the event log, taken by the ringmaster
@@ -251,7 +253,7 @@ class Competition(ABC):
     status_format_version: int = 1
 
     def __init__(self, competition_code: str, base_directory: str = ".") -> None:
-        self.competition_code = competition_code
+        self.competition_code = decodable(competition_code)   # it goes into SGF and reports
         self.base_directory = base_directory
         self.pending_history: list[str] = []
         self.pending_log: list[str] = []

@@ -393,7 +393,8 @@ class Ringmaster(JobSource):
     def open_log(self) -> None:
         """Raises StorageError if the log can't be opened for appending."""
         try:
-            self._log_file = open(self.paths.log, "a", encoding="utf-8")
+            # backslashreplace: a file name that isn't UTF-8 (bad\xff.cmd) is written escaped
+            self._log_file = open(self.paths.log, "a", encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             raise storage_error(exc, self.paths.log, "open") from None
 

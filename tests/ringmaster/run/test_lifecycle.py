@@ -583,6 +583,24 @@ def test_an_id_that_cannot_be_a_plain_file_name_is_refused(write_ctl):
                                     "matchup 0: 'id': 'xxxxxxxxxxxxxxxxxxxx'... is longer than")
 
 
+def test_a_control_file_name_that_is_not_utf8_plays_and_reports(write_ctl):
+    # `ringmaster run $'bad\xff.ctl'`: Python holds the byte as the surrogate escape U+DCFF.
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                                games=2), name="bad\udcff.ctl")
+    ringmaster = ringmaster_for(ctl)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    with open(ctl[:-4] + ".games/0_0.sgf", "rb") as f:
+        root = sgf.Sgf_game.from_bytes(f.read()).get_root()
+    assert root.get("EV") == "bad\ufffd"
+    assert 'href="bad%FF.games/0_0.sgf"' in Path(ctl[:-4] + ".html").read_text()
+    assert invoke("show", ctl).output.startswith("playoff: bad\ufffd\n")
+    ringmaster.open_log()
+    ringmaster.warn(f"ignoring unknown command in {os.path.basename(ringmaster.paths.command)}")
+    ringmaster.close_log()
+    assert Path(ctl[:-4] + ".log").read_text().endswith("command in bad\\udcff.cmd\n")
+
+
 def forging_channel(spec, env, stderr):
     """Player p answers genmove with a second line that looks like a history line."""
     from tests.fakes.channels import EngineChannel, programmed_engine
