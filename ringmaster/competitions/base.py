@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -235,6 +236,31 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
                                    setting=None if context else "handicap")
 
 
+# One GTP command word: no whitespace (which would split it), no control character (a
+# newline would end the command and start another), no '#' (which starts a comment).
+_GTP_COMMAND_WORD = re.compile(r"[^\s\x00-\x1f\x7f-\x9f#]+")
+
+
+def gtp_aliases(items: list[tuple[Any, Any]], context: str) -> tuple[tuple[str, str], ...]:
+    """A Player's gtp_aliases, each command and its alias checked to be one GTP command word
+    (a bad alias would be sent to the engine and charged to it as an unknown command).
+
+    Raises ControlFileError naming the player and the alias.
+    """
+    aliases = []
+    for key, value in items:
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise ControlFileError(f"{context}: 'gtp_aliases': must map strings to strings")
+        for role, word in (("command", key), ("alias", value)):
+            if not _GTP_COMMAND_WORD.fullmatch(word):
+                problem = "is empty" if not word else (
+                    "is not one GTP command word (no spaces, control characters or '#')")
+                raise ControlFileError(
+                    f"{context}: 'gtp_aliases': {{{key!r}: {value!r}}}: the {role} {problem}")
+        aliases.append((key, value))
+    return tuple(aliases)
+
+
 class Competition(ABC):
     """A competition: decides which games to play and makes sense of the results.
 
@@ -328,11 +354,7 @@ class Competition(ABC):
             if not isinstance(key, str) or not isinstance(value, str):
                 raise ControlFileError(f"{context}: 'environ': keys and values must be strings")
             environ.append((key, value))
-        aliases = []
-        for key, value in settings["gtp_aliases"]:
-            if not isinstance(key, str) or not isinstance(value, str):
-                raise ControlFileError(f"{context}: 'gtp_aliases': must map strings to strings")
-            aliases.append((key, value))
+        aliases = gtp_aliases(settings["gtp_aliases"], context)
         startup = []
         commands = settings["startup_gtp_commands"]
         if isinstance(commands, (str, dict)) or not hasattr(commands, "__iter__"):
