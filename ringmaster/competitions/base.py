@@ -228,12 +228,23 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     if reason is not None:
         raise ControlFileError(f"{context}'board_size': {reason}",
                                setting=None if context else "board_size")
+    _check_komi(settings.get("komi"), size, context)
     handicap = settings.get("handicap")
     if handicap is not None:
         reason = rules.handicap_error(size, handicap, settings.get("handicap_style") or "fixed")
         if reason is not None:
             raise ControlFileError(f"{context}{reason}",
                                    setting=None if context else "handicap")
+
+
+def _check_komi(komi: float | None, board_size: int, context: str) -> None:
+    """Raise ControlFileError if komi is more points than the board has, either way: it could
+    decide nothing more, and is surely a mistake (1e300 would reach the records in full)."""
+    points = board_size * board_size
+    if komi is not None and abs(komi) > points:
+        raise ControlFileError(f"{context}'komi': must be from -{points} to {points} "
+                               f"(the {board_size}x{board_size} board's points)",
+                               setting=None if context else "komi")
 
 
 # One GTP command word: no whitespace (which would split it), no control character (a
