@@ -178,10 +178,13 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
     try:
         result = invoke("reset", ctl)
         assert result.exit_code == EXIT_USER_ERROR
-        assert "competition is running" in result.output
+        assert result.output == ("ringmaster: competition is running (a run holds the lock on "
+                                 f"comp.log): stop it with `ringmaster stop {ctl}`, then reset\n")
         result = invoke("run", ctl, "-q")
         assert result.exit_code == EXIT_USER_ERROR
-        assert "already running" in result.output
+        assert result.output == ("ringmaster: competition is already running (another run holds "
+                                 "the lock on comp.log): wait for it to end, or stop it with "
+                                 f"`ringmaster stop {ctl}`\n")
     finally:
         lock.release()
     assert invoke("reset", ctl).exit_code == 0
@@ -191,7 +194,9 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
 def test_show_without_state_and_debugstatus(write_ctl):
     ctl = playoff(write_ctl, games=1)
     result = invoke("show", ctl)
-    assert result.exit_code == EXIT_USER_ERROR and "no status file" in result.output
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == ("ringmaster: no status file comp.status: play some games first "
+                             f"with `ringmaster run {ctl}`\n")
     invoke("run", ctl, "-q")
     document = json.loads(invoke("debugstatus", ctl).output)
     assert document["format"] == "ringmaster-state"
@@ -295,7 +300,7 @@ def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=1)
     assert invoke("frobnicate", ctl).exit_code == EXIT_USAGE
     assert invoke("run", ctl, "-j", "0").exit_code == EXIT_USAGE
-    assert invoke("debugstatus", ctl).output == "ringmaster: no status file\n"
+    assert invoke("debugstatus", ctl).output.startswith("ringmaster: no status file comp.status: ")
 
     def interrupted(self, *args, **kwargs):
         self.games_started = 1
