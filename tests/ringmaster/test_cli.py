@@ -269,6 +269,25 @@ def test_gomill_argument_order(argv, expected):
     assert normalise_arguments(argv) == expected
 
 
+COMMAND_LIST = "the commands are run, show, check, report, stop, reset, debugstatus"
+
+
+@pytest.mark.parametrize("order", ["ours", "gomill's"])
+def test_a_mistyped_command_is_named_with_the_commands(write_ctl, order):
+    ctl = playoff(write_ctl, games=1)
+    argv = ["rnu", ctl] if order == "ours" else [ctl, "rnu"]
+    result = invoke(*argv, "-q")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == f"ringmaster: no such command 'rnu' (did you mean 'run'?); {COMMAND_LIST}\n"
+    assert not os.path.exists(ctl[:-4] + ".status")
+
+
+def test_an_unknown_command_before_a_control_file_that_is_not_there_yet_is_named(tmp_path):
+    result = invoke("frobnicate", str(tmp_path / "new.ctl"))
+    assert (result.exit_code, result.output) == (
+        EXIT_USAGE, f"ringmaster: no such command 'frobnicate'; {COMMAND_LIST}\n")
+
+
 @pytest.mark.integration
 def test_console_script_in_gomill_order(write_ctl):
     ctl = playoff(write_ctl, games=1)
@@ -278,6 +297,7 @@ def test_console_script_in_gomill_order(write_ctl):
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
+    assert proc.stderr.startswith("ringmaster: no such command 'frobnicate'; ")
 
 
 @pytest.mark.integration
