@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -36,7 +37,7 @@ __all__ = ["EXIT_CHECKS_FAILED", "EXIT_HALTED", "EXIT_INTERNAL_ERROR", "EXIT_INT
            "EXIT_OK", "EXIT_USAGE", "EXIT_USER_ERROR", "cli", "main", "normalise_arguments",
            "run_command_line"]
 
-COMMANDS = ("run", "show", "report", "stop", "reset", "check", "debugstatus")
+COMMANDS = ("run", "show", "check", "report", "stop", "reset", "debugstatus")
 _OPTIONS_WITH_VALUES = ("-j", "--parallel", "-g", "--max-games", "--matchup", "--cluster")
 
 
@@ -185,8 +186,32 @@ def debugstatus(control_file: str) -> None:
     click.echo(json.dumps(document, indent=2, sort_keys=True))
 
 
+def _looks_like_a_file(word: str) -> bool:
+    return word.endswith(".ctl") or os.sep in word or os.path.exists(word)
+
+
+def unknown_command(words: list[str]) -> str | None:
+    """The mistyped command among the first two positional words, if neither is a command and
+    one of them can't be the control file (`rnu t.ctl`, or Gomill's order `t.ctl rnu`)."""
+    if len(words) < 2 or words[0] in COMMANDS or words[1] in COMMANDS:
+        return None
+    for word in words[:2]:
+        if not _looks_like_a_file(word):
+            return word
+    return None
+
+
+def _unknown_command_error(word: str) -> UsageError:
+    guess = difflib.get_close_matches(word, COMMANDS, n=1)
+    hint = f" (did you mean '{guess[0]}'?)" if guess else ""
+    return UsageError(f"no such command {word!r}{hint}; the commands are {', '.join(COMMANDS)}")
+
+
 def normalise_arguments(argv: list[str]) -> list[str]:
-    """Accept Gomill's order too: `FILE [COMMAND] [options]` becomes `COMMAND FILE [options]`."""
+    """Accept Gomill's order too: `FILE [COMMAND] [options]` becomes `COMMAND FILE [options]`.
+
+    Raises UsageError naming a mistyped command (`ringmaster rnu t.ctl`).
+    """
     positional = []
     skip = False
     for i, word in enumerate(argv):
@@ -201,6 +226,9 @@ def normalise_arguments(argv: list[str]) -> list[str]:
         positional.append(i)
     if not positional or argv[positional[0]] in COMMANDS:
         return argv
+    mistyped = unknown_command([argv[i] for i in positional])
+    if mistyped is not None:
+        raise _unknown_command_error(mistyped)
     first = positional[0]
     rest = [w for i, w in enumerate(argv) if i != first]
     if len(positional) > 1 and argv[positional[1]] in COMMANDS:

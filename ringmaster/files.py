@@ -34,6 +34,12 @@ def printable(text: str) -> str:
     return _CONTROL_BUT_NEWLINES.sub(_escape, text)
 
 
+def decodable(name: str) -> str:
+    """A file name as text: bytes that weren't UTF-8 (which Python keeps as surrogate escapes,
+    and no UTF-8 writer accepts) become U+FFFD. For names that go into records and reports."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def clipped(text: str, limit: int = 500) -> str:
     """text cut to limit characters, saying how long it was (an engine's text kept in the state)."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

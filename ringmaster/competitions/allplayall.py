@@ -20,7 +20,8 @@ from ringmaster.settings import (
     load_settings,
 )
 
-ALLPLAYALL_SETTINGS = [s for s in GAME_SETTINGS if s.name not in ("handicap", "handicap_style")]
+NO_HANDICAP = ("handicap", "handicap_style")
+ALLPLAYALL_SETTINGS = [s for s in GAME_SETTINGS if s.name not in NO_HANDICAP]
 
 
 class Competitor(ControlFileObject):
@@ -39,6 +40,16 @@ def competitor_letters(index: int) -> str:
     return chr(ord("A") + index // 26) + chr(ord("A") + index % 26)
 
 
+def refuse_handicap(config: dict[str, Any]) -> None:
+    """Raise ControlFileError if the control file gives an all-play-all a handicap setting
+    (its games have none: ignoring it would play games the user didn't ask for)."""
+    for name in NO_HANDICAP:
+        if config.get(name) is not None:
+            raise ControlFileError(f"'{name}': not supported by allplayall: its games have no "
+                                   f"handicap (use a playoff's Matchup for handicap games)",
+                                   setting=name)
+
+
 class AllPlayAll(Tournament):
     """Every pairing of the competitors plays `rounds` games."""
 
@@ -53,6 +64,7 @@ class AllPlayAll(Tournament):
         return super().known_settings() | {"competitors", "rounds"}
 
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
+        refuse_handicap(config)
         self.load_common_settings(config)
         self.load_rating_anchor(config)
         settings = load_settings(ALLPLAYALL_SETTINGS + [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ringmaster.competitions.time_settings import (
     player_time_control,
 )
 from ringmaster.errors import ControlFileError
+from ringmaster.files import decodable
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import GAMES, get_rules_class
@@ -226,12 +228,48 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     if reason is not None:
         raise ControlFileError(f"{context}'board_size': {reason}",
                                setting=None if context else "board_size")
+    _check_komi(settings.get("komi"), size, context)
     handicap = settings.get("handicap")
     if handicap is not None:
         reason = rules.handicap_error(size, handicap, settings.get("handicap_style") or "fixed")
         if reason is not None:
             raise ControlFileError(f"{context}{reason}",
                                    setting=None if context else "handicap")
+
+
+def _check_komi(komi: float | None, board_size: int, context: str) -> None:
+    """Raise ControlFileError if komi is more points than the board has, either way: it could
+    decide nothing more, and is surely a mistake (1e300 would reach the records in full)."""
+    points = board_size * board_size
+    if komi is not None and abs(komi) > points:
+        raise ControlFileError(f"{context}'komi': must be from -{points} to {points} "
+                               f"(the {board_size}x{board_size} board's points)",
+                               setting=None if context else "komi")
+
+
+# One GTP command word: no whitespace (which would split it), no control character (a
+# newline would end the command and start another), no '#' (which starts a comment).
+_GTP_COMMAND_WORD = re.compile(r"[^\s\x00-\x1f\x7f-\x9f#]+")
+
+
+def gtp_aliases(items: list[tuple[Any, Any]], context: str) -> tuple[tuple[str, str], ...]:
+    """A Player's gtp_aliases, each command and its alias checked to be one GTP command word
+    (a bad alias would be sent to the engine and charged to it as an unknown command).
+
+    Raises ControlFileError naming the player and the alias.
+    """
+    aliases = []
+    for key, value in items:
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise ControlFileError(f"{context}: 'gtp_aliases': must map strings to strings")
+        for role, word in (("command", key), ("alias", value)):
+            if not _GTP_COMMAND_WORD.fullmatch(word):
+                problem = "is empty" if not word else (
+                    "is not one GTP command word (no spaces, control characters or '#')")
+                raise ControlFileError(
+                    f"{context}: 'gtp_aliases': {{{key!r}: {value!r}}}: the {role} {problem}")
+        aliases.append((key, value))
+    return tuple(aliases)
 
 
 class Competition(ABC):
@@ -241,7 +279,8 @@ class Competition(ABC):
     state (or asks it to start clean), asks it for games, and hands it results.
 
     Public attributes:
-      competition_code -- the control file's name without .ctl
+      competition_code -- the control file's name without .ctl (as text: any bytes of the
+                          name that aren't UTF-8 become U+FFFD)
       base_directory   -- the control file's directory (relative paths start there)
       pending_history  -- lines for the history file, taken by the ringmaster
       pending_log      -- lines for the event log, taken by the ringmaster
@@ -251,7 +290,7 @@ class Competition(ABC):
     status_format_version: int = 1
 
     def __init__(self, competition_code: str, base_directory: str = ".") -> None:
-        self.competition_code = competition_code
+        self.competition_code = decodable(competition_code)   # it goes into SGF and reports
         self.base_directory = base_directory
         self.pending_history: list[str] = []
         self.pending_log: list[str] = []
@@ -326,11 +365,7 @@ class Competition(ABC):
             if not isinstance(key, str) or not isinstance(value, str):
                 raise ControlFileError(f"{context}: 'environ': keys and values must be strings")
             environ.append((key, value))
-        aliases = []
-        for key, value in settings["gtp_aliases"]:
-            if not isinstance(key, str) or not isinstance(value, str):
-                raise ControlFileError(f"{context}: 'gtp_aliases': must map strings to strings")
-            aliases.append((key, value))
+        aliases = gtp_aliases(settings["gtp_aliases"], context)
         startup = []
         commands = settings["startup_gtp_commands"]
         if isinstance(commands, (str, dict)) or not hasattr(commands, "__iter__"):

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from typing import TextIO
 
 from ringmaster import reaper
-from ringmaster.files import clipped, log_line, printable
+from ringmaster.files import clipped, log_line, printable, storage_error
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
 from ringmaster.gtp.channel import Channel, GtpChannelError, SubprocessChannel
@@ -27,21 +27,35 @@ def subprocess_channel(spec: PlayerSpec, env: dict[str, str],
 
 
 class StderrSink:
-    """Appends engines' stderr lines to one file, each line labelled with game and player."""
+    """Appends engines' stderr lines to one file, each line labelled with game and player.
+
+    A line that can't be written (a full disk) raises StorageError naming the file:
+    the run's error, as for the run's own lines, not the game's.
+    """
 
     def __init__(self, pathname: str) -> None:
-        self._file = open(pathname, "a", encoding="utf-8", errors="replace")
+        self._pathname = pathname
+        try:
+            self._file = open(pathname, "a", encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise storage_error(exc, pathname, "open") from None
         self._lock = threading.Lock()
 
     def for_player(self, label: str) -> Callable[[str], None]:
         def write(line: str) -> None:
             with self._lock:
-                self._file.write(log_line(f"[{label}] {line}") + "\n")
-                self._file.flush()
+                try:
+                    self._file.write(log_line(f"[{label}] {line}") + "\n")
+                    self._file.flush()
+                except OSError as exc:
+                    raise storage_error(exc, self._pathname) from None
         return write
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError:
+            pass   # a full disk: the write that failed has raised the run's error
 
 
 class EngineDescription:

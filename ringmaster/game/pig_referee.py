@@ -85,7 +85,8 @@ class PigReferee:
             try:
                 move = rules.parse_move(response)
             except ValueError:
-                self._forfeit(colour, f"attempted ill-formed move {response.strip()[:40]}")
+                self._forfeit(colour, "attempted ill-formed move "
+                              + (response.strip()[:40] or "(an empty response)"))
                 return game
             reason = rules.check_move(colour, move)
             if reason is not None:

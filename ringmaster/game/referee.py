@@ -265,7 +265,8 @@ class Referee:
             try:
                 move = self.rules.parse_move(response.strip())
             except ValueError:
-                self._forfeit(colour, f"attempted ill-formed move {response.strip()[:40]}")
+                self._forfeit(colour, "attempted ill-formed move "
+                              + (response.strip()[:40] or "(an empty response)"))
                 return record
             reason = self.rules.check_move(colour, move)
             if reason is not None:

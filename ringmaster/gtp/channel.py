@@ -157,6 +157,16 @@ class SubprocessChannel:
                 self._read_stdout()
         return not (self._stdout_buffer or self._stdout_eof) and self.is_running()
 
+    def unasked_output(self) -> bytes:
+        """What the engine has written to stdout since its last response, blank lines aside
+        (read now, without waiting): with no command outstanding, it should be nothing."""
+        if self._stdout_fd is not None and not self._stdout_eof:
+            ready = select.poll()
+            ready.register(self._stdout_fd, select.POLLIN)
+            if ready.poll(0):
+                self._read_stdout()
+        return self._stdout_buffer.strip()
+
     def is_running(self) -> bool:
         """Whether the engine process hasn't exited."""
         return self.exit_status is None and self.process.poll() is None

@@ -5,8 +5,14 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from ringmaster.files import clipped
-from ringmaster.gtp.channel import Channel, GtpChannelError, GtpTimeout, GtpTransportError
+from ringmaster.files import clipped, one_line
+from ringmaster.gtp.channel import (
+    Channel,
+    GtpChannelError,
+    GtpProtocolError,
+    GtpTimeout,
+    GtpTransportError,
+)
 
 _USE_DEFAULT = object()
 
@@ -86,6 +92,9 @@ class GtpController:
         self.warned: set[str] = set()
         self.cpu_time_from_close: float | None = None
         self._quit_sent: bool | GtpChannelError = False   # by send_quit: True, or its error
+        self._awaited = 0                     # commands sent whose responses aren't read yet
+        self._last_answered: str | None = None   # the last command whose response was read
+        self._unasked: str | None = None   # what _check_nothing_unasked found, said again after
 
     def _log(self, direction: str, text: str) -> None:
         if self.gtp_log is not None:
@@ -138,8 +147,11 @@ class GtpController:
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:
             full = " ".join((commands[0][0],) + commands[0][1])
+            why = f": {self._unasked}" if self._unasked else ""
             raise GtpTransportError(
-                f"error sending '{full}' to {self.name}: channel is unusable")
+                f"error sending '{full}' to {self.name}: channel is unusable{why}")
+        if self._awaited == 0 and commands[0][0] != "quit":
+            self._check_nothing_unasked()
         aliases = self.aliases
         wire = [(aliases.get(command, command), arguments) for command, arguments in commands] \
             if aliases else commands
@@ -157,10 +169,29 @@ class GtpController:
             self.channel_is_bad = True
             full = " ".join((commands[0][0],) + commands[0][1])
             raise type(exc)(f"error sending '{full}' to {self.name}: {exc}") from None
+        self._awaited += len(commands)
+
+    def _check_nothing_unasked(self) -> None:
+        """Raise GtpProtocolError if the engine has said something since its last response
+        (more responses than commands: the extra would be read as the next command's answer).
+
+        An unasked line that comes late, after the next command is sent, isn't seen.
+        """
+        unasked_output = getattr(self.channel, "unasked_output", None)
+        extra = unasked_output() if unasked_output is not None else b""
+        if not extra or self._last_answered is None:
+            return
+        self.channel_is_bad = True
+        first_line = one_line(extra.decode("utf-8", "replace").splitlines()[0])
+        self._unasked = (f"{self.name} sent output no command asked for after its response to "
+                         f"'{self._last_answered}' (more responses than commands): "
+                         f"{clipped(first_line, 40)!r}")
+        raise GtpProtocolError(self._unasked)
 
     def _receive(self, command: str, arguments: tuple[str, ...],
                  timeout: float | None) -> str | BadGtpResponse:
         """The response to command: its text, or the BadGtpResponse of a failure response."""
+        self._awaited = max(0, self._awaited - 1)
         try:
             is_failure, text = self.channel.get_response(timeout)
         except GtpChannelError as exc:
@@ -173,6 +204,7 @@ class GtpController:
                 message = f"error reading response to '{full}' from {self.name}: {exc}"
             self._log("<<", f"[{exc}]")
             raise type(exc)(message) from None
+        self._last_answered = " ".join((command,) + arguments)
         if self.gtp_log is not None:
             self._log("<<", ("? " if is_failure else "= ") + text)
         if is_failure:

@@ -6,6 +6,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 
@@ -193,8 +194,14 @@ def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     for g in report.get("games") or []:
         void = g["result"] == "void"
         folder = void_directory if void else directory
-        rows.append({**g, "link": f"{folder}/{g['game_id']}.sgf" if folder else None})
+        rows.append({**g, "link": f"{_url_path(folder)}/{g['game_id']}.sgf" if folder else None})
     return rows
+
+
+def _url_path(name: str) -> str:
+    """A file name as a relative URL: its bytes percent-encoded where a URL needs it (a space,
+    '#', or a byte of a name that isn't UTF-8, which the browser gives back as the same byte)."""
+    return quote(name.encode("utf-8", "surrogateescape"))
 
 
 def forfeit_reason(detail: str | None) -> str:

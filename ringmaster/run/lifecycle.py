@@ -25,7 +25,6 @@ from ringmaster.run.startup_checks import (
     require_players_pass,
     usable_cores,
 )
-from ringmaster.state.lock import CompetitionLock
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
@@ -111,8 +110,7 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     if cluster is not None:
         from ringmaster.dispatch.cluster import check_address
         check_address(cluster)
-    lock = CompetitionLock(ringmaster.paths.log)
-    lock.acquire()
+    lock = ringmaster.acquire_lock()
     if presenter is not None:
         ringmaster.attach_presenter(presenter)
     try:

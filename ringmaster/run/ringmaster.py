@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import functools
 import os
+import shlex
 import shutil
 import time
 from typing import Any
@@ -115,7 +116,7 @@ class Ringmaster(JobSource):
         """
         if not self.state_store.exists():
             if required:
-                raise StateFileError("no status file")
+                raise self.no_state_error()
             self.competition.set_clean_status()
             return False
         document = self.state_store.read()
@@ -165,10 +166,31 @@ class Ringmaster(JobSource):
             "timing": self.clock.to_json(),
         }
 
+    def command_line(self, command: str) -> str:
+        """The command line that runs command on this competition: 'ringmaster stop t.ctl'."""
+        return f"ringmaster {command} {shlex.quote(self.control_file.path)}"
+
+    def no_state_error(self) -> StateFileError:
+        """The error for a command that needs the state when there is none yet."""
+        return StateFileError(f"no status file {os.path.basename(self.paths.status)}: play some "
+                              f"games first with `{self.command_line('run')}`")
+
+    def acquire_lock(self) -> CompetitionLock:
+        """The competition's lock, held by this run. Raises LockError naming the lock's file
+        and saying what to do if another run holds it, StorageError if it can't be made."""
+        lock = CompetitionLock(self.paths.log)
+        try:
+            lock.acquire()
+        except LockError:
+            raise LockError(f"competition is already running (another run holds the lock on "
+                            f"{os.path.basename(self.paths.log)}): wait for it to end, or stop "
+                            f"it with `{self.command_line('stop')}`") from None
+        return lock
+
     def state_as_json(self) -> dict[str, Any]:
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not self.state_store.exists():
-            raise StateFileError("no status file")
+            raise self.no_state_error()
         return self.state_store.read()
 
     # Logging
@@ -393,7 +415,8 @@ class Ringmaster(JobSource):
     def open_log(self) -> None:
         """Raises StorageError if the log can't be opened for appending."""
         try:
-            self._log_file = open(self.paths.log, "a", encoding="utf-8")
+            # backslashreplace: a file name that isn't UTF-8 (bad\xff.cmd) is written escaped
+            self._log_file = open(self.paths.log, "a", encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             raise storage_error(exc, self.paths.log, "open") from None
 
@@ -455,7 +478,9 @@ class Ringmaster(JobSource):
         """
         lock = CompetitionLock(self.paths.log)
         if lock.is_held_elsewhere():
-            raise LockError("competition is running; stop it before resetting")
+            raise LockError(f"competition is running (a run holds the lock on "
+                            f"{os.path.basename(self.paths.log)}): stop it with "
+                            f"`{self.command_line('stop')}`, then reset")
         errors = []
         for path in self.paths.all_outputs():
             try:

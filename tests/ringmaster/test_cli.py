@@ -178,10 +178,13 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
     try:
         result = invoke("reset", ctl)
         assert result.exit_code == EXIT_USER_ERROR
-        assert "competition is running" in result.output
+        assert result.output == ("ringmaster: competition is running (a run holds the lock on "
+                                 f"comp.log): stop it with `ringmaster stop {ctl}`, then reset\n")
         result = invoke("run", ctl, "-q")
         assert result.exit_code == EXIT_USER_ERROR
-        assert "already running" in result.output
+        assert result.output == ("ringmaster: competition is already running (another run holds "
+                                 "the lock on comp.log): wait for it to end, or stop it with "
+                                 f"`ringmaster stop {ctl}`\n")
     finally:
         lock.release()
     assert invoke("reset", ctl).exit_code == 0
@@ -191,7 +194,9 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
 def test_show_without_state_and_debugstatus(write_ctl):
     ctl = playoff(write_ctl, games=1)
     result = invoke("show", ctl)
-    assert result.exit_code == EXIT_USER_ERROR and "no status file" in result.output
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == ("ringmaster: no status file comp.status: play some games first "
+                             f"with `ringmaster run {ctl}`\n")
     invoke("run", ctl, "-q")
     document = json.loads(invoke("debugstatus", ctl).output)
     assert document["format"] == "ringmaster-state"
@@ -264,6 +269,25 @@ def test_gomill_argument_order(argv, expected):
     assert normalise_arguments(argv) == expected
 
 
+COMMAND_LIST = "the commands are run, show, check, report, stop, reset, debugstatus"
+
+
+@pytest.mark.parametrize("order", ["ours", "gomill's"])
+def test_a_mistyped_command_is_named_with_the_commands(write_ctl, order):
+    ctl = playoff(write_ctl, games=1)
+    argv = ["rnu", ctl] if order == "ours" else [ctl, "rnu"]
+    result = invoke(*argv, "-q")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == f"ringmaster: no such command 'rnu' (did you mean 'run'?); {COMMAND_LIST}\n"
+    assert not os.path.exists(ctl[:-4] + ".status")
+
+
+def test_an_unknown_command_before_a_control_file_that_is_not_there_yet_is_named(tmp_path):
+    result = invoke("frobnicate", str(tmp_path / "new.ctl"))
+    assert (result.exit_code, result.output) == (
+        EXIT_USAGE, f"ringmaster: no such command 'frobnicate'; {COMMAND_LIST}\n")
+
+
 @pytest.mark.integration
 def test_console_script_in_gomill_order(write_ctl):
     ctl = playoff(write_ctl, games=1)
@@ -273,6 +297,7 @@ def test_console_script_in_gomill_order(write_ctl):
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
+    assert proc.stderr.startswith("ringmaster: no such command 'frobnicate'; ")
 
 
 @pytest.mark.integration
@@ -295,7 +320,7 @@ def test_errors_in_commands_become_exit_codes_once(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=1)
     assert invoke("frobnicate", ctl).exit_code == EXIT_USAGE
     assert invoke("run", ctl, "-j", "0").exit_code == EXIT_USAGE
-    assert invoke("debugstatus", ctl).output == "ringmaster: no status file\n"
+    assert invoke("debugstatus", ctl).output.startswith("ringmaster: no status file comp.status: ")
 
     def interrupted(self, *args, **kwargs):
         self.games_started = 1

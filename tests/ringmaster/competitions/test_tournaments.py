@@ -11,7 +11,7 @@ from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.matchup_stats import compute_stats
 from ringmaster.competitions.scheduling import GroupScheduler, SimpleScheduler
 from ringmaster.control_file import load_control_file
-from ringmaster.errors import CompetitionError
+from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJobResult
 from ringmaster.game.result import GameResult
 from ringmaster.state.state_file import dumps_state
@@ -334,3 +334,12 @@ def test_allplayall_competitors_may_be_appended_not_removed(write_ctl):
     reordered = competition(write_ctl, ALLPLAYALL % "['b', 'a', 'c']")
     with pytest.raises(CompetitionError, match="competitors have changed"):
         reordered.set_status(status)
+
+
+@pytest.mark.parametrize("setting", ["handicap = 2", "handicap_style = 'free'"])
+def test_allplayall_refuses_a_handicap_setting_it_would_ignore(write_ctl, setting):
+    with pytest.raises(ControlFileError) as info:
+        competition(write_ctl, ALLPLAYALL % "['a', 'b']" + setting + "\n")
+    name = setting.split()[0]
+    assert f"line 7: '{name}': not supported by allplayall: its games have no handicap" \
+        in str(info.value)

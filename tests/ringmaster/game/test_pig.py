@@ -122,6 +122,7 @@ def test_a_tampered_record_does_not_replay(tmp_path):
 
 
 @pytest.mark.parametrize("answer, reason", [("pass", "ill-formed move pass"),
+                                            ("", "ill-formed move (an empty response)"),
                                             ("hold", "held with a turn total of 0")])
 def test_anything_but_a_legal_roll_or_hold_forfeits(tmp_path, answer, reason):
     result = play_game_job(job(tmp_path), factory_for({"b": lambda: stubborn_engine(answer),

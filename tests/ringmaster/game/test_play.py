@@ -77,6 +77,20 @@ def test_misbehaviour_mid_game_is_a_forfeit_recorded_everywhere(write_ctl, optio
     assert detail[:40] in open(ctl[:-4] + ".log").read()
 
 
+@pytest.mark.integration
+def test_two_responses_to_one_genmove_forfeit_saying_so_not_as_an_empty_move(write_ctl):
+    # Read as the answer to the next command, the second response used to shift every
+    # answer by one, until a genmove read a play's empty one: 'attempted ill-formed move '.
+    ctl, result, results = run_with_bad(write_ctl, "--extra-after", "genmove w")
+    assert result.exit_code == 0
+    (game,) = results
+    assert game["is_forfeit"] and game["sgf_result"] == "B+F"
+    assert game["detail"].startswith("forfeit by bad: error sending 'play b ")
+    assert game["detail"].endswith(
+        "player bad sent output no command asked for after its response to 'genmove w' "
+        "(more responses than commands): '= unasked'")
+
+
 @pytest.mark.parametrize("factory", [IN_PROCESS, SUBPROCESS])
 def test_failing_startup_command_makes_the_game_void(write_ctl, factory):
     ctl = write_ctl(CTL.format(

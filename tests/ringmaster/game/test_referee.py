@@ -70,6 +70,7 @@ def test_ko_can_be_retaken_after_a_move_elsewhere():
     ("A1", "attempted move to occupied point A1"),
     ("Z99", "attempted ill-formed move Z99"),
     ("F3", "attempted ill-formed move F3"),
+    ("", "attempted ill-formed move (an empty response)"),
 ])
 def test_bad_moves_forfeit(bad, reason):
     referee, _ = make_referee(["A1", "C3"], [bad])

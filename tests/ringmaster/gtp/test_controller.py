@@ -58,6 +58,70 @@ def test_timeout_marks_the_channel_bad_and_names_the_command():
         controller.do_command("name")
 
 
+class ChattyChannel(ScriptedChannel):
+    """A scripted channel whose engine has said unasked what unasked holds."""
+
+    unasked = b""
+
+    def unasked_output(self) -> bytes:
+        return self.unasked
+
+
+def test_output_after_the_last_response_is_a_protocol_error_naming_that_command():
+    # Two responses to genmove: the second would be read as the next command's answer.
+    channel = ChattyChannel([("genmove b", (False, "C3")), ("name", (False, "x"))])
+    controller = GtpController(channel, "player x")
+    assert controller.do_command("genmove", "b") == "C3"
+    channel.unasked = b"= D4"
+    with pytest.raises(GtpProtocolError) as info:
+        controller.do_command("play", "w", "E5")
+    reason = ("player x sent output no command asked for after its response to 'genmove b' "
+              "(more responses than commands): '= D4'")
+    assert str(info.value) == reason
+    assert controller.channel_is_bad and channel.sent == ["genmove b"]
+    with pytest.raises(GtpTransportError) as info:   # one who ignored it hears it again
+        controller.do_command("name")
+    assert str(info.value) == f"error sending 'name' to player x: channel is unusable: {reason}"
+
+
+def test_output_is_looked_for_only_with_no_response_outstanding():
+    channel = ChattyChannel([("a", (False, "1")), ("b", (False, "2")), ("quit", (False, ""))])
+    controller = GtpController(channel, "player x")
+    sent = controller.send_commands(("a",))
+    channel.unasked = b"= 2"     # b's answer, come before b was sent: not unasked (a is awaited)
+    controller.send_commands(("b",))
+    assert controller.receive_commands(sent) == ["1"]
+    assert controller.receive_commands((("b", ()),)) == ["2"]
+    controller.close()            # quit is sent whatever the engine said: it is going anyway
+    assert channel.sent == ["a", "b", "quit"]
+
+
+@pytest.mark.integration
+def test_a_subprocess_channels_unasked_output_leaves_out_blank_lines(tmp_path):
+    script = tmp_path / "e.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('twice'):\n"
+        "        sys.stdout.write('= 1\\n\\n= 2\\n\\n')\n"
+        "    else:\n"
+        "        sys.stdout.write('= x\\n\\n\\n \\n')   # blank lines after: harmless\n"
+        "    sys.stdout.flush()\n")
+    channel = SubprocessChannel([sys.executable, str(script)])
+    try:
+        channel.send_command("once", ())
+        assert channel.get_response(5) == (False, "x")
+        time.sleep(0.2)
+        assert channel.unasked_output() == b""
+        channel.send_command("twice", ())
+        assert channel.get_response(5) == (False, "1")
+        time.sleep(0.2)
+        assert channel.unasked_output() == b"= 2"
+    finally:
+        channel.kill()
+        channel.close(1)
+
+
 def test_closed_channel_error_message():
     channel = ScriptedChannel([("play b C3", GtpChannelClosed(
         "engine has closed the response channel"))])

@@ -583,6 +583,24 @@ def test_an_id_that_cannot_be_a_plain_file_name_is_refused(write_ctl):
                                     "matchup 0: 'id': 'xxxxxxxxxxxxxxxxxxxx'... is longer than")
 
 
+def test_a_control_file_name_that_is_not_utf8_plays_and_reports(write_ctl):
+    # `ringmaster run $'bad\xff.ctl'`: Python holds the byte as the surrogate escape U+DCFF.
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                                games=2), name="bad\udcff.ctl")
+    ringmaster = ringmaster_for(ctl)
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    with open(ctl[:-4] + ".games/0_0.sgf", "rb") as f:
+        root = sgf.Sgf_game.from_bytes(f.read()).get_root()
+    assert root.get("EV") == "bad\ufffd"
+    assert 'href="bad%FF.games/0_0.sgf"' in Path(ctl[:-4] + ".html").read_text()
+    assert invoke("show", ctl).output.startswith("playoff: bad\ufffd\n")
+    ringmaster.open_log()
+    ringmaster.warn(f"ignoring unknown command in {os.path.basename(ringmaster.paths.command)}")
+    ringmaster.close_log()
+    assert Path(ctl[:-4] + ".log").read_text().endswith("command in bad\\udcff.cmd\n")
+
+
 def forging_channel(spec, env, stderr):
     """Player p answers genmove with a second line that looks like a history line."""
     from tests.fakes.channels import EngineChannel, programmed_engine
@@ -658,6 +676,34 @@ def test_a_record_that_cannot_be_written_is_the_runs_error_not_a_void_game(write
     monkeypatch.undo()
     assert invoke("run", ctl, "-q").exit_code == 0
     check_consistent(ctl, 4)
+
+
+class _FullDiskFile:
+    """A file on a full disk: every write fails."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def write(self, text: str) -> int:
+        import errno
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("parallel", [[], pytest.param(["-j", "2"], marks=pytest.mark.integration)])
+def test_a_full_disk_while_an_engines_stderr_is_logged_names_the_log(write_ctl, monkeypatch,
+                                                                      parallel):
+    from ringmaster.game import engines
+    ctl = playoff(write_ctl, games=2, p=("--stderr-flood", "10"))
+    monkeypatch.setattr(engines, "open", _FullDiskFile, raising=False)   # the stderr sink's file
+    result = invoke("run", ctl, "-q", *parallel)
+    assert result.exit_code == 1, result.output
+    assert result.output == f"ringmaster: can't write {ctl[:-4]}.log: No space left on device\n"
 
 
 def _read_only(monkeypatch, directory: str) -> None:
