@@ -92,6 +92,10 @@ class Ringmaster(JobSource):
         self._log_file: Any = None
         self.game_index: list[GameEntry] = []
         self._games_json = EncodedList()      # the game index as saved, extended after each result
+        # Records of games counted whose rename into place may not have happened yet:
+        # {record's name: its attempt's name}, each relative to the games directory.
+        self.pending_records: dict[str, str] = {}
+        self._renames_saved = False   # whether the last save noted any
         self.state_store = StateStore(self.paths.status, self.paths.journal)
         self.clock = RunClock()
         self._job_started: dict[str, float] = {}
@@ -135,6 +139,7 @@ class Ringmaster(JobSource):
             self.history_size = document["history_size"]
             self.history_tail = document["history_tail"]
             self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
+            self.pending_records = dict(document.get("pending_records", {}))
             self.clock.load_json(document.get("timing"))
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
@@ -146,6 +151,7 @@ class Ringmaster(JobSource):
     def save_state(self) -> None:
         """Record the state durably (see StateStore). Raises StorageError."""
         self.state_store.save(self._state_document())
+        self._renames_saved = bool(self.pending_records)
 
     def close_state(self) -> None:
         """At the end of a run: leave the state as last saved whole in FILE.status
@@ -153,7 +159,7 @@ class Ringmaster(JobSource):
         self.state_store.close()
 
     def _state_document(self) -> dict[str, Any]:
-        return {
+        document = {
             "competition_type": self.competition.competition_type,
             "competition_version": self.competition.status_format_version,
             "void_game_count": self.void_game_count,
@@ -164,6 +170,9 @@ class Ringmaster(JobSource):
             "games": self._games_json.encode(self.game_index),
             "timing": self.clock.to_json(),
         }
+        if self.pending_records:   # absent when there is none, as in states before it
+            document["pending_records"] = dict(self.pending_records)
+        return document
 
     def state_as_json(self) -> dict[str, Any]:
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
@@ -260,9 +269,19 @@ class Ringmaster(JobSource):
         if job is None:   # counted already: a second result of one job (Dask played it again)
             self.log(f"ignored a second result for game {response.game_id}")
             return
-        # Before anything counts the game: its record durable, under its name.
-        if response.record_attempt is not None and response.record is not None:
-            commit_file(response.record_attempt, response.record, response.record_synced)
+        # Before anything counts the game: its record durable, under its attempt's name
+        # (or its own, where there is no attempt). The state then counts the game with a
+        # note of the record's rename, and only then does the record take its name: a
+        # run stopped in between leaves the game counted and the rename to be done by
+        # the next run's start (complete_pending_records), never a record under ID.sgf
+        # for a game the state doesn't count, which the game's replay would overwrite.
+        attempt = response.record_attempt if response.record is not None else None
+        pending = None
+        if attempt is not None:
+            if not response.record_synced:
+                make_durable(attempt)
+            pending = os.path.relpath(response.record, self.paths.games)
+            self.pending_records[pending] = os.path.relpath(attempt, self.paths.games)
         elif response.record is not None and not response.record_synced:
             make_durable(response.record)
         started = self._job_started.pop(response.game_id, None)
@@ -281,6 +300,11 @@ class Ringmaster(JobSource):
         if not history:
             self.history_tail = ""
         self.save_state()
+        if attempt is not None:
+            commit_file(attempt, response.record, synced=True)   # made durable above
+            # The note goes with the next save (a stop before it: the next start finds
+            # the attempt gone, and forgets it).
+            del self.pending_records[pending]
         if text:
             try:
                 with open(self.paths.history, "a", encoding="utf-8") as f:
@@ -382,6 +406,8 @@ class Ringmaster(JobSource):
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
+        if self._renames_saved and not self.pending_records:
+            self.save_state()   # the notes of the renames done since the last save go
         # Attempts at games that were never counted (a lost worker's, a replayed one's).
         remove_stale_temporaries(self.paths.games)
         self.write_report()
@@ -425,8 +451,21 @@ class Ringmaster(JobSource):
             raise storage_error(exc, self.paths.command, "remove") from None
         for path in self.paths.files():   # this competition's only: not those of 't.x' beside 't'
             remove_stale_temporaries(self.paths.directory, temp_prefix(path))
+        self.complete_pending_records()
         remove_stale_temporaries(self.paths.games)
         remove_stale_temporaries(self.paths.void)
+
+    def complete_pending_records(self) -> None:
+        """Rename into place the records of the games the state counts whose rename a
+        stopped run didn't do (before the temporaries are removed: an attempt is one).
+        Each note is then forgotten, the state's copy at the next save. Raises
+        StorageError."""
+        for name, attempt_name in sorted(self.pending_records.items()):
+            attempt = os.path.join(self.paths.games, attempt_name)
+            if os.path.exists(attempt):   # else renamed already
+                commit_file(attempt, os.path.join(self.paths.games, name), synced=False)
+                self.log(f"record {name}, of a game counted by the last run, renamed into place")
+        self.pending_records = {}
 
     # Reports
 

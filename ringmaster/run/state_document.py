@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ringmaster.errors import CompetitionError, StateFileError
+from ringmaster.files import TEMP_SUFFIX
 
 
 def check_state_fields(document: dict[str, Any], name: str) -> None:
@@ -24,6 +26,18 @@ def check_state_fields(document: dict[str, Any], name: str) -> None:
                                  f"not {type(value).__name__}")
         if kind is int and value < 0:
             raise StateFileError(f"state file {name} is malformed: {field} is negative")
+    pending = document.get("pending_records", {})   # absent in states before it
+    if not isinstance(pending, dict) or not all(
+            _record_name(record) and _record_name(attempt) and attempt.endswith(TEMP_SUFFIX)
+            for record, attempt in pending.items()):
+        raise StateFileError(f"state file {name} is malformed: pending_records should map "
+                             "record names to their attempts' in the games folder")
+
+
+def _record_name(value: Any) -> bool:
+    """Whether value is a name of a file in the games folder (no folder of its own)."""
+    return (isinstance(value, str) and value not in ("", ".", "..")
+            and "/" not in value and os.sep not in value and "\0" not in value)
 
 
 UNSAVED_MEANT = {"time_control": "none", "openings": "none", "referee": "none"}
