@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import functools
 import os
+import shlex
 import shutil
 import time
 from typing import Any
@@ -18,9 +19,11 @@ from ringmaster.errors import (
     CompetitionError,
     LockError,
     RunHalted,
+    StateFileDamaged,
     StateFileError,
 )
 from ringmaster.files import (
+    TEMP_SUFFIX,
     commit_file,
     log_line,
     make_durable,
@@ -74,6 +77,7 @@ class Ringmaster(JobSource):
 
     def __init__(self, control_file_path: str,
                  channel_factory: ChannelFactory = subprocess_channel) -> None:
+        self.control_file_path = control_file_path
         self.control_file: ControlFile = load_control_file(control_file_path)
         self.competition: Competition = self.control_file.make_competition()
         self.paths = CompetitionPaths(os.path.dirname(os.path.abspath(control_file_path)),
@@ -120,9 +124,10 @@ class Ringmaster(JobSource):
         if not self.state_store.exists():
             if required:
                 raise StateFileError("no status file")
+            self._require_no_earlier_run()
             self.competition.set_clean_status()
             return False
-        document = self.state_store.read()
+        document = self._read_state()
         name = os.path.basename(self.paths.status)
         if document.get("competition_type") != self.competition.competition_type:
             raise StateFileError(
@@ -147,6 +152,46 @@ class Ringmaster(JobSource):
             raise StateFileError(f"state file {name} is malformed: {type(exc).__name__}: "
                                  f"{exc}"[:200]) from None
         return True
+
+    def _read_state(self) -> dict[str, Any]:
+        """The state document (StateStore.read). Raises StateFileError, saying what to do
+        if the state is damaged."""
+        try:
+            return self.state_store.read()
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+
+    def _remedy(self) -> str:
+        return ("restore it from a backup, or start afresh with "
+                f"`ringmaster reset {shlex.quote(self.control_file_path)}`")
+
+    def _require_no_earlier_run(self) -> None:
+        """With no state file: refuse to start afresh over an earlier run's games, which
+        the new run would count again and whose records it would replace.
+
+        Evidence of an earlier run is what exists only once its state has been saved: a
+        history file with lines, a record in the games folder, a journal. Raises
+        StateFileDamaged naming them.
+        """
+        held = []
+        try:
+            if os.path.getsize(self.paths.history) > 0:
+                held.append(os.path.basename(self.paths.history))
+        except OSError:
+            pass
+        try:
+            if any(not name.endswith(TEMP_SUFFIX) for name in os.listdir(self.paths.games)):
+                held.append(os.path.basename(self.paths.games) + "/")
+        except OSError:
+            pass
+        if os.path.exists(self.paths.journal):
+            held.append(os.path.basename(self.paths.journal))
+        if held:
+            names = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else held[0]
+            raise StateFileDamaged(
+                f"state file {os.path.basename(self.paths.status)} is missing but {names} "
+                f"{'hold' if len(held) > 1 else 'holds'} an earlier run's games: "
+                f"{self._remedy()}")
 
     def save_state(self) -> None:
         """Record the state durably (see StateStore). Raises StorageError."""
@@ -178,7 +223,7 @@ class Ringmaster(JobSource):
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not self.state_store.exists():
             raise StateFileError("no status file")
-        return self.state_store.read()
+        return self._read_state()
 
     # Logging
 

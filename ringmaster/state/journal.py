@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from ringmaster.errors import StateFileError
+from ringmaster.errors import StateFileDamaged, StateFileError
 from ringmaster.files import storage_error, write_atomically
 from ringmaster.state.encoding import EncodedArray
 from ringmaster.state.state_file import dumps_state, read_state, write_state
@@ -82,7 +82,9 @@ def read_journaled_state(status: str, journal: str) -> dict[str, Any]:
     short by a kill or a power cut: its game isn't counted, and will be played
     again). A reader that meets a journal of another snapshot while a run
     folds it in reads the snapshot again. Raises StateFileError naming the
-    file if either can't be read or used.
+    file if either can't be read or used; StateFileDamaged if the journal's
+    header can't be read (it is written atomically, so no kill leaves it so,
+    and ignoring the journal would lose the games it counts).
     """
     for _ in range(5):
         document = read_state(status)
@@ -114,9 +116,13 @@ def _journal_lines(journal: str, ident: str) -> list[bytes] | None:
     try:
         header = json.loads(lines[0])
     except ValueError:
-        return None   # its creation never completed
-    if (not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT
-            or header.get("snapshot") != ident):
+        header = None
+    if (len(lines) < 2 or not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT
+            or not isinstance(header.get("snapshot"), str)):
+        # Its header is written whole or not at all (write_atomically): it was damaged since.
+        raise StateFileDamaged(f"journal file {name} is corrupt: its first line is not a "
+                               "journal header")
+    if header.get("snapshot") != ident:
         return None
     if header.get("version") != JOURNAL_VERSION:
         raise StateFileError(f"journal file {name} has incompatible version "
