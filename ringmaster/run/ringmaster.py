@@ -535,18 +535,26 @@ class Ringmaster(JobSource):
     def reset(self) -> list[str]:
         """Delete the state and every output. Returns error messages for what couldn't go.
 
-        Raises LockError if a run holds the lock.
+        Holds the run's lock throughout, so that no run starts meanwhile (its counted
+        records would be deleted under it); the log, which is the lock's file, goes
+        last. Raises LockError if a run holds the lock, StorageError if it can't be
+        taken.
         """
         lock = CompetitionLock(self.paths.log)
-        if lock.is_held_elsewhere():
-            raise LockError("competition is running; stop it before resetting")
-        errors = []
-        for path in self.paths.all_outputs():
-            try:
-                if os.path.isdir(path):
-                    shutil.rmtree(path)
-                elif os.path.exists(path):
-                    os.remove(path)
-            except OSError as exc:
-                errors.append(f"error removing {path}: {exc.strerror}")
-        return errors
+        try:
+            lock.acquire()
+        except LockError:
+            raise LockError("competition is running; stop it before resetting") from None
+        try:
+            errors = []
+            for path in [p for p in self.paths.all_outputs() if p != self.paths.log] + [self.paths.log]:
+                try:
+                    if os.path.isdir(path):
+                        shutil.rmtree(path)
+                    elif os.path.exists(path):
+                        os.remove(path)
+                except OSError as exc:
+                    errors.append(f"error removing {path}: {exc.strerror}")
+            return errors
+        finally:
+            lock.release()

@@ -1,5 +1,6 @@
 """A state that is missing or damaged is refused in one line saying what to do, never taken for a
-fresh start that would count the earlier run's games again and replace their records."""
+fresh start that would count the earlier run's games again and replace their records; and reset
+holds the run's lock while it deletes."""
 
 from __future__ import annotations
 
@@ -122,3 +123,26 @@ def test_a_journal_whose_header_is_damaged_is_refused_and_its_games_kept(write_c
     journal.write_text("".join(lines))   # restored
     assert invoke("run", ctl).exit_code == 0
     check_consistent(ctl, 6)
+
+
+def test_a_run_starting_while_reset_deletes_is_refused(write_ctl, monkeypatch):
+    # reset holds the run's lock from its first deletion to its last: a run starting
+    # meanwhile would have its counted records deleted under it.
+    import shutil
+    ctl = playoff(write_ctl, games=2)
+    assert invoke("run", ctl).exit_code == 0
+    real_rmtree = shutil.rmtree
+    meanwhile = []
+
+    def rmtree(path, *args, **kwargs):
+        if not meanwhile:
+            meanwhile.append(invoke("run", ctl))
+        return real_rmtree(path, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "rmtree", rmtree)
+    assert invoke("reset", ctl).exit_code == 0
+    assert meanwhile[0].exit_code == 1 and "already running" in meanwhile[0].output
+    assert sorted(os.listdir(os.path.dirname(ctl))) == ["comp.ctl"]
+    monkeypatch.undo()
+    assert invoke("run", ctl).exit_code == 0   # the lock was released
+    check_consistent(ctl, 2)
