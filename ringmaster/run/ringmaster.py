@@ -119,7 +119,8 @@ class Ringmaster(JobSource):
         """Load the competition's state, or start clean. Returns True if there was one.
 
         Raises StateFileError if there is none and required is true, and
-        StateFileError or CompetitionError if it can't be used.
+        StateFileError or CompetitionError if it can't be used: StateFileDamaged,
+        saying what to do, if it is damaged (or missing, after an earlier run).
         """
         if not self.state_store.exists():
             if required:
@@ -127,7 +128,13 @@ class Ringmaster(JobSource):
             self._require_no_earlier_run()
             self.competition.set_clean_status()
             return False
-        document = self._read_state()
+        try:
+            self._load_document(self.state_store.read())
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        return True
+
+    def _load_document(self, document: dict[str, Any]) -> None:
         name = os.path.basename(self.paths.status)
         if document.get("competition_type") != self.competition.competition_type:
             raise StateFileError(
@@ -149,19 +156,11 @@ class Ringmaster(JobSource):
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise StateFileError(f"state file {name} is malformed: {type(exc).__name__}: "
-                                 f"{exc}"[:200]) from None
-        return True
-
-    def _read_state(self) -> dict[str, Any]:
-        """The state document (StateStore.read). Raises StateFileError, saying what to do
-        if the state is damaged."""
-        try:
-            return self.state_store.read()
-        except StateFileDamaged as exc:
-            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+            raise StateFileDamaged(f"state file {name} is malformed: {type(exc).__name__}: "
+                                   f"{exc}"[:200]) from None
 
     def _remedy(self) -> str:
+        """What to do about a damaged state (StateFileDamaged): it names the file."""
         return ("restore it from a backup, or start afresh with "
                 f"`ringmaster reset {shlex.quote(self.control_file_path)}`")
 
@@ -223,7 +222,10 @@ class Ringmaster(JobSource):
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not self.state_store.exists():
             raise StateFileError("no status file")
-        return self._read_state()
+        try:
+            return self.state_store.read()
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
 
     # Logging
 

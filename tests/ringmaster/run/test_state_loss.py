@@ -4,6 +4,7 @@ holds the run's lock while it deletes."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -146,3 +147,45 @@ def test_a_run_starting_while_reset_deletes_is_refused(write_ctl, monkeypatch):
     monkeypatch.undo()
     assert invoke("run", ctl).exit_code == 0   # the lock was released
     check_consistent(ctl, 2)
+
+
+REMEDY = "restore it from a backup, or start afresh with `ringmaster reset {ctl}`"
+
+
+@pytest.mark.parametrize("command", ["run", "show", "report", "debugstatus"])
+def test_a_corrupt_state_file_is_refused_saying_what_to_do(write_ctl, command):
+    ctl = playoff(write_ctl, games=2)
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    status = Path(ctl[:-4] + ".status")
+    status.write_text(status.read_text()[:40])   # cut short
+    error = one_error(invoke(command, ctl))
+    assert error.startswith("ringmaster: state file comp.status is corrupt: ")
+    assert error.endswith("; " + REMEDY.format(ctl=ctl))
+
+
+def test_the_remedy_names_the_control_file_as_given(write_ctl, monkeypatch):
+    ctl = playoff(write_ctl, games=2)
+    assert invoke("run", ctl, "-g", "1").exit_code == 0
+    Path(ctl[:-4] + ".status").write_text("{")
+    monkeypatch.chdir(os.path.dirname(ctl))
+    error = one_error(invoke("run", "comp.ctl"))
+    assert error.endswith("; " + REMEDY.format(ctl="comp.ctl"))
+
+
+def test_a_state_file_lacking_what_its_journal_appends_to_is_named(write_ctl, monkeypatch):
+    # With a journal left, the first save appends to the snapshot's arrays: a snapshot
+    # without its competition was reported as the journal's fault.
+    ctl = playoff(write_ctl, games=6)
+    base = ctl[:-4]
+    with monkeypatch.context() as patch:   # as after kill -9: the journal is left
+        patch.setattr(Ringmaster, "close_state", lambda self: None)
+        run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), max_games=4,
+                        quiet=True)
+    status = Path(base + ".status")
+    document = json.loads(status.read_text())
+    del document["competition"]
+    status.write_text(json.dumps(document))
+    for command in ("run", "show"):
+        error = one_error(invoke(command, ctl))
+        assert error == ("ringmaster: state file comp.status is malformed: no competition "
+                         "(which comp.journal appends to); " + REMEDY.format(ctl=ctl))
