@@ -45,6 +45,11 @@ class StateFileError(RingmasterError):
     """The state file is unreadable, corrupt or from an incompatible version."""
 
 
+class StateFileDamaged(StateFileError):
+    """The state file or its journal is damaged (corrupt, malformed, missing), so that the games
+    it counted can't be read back: the ringmaster says what to do (restore it, or reset)."""
+
+
 class StorageError(RingmasterError):
     """A file couldn't be written or removed (disk full, read-only directory...); nothing was lost."""
 

@@ -169,7 +169,9 @@ class JobLoop(ABC):
                     self.fill()
                 exhausted = exhausted and not finished
             finally:   # even on Ctrl-C a finished game is recorded, not replayed (unless
-                # a second interrupt cuts its recording short: then it is replayed)
+                # a second interrupt stops its recording before its state is saved: then it
+                # is replayed; after, it is counted, and the next run's start renames its
+                # record into place if this one didn't)
                 for handle, job in finished:
                     self.deliver(handle, job)
             self.between()

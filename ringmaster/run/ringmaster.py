@@ -19,9 +19,11 @@ from ringmaster.errors import (
     CompetitionError,
     LockError,
     RunHalted,
+    StateFileDamaged,
     StateFileError,
 )
 from ringmaster.files import (
+    TEMP_SUFFIX,
     commit_file,
     log_line,
     make_durable,
@@ -75,6 +77,7 @@ class Ringmaster(JobSource):
 
     def __init__(self, control_file_path: str,
                  channel_factory: ChannelFactory = subprocess_channel) -> None:
+        self.control_file_path = control_file_path
         self.control_file: ControlFile = load_control_file(control_file_path)
         self.competition: Competition = self.control_file.make_competition()
         self.paths = CompetitionPaths(os.path.dirname(os.path.abspath(control_file_path)),
@@ -93,6 +96,10 @@ class Ringmaster(JobSource):
         self._log_file: Any = None
         self.game_index: list[GameEntry] = []
         self._games_json = EncodedList()      # the game index as saved, extended after each result
+        # Records of games counted whose rename into place may not have happened yet:
+        # {record's name: its attempt's name}, each relative to the games directory.
+        self.pending_records: dict[str, str] = {}
+        self._renames_saved = False   # whether the last save noted any
         self.state_store = StateStore(self.paths.status, self.paths.journal)
         self.clock = RunClock()
         self._job_started: dict[str, float] = {}
@@ -112,14 +119,22 @@ class Ringmaster(JobSource):
         """Load the competition's state, or start clean. Returns True if there was one.
 
         Raises StateFileError if there is none and required is true, and
-        StateFileError or CompetitionError if it can't be used.
+        StateFileError or CompetitionError if it can't be used: StateFileDamaged,
+        saying what to do, if it is damaged (or missing, after an earlier run).
         """
         if not self.state_store.exists():
             if required:
                 raise self.no_state_error()
+            self._require_no_earlier_run()
             self.competition.set_clean_status()
             return False
-        document = self.state_store.read()
+        try:
+            self._load_document(self.state_store.read())
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        return True
+
+    def _load_document(self, document: dict[str, Any]) -> None:
         name = os.path.basename(self.paths.status)
         if document.get("competition_type") != self.competition.competition_type:
             raise StateFileError(
@@ -136,17 +151,50 @@ class Ringmaster(JobSource):
             self.history_size = document["history_size"]
             self.history_tail = document["history_tail"]
             self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
+            self.pending_records = dict(document.get("pending_records", {}))
             self.clock.load_json(document.get("timing"))
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise StateFileError(f"state file {name} is malformed: {type(exc).__name__}: "
-                                 f"{exc}"[:200]) from None
-        return True
+            raise StateFileDamaged(f"state file {name} is malformed: {type(exc).__name__}: "
+                                   f"{exc}"[:200]) from None
+
+    def _remedy(self) -> str:
+        """What to do about a damaged state (StateFileDamaged): it names the file."""
+        return f"restore it from a backup, or start afresh with `{self.command_line('reset')}`"
+
+    def _require_no_earlier_run(self) -> None:
+        """With no state file: refuse to start afresh over an earlier run's games, which
+        the new run would count again and whose records it would replace.
+
+        Evidence of an earlier run is what exists only once its state has been saved: a
+        history file with lines, a record in the games folder, a journal. Raises
+        StateFileDamaged naming them.
+        """
+        held = []
+        try:
+            if os.path.getsize(self.paths.history) > 0:
+                held.append(os.path.basename(self.paths.history))
+        except OSError:
+            pass
+        try:
+            if any(not name.endswith(TEMP_SUFFIX) for name in os.listdir(self.paths.games)):
+                held.append(os.path.basename(self.paths.games) + "/")
+        except OSError:
+            pass
+        if os.path.exists(self.paths.journal):
+            held.append(os.path.basename(self.paths.journal))
+        if held:
+            names = ", ".join(held[:-1]) + " and " + held[-1] if len(held) > 1 else held[0]
+            raise StateFileDamaged(
+                f"state file {os.path.basename(self.paths.status)} is missing but {names} "
+                f"{'hold' if len(held) > 1 else 'holds'} an earlier run's games: "
+                f"{self._remedy()}")
 
     def save_state(self) -> None:
         """Record the state durably (see StateStore). Raises StorageError."""
         self.state_store.save(self._state_document())
+        self._renames_saved = bool(self.pending_records)
 
     def close_state(self) -> None:
         """At the end of a run: leave the state as last saved whole in FILE.status
@@ -154,7 +202,7 @@ class Ringmaster(JobSource):
         self.state_store.close()
 
     def _state_document(self) -> dict[str, Any]:
-        return {
+        document = {
             "competition_type": self.competition.competition_type,
             "competition_version": self.competition.status_format_version,
             "void_game_count": self.void_game_count,
@@ -165,6 +213,9 @@ class Ringmaster(JobSource):
             "games": self._games_json.encode(self.game_index),
             "timing": self.clock.to_json(),
         }
+        if self.pending_records:   # absent when there is none, as in states before it
+            document["pending_records"] = dict(self.pending_records)
+        return document
 
     def command_line(self, command: str) -> str:
         """The command line that runs command on this competition: 'ringmaster stop t.ctl'."""
@@ -191,7 +242,10 @@ class Ringmaster(JobSource):
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not self.state_store.exists():
             raise self.no_state_error()
-        return self.state_store.read()
+        try:
+            return self.state_store.read()
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
 
     # Logging
 
@@ -282,9 +336,19 @@ class Ringmaster(JobSource):
         if job is None:   # counted already: a second result of one job (Dask played it again)
             self.log(f"ignored a second result for game {response.game_id}")
             return
-        # Before anything counts the game: its record durable, under its name.
-        if response.record_attempt is not None and response.record is not None:
-            commit_file(response.record_attempt, response.record, response.record_synced)
+        # Before anything counts the game: its record durable, under its attempt's name
+        # (or its own, where there is no attempt). The state then counts the game with a
+        # note of the record's rename, and only then does the record take its name: a
+        # run stopped in between leaves the game counted and the rename to be done by
+        # the next run's start (complete_pending_records), never a record under ID.sgf
+        # for a game the state doesn't count, which the game's replay would overwrite.
+        attempt = response.record_attempt if response.record is not None else None
+        pending = None
+        if attempt is not None:
+            if not response.record_synced:
+                make_durable(attempt)
+            pending = os.path.relpath(response.record, self.paths.games)
+            self.pending_records[pending] = os.path.relpath(attempt, self.paths.games)
         elif response.record is not None and not response.record_synced:
             make_durable(response.record)
         started = self._job_started.pop(response.game_id, None)
@@ -303,6 +367,11 @@ class Ringmaster(JobSource):
         if not history:
             self.history_tail = ""
         self.save_state()
+        if attempt is not None:
+            commit_file(attempt, response.record, synced=True)   # made durable above
+            # The note goes with the next save (a stop before it: the next start finds
+            # the attempt gone, and forgets it).
+            del self.pending_records[pending]
         if text:
             try:
                 with open(self.paths.history, "a", encoding="utf-8") as f:
@@ -404,6 +473,8 @@ class Ringmaster(JobSource):
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
+        if self._renames_saved and not self.pending_records:
+            self.save_state()   # the notes of the renames done since the last save go
         # Attempts at games that were never counted (a lost worker's, a replayed one's).
         remove_stale_temporaries(self.paths.games)
         self.write_report()
@@ -448,8 +519,21 @@ class Ringmaster(JobSource):
             raise storage_error(exc, self.paths.command, "remove") from None
         for path in self.paths.files():   # this competition's only: not those of 't.x' beside 't'
             remove_stale_temporaries(self.paths.directory, temp_prefix(path))
+        self.complete_pending_records()
         remove_stale_temporaries(self.paths.games)
         remove_stale_temporaries(self.paths.void)
+
+    def complete_pending_records(self) -> None:
+        """Rename into place the records of the games the state counts whose rename a
+        stopped run didn't do (before the temporaries are removed: an attempt is one).
+        Each note is then forgotten, the state's copy at the next save. Raises
+        StorageError."""
+        for name, attempt_name in sorted(self.pending_records.items()):
+            attempt = os.path.join(self.paths.games, attempt_name)
+            if os.path.exists(attempt):   # else renamed already
+                commit_file(attempt, os.path.join(self.paths.games, name), synced=False)
+                self.log(f"record {name}, of a game counted by the last run, renamed into place")
+        self.pending_records = {}
 
     # Reports
 
@@ -474,20 +558,28 @@ class Ringmaster(JobSource):
     def reset(self) -> list[str]:
         """Delete the state and every output. Returns error messages for what couldn't go.
 
-        Raises LockError if a run holds the lock.
+        Holds the run's lock throughout, so that no run starts meanwhile (its counted
+        records would be deleted under it); the log, which is the lock's file, goes
+        last. Raises LockError if a run holds the lock, StorageError if it can't be
+        taken.
         """
         lock = CompetitionLock(self.paths.log)
-        if lock.is_held_elsewhere():
+        try:
+            lock.acquire()
+        except LockError:
             raise LockError(f"competition is running (a run holds the lock on "
                             f"{os.path.basename(self.paths.log)}): stop it with "
-                            f"`{self.command_line('stop')}`, then reset")
-        errors = []
-        for path in self.paths.all_outputs():
-            try:
-                if os.path.isdir(path):
-                    shutil.rmtree(path)
-                elif os.path.exists(path):
-                    os.remove(path)
-            except OSError as exc:
-                errors.append(f"error removing {path}: {exc.strerror}")
-        return errors
+                            f"`{self.command_line('stop')}`, then reset") from None
+        try:
+            errors = []
+            for path in [p for p in self.paths.all_outputs() if p != self.paths.log] + [self.paths.log]:
+                try:
+                    if os.path.isdir(path):
+                        shutil.rmtree(path)
+                    elif os.path.exists(path):
+                        os.remove(path)
+                except OSError as exc:
+                    errors.append(f"error removing {path}: {exc.strerror}")
+            return errors
+        finally:
+            lock.release()

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from ringmaster.errors import CompetitionError, StateFileError
+from ringmaster.errors import CompetitionError, StateFileDamaged
+from ringmaster.files import TEMP_SUFFIX
 
 
 def check_state_fields(document: dict[str, Any], name: str) -> None:
     """Check the ringmaster's own fields of a state document.
 
-    Raises StateFileError naming the file and the field if one is missing or
+    Raises StateFileDamaged naming the file and the field if one is missing or
     of the wrong type, or a count is negative.
     """
     for field, kind in (("void_game_count", int), ("history_size", int),
                         ("history_tail", str), ("competition", dict)):
         if field not in document:
-            raise StateFileError(f"state file {name} is malformed: no {field}")
+            raise StateFileDamaged(f"state file {name} is malformed: no {field}")
         value = document[field]
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise StateFileError(f"state file {name} is malformed: {field} should be "
+            raise StateFileDamaged(f"state file {name} is malformed: {field} should be "
                                  f"{'an integer' if kind is int else 'a ' + kind.__name__}, "
                                  f"not {type(value).__name__}")
         if kind is int and value < 0:
-            raise StateFileError(f"state file {name} is malformed: {field} is negative")
+            raise StateFileDamaged(f"state file {name} is malformed: {field} is negative")
+    pending = document.get("pending_records", {})   # absent in states before it
+    if not isinstance(pending, dict) or not all(
+            _record_name(record) and _record_name(attempt) and attempt.endswith(TEMP_SUFFIX)
+            for record, attempt in pending.items()):
+        raise StateFileDamaged(f"state file {name} is malformed: pending_records should map "
+                             "record names to their attempts' in the games folder")
+
+
+def _record_name(value: Any) -> bool:
+    """Whether value is a name of a file in the games folder (no folder of its own)."""
+    return (isinstance(value, str) and value not in ("", ".", "..")
+            and "/" not in value and os.sep not in value and "\0" not in value)
 
 
 UNSAVED_MEANT = {"time_control": "none", "openings": "none", "referee": "none"}

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from ringmaster.errors import StateFileError
+from ringmaster.errors import StateFileDamaged, StateFileError
 from ringmaster.files import storage_error, write_atomically
 from ringmaster.state.encoding import EncodedArray
 from ringmaster.state.state_file import dumps_state, read_state, write_state
@@ -47,13 +47,40 @@ def _parent(document: dict[str, Any], path: list[str]) -> dict[str, Any]:
     return document
 
 
+class DoesNotFit(ValueError):
+    """A journal line appends to an array that the document it is applied to lacks.
+
+    kind: the error's name as the journal's messages give it (KeyError, TypeError);
+    where: the path, as far as the document has it, then the key it lacks.
+    """
+
+    def __init__(self, kind: str, where: str) -> None:
+        super().__init__(where)
+        self.kind = kind
+        self.where = where
+
+
+def _array_at(document: dict[str, Any], path: list[str]) -> list:
+    """The array at path in document. Raises DoesNotFit."""
+    value: Any = document
+    for depth, key in enumerate(path):
+        if not isinstance(value, dict):
+            raise DoesNotFit("TypeError", ".".join(path[:depth]) + " is not an object")
+        if key not in value:
+            raise DoesNotFit("KeyError", "no " + ".".join(path[:depth + 1]))
+        value = value[key]
+    if not isinstance(value, list):
+        raise DoesNotFit("TypeError", ".".join(path) + " is not an array")
+    return value
+
+
 def apply_line(document: dict[str, Any], entry: Any) -> dict[str, Any]:
     """The state after one journal line: its 'set' part whole, each array in 'append'
     being the same array of document extended by the line's items (in place, once
     the whole line is found to fit).
 
     Raises KeyError, TypeError or ValueError if the line doesn't fit document,
-    which is then unchanged.
+    which is then unchanged: DoesNotFit if document lacks an array it appends to.
     """
     state, appends = entry["set"], entry["append"]
     if not isinstance(state, dict) or not isinstance(appends, list):
@@ -63,9 +90,7 @@ def apply_line(document: dict[str, Any], entry: Any) -> dict[str, Any]:
         if not (isinstance(path, list) and path and all(isinstance(k, str) for k in path)
                 and isinstance(items, list)):
             raise TypeError("bad append")
-        before = _parent(document, path)[path[-1]]
-        if not isinstance(before, list):
-            raise TypeError("append to a non-array")
+        before = _array_at(document, path)
         moves.append((_parent(state, path), path[-1], before, items))
     for parent, key, before, items in moves:
         before.extend(items)
@@ -82,7 +107,9 @@ def read_journaled_state(status: str, journal: str) -> dict[str, Any]:
     short by a kill or a power cut: its game isn't counted, and will be played
     again). A reader that meets a journal of another snapshot while a run
     folds it in reads the snapshot again. Raises StateFileError naming the
-    file if either can't be read or used.
+    file if either can't be read or used; StateFileDamaged if the journal's
+    header can't be read (it is written atomically, so no kill leaves it so,
+    and ignoring the journal would lose the games it counts).
     """
     for _ in range(5):
         document = read_state(status)
@@ -91,7 +118,7 @@ def read_journaled_state(status: str, journal: str) -> dict[str, Any]:
             return document
         lines = _journal_lines(journal, ident)
         if lines is not None:
-            return _applied(document, lines, os.path.basename(journal))
+            return _applied(document, lines, os.path.basename(journal), os.path.basename(status))
         again = read_state(status).get("journal")
         if again == ident:   # a journal of another snapshot for good, or none: the snapshot stands
             return document
@@ -114,9 +141,13 @@ def _journal_lines(journal: str, ident: str) -> list[bytes] | None:
     try:
         header = json.loads(lines[0])
     except ValueError:
-        return None   # its creation never completed
-    if (not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT
-            or header.get("snapshot") != ident):
+        header = None
+    if (len(lines) < 2 or not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT
+            or not isinstance(header.get("snapshot"), str)):
+        # Its header is written whole or not at all (write_atomically): it was damaged since.
+        raise StateFileDamaged(f"journal file {name} is corrupt: its first line is not a "
+                               "journal header")
+    if header.get("snapshot") != ident:
         return None
     if header.get("version") != JOURNAL_VERSION:
         raise StateFileError(f"journal file {name} has incompatible version "
@@ -124,7 +155,8 @@ def _journal_lines(journal: str, ident: str) -> list[bytes] | None:
     return lines[1:]
 
 
-def _applied(document: dict[str, Any], lines: list[bytes], name: str) -> dict[str, Any]:
+def _applied(document: dict[str, Any], lines: list[bytes], name: str,
+             status_name: str) -> dict[str, Any]:
     kept = {key: document[key] for key in ("format", "version") if key in document}
     bad: tuple[int, str] | None = None
     applied = 0
@@ -142,15 +174,24 @@ def _applied(document: dict[str, Any], lines: list[bytes], name: str) -> dict[st
                         continue
                     if entry["n"] != applied + 1:
                         raise ValueError(f"line {applied + 1} missing")
-                document = apply_line(document, entry)
+                try:
+                    document = apply_line(document, entry)
+                except DoesNotFit as exc:
+                    if applied == 0:
+                        # The first save is appended to the very snapshot it followed,
+                        # which had every array it appends to: the snapshot is at fault.
+                        raise StateFileDamaged(
+                            f"state file {status_name} is malformed: {exc.where} (which "
+                            f"{name} appends to)") from None
+                    raise
                 applied += 1
             elif isinstance(entry, dict) and "set" in entry:
                 # A good line after a bad one: no kill or power cut leaves that.
-                raise StateFileError(f"journal file {name} is corrupt at line {bad[0]}: "
-                                     f"{bad[1]}")
+                raise StateFileDamaged(f"journal file {name} is corrupt at line {bad[0]}: "
+                                       f"{bad[1]}")
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             if bad is None:
-                bad = number, type(exc).__name__
+                bad = number, exc.kind if isinstance(exc, DoesNotFit) else type(exc).__name__
     return {**document, **kept}
 
 

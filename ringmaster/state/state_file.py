@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from ringmaster.errors import StateFileError
+from ringmaster.errors import StateFileDamaged, StateFileError
 from ringmaster.files import storage_error, write_atomically
 from ringmaster.state.encoding import EncodedJson
 
@@ -72,9 +72,9 @@ def read_state(pathname: str) -> dict[str, Any]:
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise StateFileError(f"state file {name} is corrupt: {exc}") from None
+        raise StateFileDamaged(f"state file {name} is corrupt: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
-        raise StateFileError(f"state file {name} is not a ringmaster state file")
+        raise StateFileDamaged(f"state file {name} is not a ringmaster state file")
     if document.get("version") != STATE_VERSION:
         raise StateFileError(f"state file {name} has incompatible version "
                              f"{document.get('version')!r} (expected {STATE_VERSION})")

@@ -352,7 +352,7 @@ def test_a_record_to_commit_is_written_under_its_attempts_own_name(tmp_path):
     assert all(name.startswith(".g1.sgf.") and name.endswith(TEMP_SUFFIX) for name in os.listdir(games))
 
 
-def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
+def test_the_coordinator_syncs_each_attempt_before_the_save_that_counts_its_game(
         write_ctl, fsync_targets):
     ctl = write_ctl(CTL.format(good=fake_engine_command(), bad=fake_engine_command(),
                                games=3, extra=""))
@@ -365,11 +365,18 @@ def test_the_coordinator_syncs_each_record_before_the_save_that_counts_its_game(
             path.endswith(".journal") or os.path.basename(path).startswith(".comp.status."))
 
     for n in range(3):
-        record = synced.index(os.path.join(games, f"0_{n}.sgf"))
+        # The record is synced under its attempt's name: the game isn't counted yet.
+        record = next(i for i, p in enumerate(synced) if os.path.dirname(p) == games
+                      and os.path.basename(p).startswith(f".0_{n}.sgf.")
+                      and p.endswith(".attempt" + TEMP_SUFFIX))
         assert synced[record + 1] == games        # its name made durable too
         # Saves before it: one for each game before; the next one counts this game.
         assert len([p for p in synced[:record] if is_state(p)]) == n
-        assert is_state(synced[record + 2])
+        save = next(i for i in range(record + 2, len(synced)) if is_state(synced[i]))
+        assert [p for p in synced[record + 2:save] if os.path.dirname(p) == games] == []
+        # Then it is renamed to its own name, and that made durable.
+        assert games in synced[save + 1:]
+    assert sorted(os.listdir(games)) == ["0_0.sgf", "0_1.sgf", "0_2.sgf"]
 
 
 def test_a_second_result_for_a_counted_game_is_ignored_and_its_record_never_stands(write_ctl):

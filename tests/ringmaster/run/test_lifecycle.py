@@ -783,7 +783,9 @@ def test_a_state_file_with_a_bad_field_is_a_one_line_error(write_ctl, field, val
     before = sorted(os.listdir(os.path.dirname(ctl))), status.read_bytes()
     result = invoke(command, ctl)
     assert result.exit_code == 1
-    assert result.output.strip() == f"ringmaster: state file comp.status is malformed: {problem}"
+    assert result.output.strip() == (f"ringmaster: state file comp.status is malformed: {problem}; "
+                                     "restore it from a backup, or start afresh with "
+                                     f"`ringmaster reset {ctl}`")
     assert (sorted(os.listdir(os.path.dirname(ctl))), status.read_bytes()) == before
 
 

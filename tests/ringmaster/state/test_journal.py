@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ringmaster.competitions.scheduling import GroupScheduler
-from ringmaster.errors import Interrupt, RunInterrupted, StateFileError, StorageError
+from ringmaster.errors import Interrupt, RunInterrupted, StateFileDamaged, StateFileError, StorageError
 from ringmaster.run.lifecycle import run_competition
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state import journal as state_journal
@@ -288,7 +288,11 @@ def test_a_run_that_ends_without_closing_resumes_from_its_journal(write_ctl, mon
                         quiet=True)
     snapshot = json.loads(Path(base + ".status").read_text())
     assert len(snapshot["competition"]["results"]["0"]) == 1   # the first save's snapshot
-    assert len(Path(base + ".journal").read_text().splitlines()) == 1 + 3
+    # The header, a line for each later game, and one at the run's end that drops the note
+    # of the last game's record rename (done after the save that counted it).
+    journal = Path(base + ".journal").read_text().splitlines()
+    assert len(journal) == 1 + 3 + 1
+    assert "pending_records" in journal[-2] and "pending_records" not in journal[-1]
     ringmaster = Ringmaster(ctl, channel_factory=fake_engine_channel)
     ringmaster.load_state()
     assert [g.game_id for g in ringmaster.game_index] == ["0_0", "0_1", "0_2", "0_3"]
@@ -329,3 +333,24 @@ def test_an_interrupt_while_a_result_is_recorded_leaves_that_game_to_be_played_a
     assert sorted(r.game_id for r in ringmaster.competition.results["0"]) == [
         f"0_{i}" for i in range(6)]
     assert sorted(g.game_id for g in ringmaster.game_index) == [f"0_{i}" for i in range(6)]
+
+
+@pytest.mark.parametrize("header", [b"xx", b"", b"[1]", b'{"format": "ringmaster-journal"}',
+                                    b'{"format": "other", "version": 1, "snapshot": "abc"}'])
+def test_a_journal_whose_header_is_damaged_is_refused_in_one_line(store, tmp_path, header):
+    # Its header is written atomically: no kill leaves it so, and ignoring the journal
+    # would lose every game it counts.
+    saved_runs(store, 4)
+    journal = tmp_path / "c.journal"
+    lines = journal.read_bytes().split(b"\n")
+    journal.write_bytes(b"\n".join([header] + lines[1:]))
+    with pytest.raises(StateFileDamaged) as info:
+        store.read()
+    assert str(info.value) == "journal file c.journal is corrupt: its first line is not a journal header"
+
+
+def test_an_empty_journal_is_refused(store, tmp_path):
+    saved_runs(store, 2)
+    (tmp_path / "c.journal").write_bytes(b"")
+    with pytest.raises(StateFileDamaged, match="c.journal is corrupt"):
+        store.read()
