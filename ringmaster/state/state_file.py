@@ -106,7 +106,13 @@ def reconcile_history(pathname: str, size: int, tail: str) -> str | None:
             with open(pathname, "ab") as f:
                 f.write(tail_bytes)
             return None
+        if actual > 0:   # cut mid-line: end that line, so that the next game's starts its own
+            with open(pathname, "rb+") as f:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":
+                    f.write(b"\n")
     except OSError as exc:
         raise storage_error(exc, pathname) from None
     return (f"history file {os.path.basename(pathname)} is shorter than the state expects "
-            f"({actual} bytes, expected {size}); it was edited or truncated")
+            f"({actual} bytes, expected {size}); it was edited or truncated, and its missing "
+            "lines are not rebuilt (the state and `ringmaster show` hold every game)")

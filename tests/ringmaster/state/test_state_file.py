@@ -90,6 +90,9 @@ def test_history_reconciliation(tmp_path):
     assert path.read_text() == "a\nb\n"
     path.write_text("")
     assert "shorter than the state expects" in reconcile_history(str(path), 4, "b\n")
+    path.write_text("a\nb\nc-part")   # cut mid-line, well short: the line is ended
+    assert "shorter than the state expects" in reconcile_history(str(path), 40, "d\n")
+    assert path.read_text() == "a\nb\nc-part\n"
 
 
 
