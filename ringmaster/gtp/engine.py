@@ -82,8 +82,6 @@ class GtpEngine:
             return True, str(exc), True
         except GtpError as exc:
             return True, str(exc), False
-        except Exception as exc:   # a bug in a handler: the engine answers '?' and goes on
-            return True, f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "), False
         return False, "" if response is None else str(response), False
 
 
@@ -175,7 +173,11 @@ def run_gtp_session(engine: GtpEngine, stdin: TextIO | None = None,
         if parsed is None:
             continue
         command_id, command, args = parsed
-        is_failure, text, end = engine.run_command(command, args)
+        try:
+            is_failure, text, end = engine.run_command(command, args)
+        except Exception as exc:   # a bug in a handler: the engine answers '?' and goes on
+            is_failure, end = True, False
+            text = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
         stdout.write(format_response(command_id, is_failure, text))
         stdout.flush()
         if end:
