@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,20 +113,59 @@ def find_competition_type(source: str, path: str) -> str:
     raise ControlFileError(_locate(path, None, "can't find competition_type"))
 
 
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a compound statement (if, for, while, with, try, match) that hold statements."""
+
+
+def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement run in the module's namespace: those at the top level and, recursively,
+    those in its if, for, while, with, try and match blocks; not those in function or class bodies."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in _BLOCK_FIELDS:
+            for child in getattr(node, name, ()):
+                yield from _top_level_statements(child.body if isinstance(
+                    child, (ast.ExceptHandler, ast.match_case)) else [child])
+
+
+def _walrus_targets(node: ast.AST) -> Iterator[str]:
+    """Names a statement's own expressions bind with ':=' (in a comprehension too, which binds
+    in the enclosing scope); not in a lambda, nor in the statements of its blocks."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.stmt, ast.Lambda)):
+            continue
+        if isinstance(child, ast.NamedExpr):
+            yield child.target.id
+        yield from _walrus_targets(child)
+
+
+def _bound_names(node: ast.stmt) -> Iterator[str]:
+    """The names a statement binds in the namespace it runs in."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)
+    targets: list[ast.AST] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+    for target in targets:
+        yield from (n.id for n in ast.walk(target)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    yield from _walrus_targets(node)
+
+
 def _assignment_lines(tree: ast.Module) -> dict[str, int]:
+    """{name: line of its last binding} for every name the file binds in its own namespace."""
     lines: dict[str, int] = {}
-    for node in tree.body:
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            lines[node.name] = node.lineno
-        for target in targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    lines[name.id] = node.lineno
+    for node in _top_level_statements(tree.body):
+        for name in _bound_names(node):
+            lines[name] = node.lineno
     return lines
 
 

@@ -78,6 +78,34 @@ def test_a_plain_value_that_is_no_setting_and_unused_is_warned_once_with_its_lin
     ]
 
 
+def test_names_bound_inside_top_level_blocks_are_checked_as_top_level_ones(write_ctl):
+    # They run in the file's namespace: a misspelt setting under an if, a with or a try
+    # is as ineffective as one at the top level. Function and class bodies are their own.
+    control_file = load(write_ctl, GOOD + """import os
+if os.environ.get('NO_SUCH_VARIABLE') is None:
+    reuse = True
+    recrd_games = False
+try:
+    with open(os.devnull) as null:
+        kommi = 6.5
+finally:
+    for _ in [0]:
+        (number_of_game := 3)
+def helper():
+    move_limt = 5
+    return move_limt
+class Settings:
+    komy = 5
+""")
+    assert control_file.warnings == [
+        "comp.ctl line 9: 'reuse' is not a setting of playoff and nothing in the file uses it, "
+        "so it has no effect; did you mean 'reuse_engines'?",
+        "comp.ctl line 10: 'recrd_games' is not a setting; did you mean 'record_games'?",
+        "comp.ctl line 13: 'kommi' is not a setting; did you mean 'komi'?",
+        "comp.ctl line 16: 'number_of_game' is not a setting; did you mean 'number_of_games'?",
+    ]
+
+
 def test_another_competition_types_setting_is_warned(write_ctl):
     control_file = load(write_ctl, GOOD + "exploration_coefficient = 0.45\n")
     assert [w.split(":")[0] for w in control_file.warnings] == ["comp.ctl line 7"]
