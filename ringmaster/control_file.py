@@ -8,6 +8,7 @@ import os
 import re
 import sys
 import traceback
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ class ControlFile:
       path, competition_code, competition_type
       config          -- the names it defined (the settings, and its own helpers)
       setting_lines   -- {top-level name: line of its last assignment}
+      definitions     -- the top-level names def, class and import bind (helpers)
       warnings        -- one-line messages about names that look like settings but aren't
     """
 
@@ -40,6 +42,7 @@ class ControlFile:
     competition_type: str
     config: dict[str, Any]
     setting_lines: dict[str, int] = field(default_factory=dict)
+    definitions: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
 
     def error(self, message: str, line: int | None = None,
@@ -73,7 +76,8 @@ class ControlFile:
     def misspelling_of(self, setting: str, known: set[str]) -> str | None:
         """A top-level name of this file that isn't a setting but looks like setting misspelt."""
         names = [n for n in self.setting_lines
-                 if n not in known and n in self.config and not n.startswith("_")]
+                 if n not in known and n in self.config and not n.startswith("_")
+                 and n not in self.definitions]
         close = difflib.get_close_matches(setting, names, n=1, cutoff=0.8)
         return close[0] if close else None
 
@@ -160,6 +164,13 @@ def _bound_names(node: ast.stmt) -> Iterator[str]:
     yield from _walrus_targets(node)
 
 
+def _definitions(tree: ast.Module) -> set[str]:
+    """The names the file's def, class and import statements bind in its namespace."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    return {name for node in _top_level_statements(tree.body) if isinstance(node, kinds)
+            for name in _bound_names(node)}
+
+
 def _assignment_lines(tree: ast.Module) -> dict[str, int]:
     """{name: line of its last binding} for every name the file binds in its own namespace."""
     lines: dict[str, int] = {}
@@ -232,13 +243,16 @@ def load_control_file(path: str) -> ControlFile:
     config = {name: value for name, value in namespace.items()
               if not name.startswith("__") and provided.get(name, _MISSING) is not value}
     lines = _assignment_lines(tree)
-    control_file = ControlFile(path, code, competition_type, config, lines)
+    control_file = ControlFile(path, code, competition_type, config, lines, _definitions(tree))
     control_file.warnings = setting_warnings(control_file, cls.known_settings(), _names_read(tree))
     return control_file
 
 
 _MISSING = object()
 
+
+CODE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, types.ModuleType)
+"""Values that are the file's own code (a lambda, a class, a module): helpers, whatever their name."""
 
 PLAIN_TYPES = (str, int, float, complex, bool, list, tuple, dict, set, frozenset, type(None))
 """Values a setting takes; a name bound to one that nothing reads looks like a setting that isn't."""
@@ -258,12 +272,13 @@ def setting_it_begins(name: str, known: set[str]) -> str | None:
 def setting_warnings(control_file: ControlFile, known: set[str], names_read: set[str]) -> list[str]:
     """One warning for each top-level name that isn't a setting and has no effect.
 
-    A name that looks like a setting misspelt is warned whatever its value. Any
-    other is warned when it is bound to a plain value (a string, number, bool,
-    list, dict...) that nothing in the file reads: a setting this competition
-    type doesn't have ('reuse = True', 'openings = ...'), which the user may
-    believe is on. Functions, classes, modules, names the file's own code
-    reads, and names in UPPER_CASE or starting with '_' are helpers: silent.
+    Helpers are silent: functions, classes, modules and imported names, and
+    names the file's own code reads (anywhere: 'matchup = Matchup(...)' then
+    'matchups = [matchup]'). Any other name that looks like a setting misspelt
+    ('kommi') is warned whatever its value. The rest are warned when bound to a
+    plain value (a string, number, bool, list, dict...): a setting this
+    competition type doesn't have ('reuse = True', 'openings = ...'), which the
+    user may believe is on, unless in UPPER_CASE or starting with '_'.
     """
     warnings = []
     where = os.path.basename(control_file.path)
@@ -271,13 +286,15 @@ def setting_warnings(control_file: ControlFile, known: set[str], names_read: set
     for name in sorted(control_file.setting_lines, key=control_file.setting_lines.get):
         if name in known or name.startswith("_") or name not in control_file.config:
             continue
+        if (name in control_file.definitions or name in names_read
+                or isinstance(control_file.config[name], CODE_TYPES)):
+            continue
         line = control_file.setting_lines[name]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
             warnings.append(f"{where} line {line}: '{name}' is not a setting; did you mean '{close[0]}'?")
             continue
-        if (is_helper_name(name) or name in names_read
-                or not isinstance(control_file.config[name], PLAIN_TYPES)):
+        if is_helper_name(name) or not isinstance(control_file.config[name], PLAIN_TYPES):
             continue
         guess = setting_it_begins(name, known)
         hint = f"; did you mean '{guess}'?" if guess else ""

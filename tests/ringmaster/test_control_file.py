@@ -78,6 +78,39 @@ def test_a_plain_value_that_is_no_setting_and_unused_is_warned_once_with_its_lin
     ]
 
 
+def test_helpers_named_like_a_setting_are_not_taken_for_misspellings(write_ctl):
+    # A function, a class, an import or a name the file reads is the file's own
+    # helper, however close its name is to a setting's; an unread plain value or
+    # Player is still warned as the misspelling it most likely is.
+    control_file = load(write_ctl, HEADER + """
+from math import pi as kmi
+import os as komu
+def player(mode):
+    return Player(['gnugo', '--mode', mode])
+class Matchups:
+    pass
+board_siz = lambda: 9
+players = {'a': player('gtp'), 'b': player('gtp')}
+matchup = Matchup('a', 'b', number_of_games=1)
+matchups = [matchup]
+board_size = board_siz()
+komi = 7.5
+number_of_game = 10
+referre = Player('gnugo')
+""")
+    control_file.make_competition()
+    assert control_file.warnings == [
+        "comp.ctl line 15: 'number_of_game' is not a setting; did you mean 'number_of_games'?",
+        "comp.ctl line 16: 'referre' is not a setting; did you mean 'referee'?",
+    ]
+
+
+def test_a_missing_setting_is_not_said_to_be_misspelt_as_a_function(write_ctl):
+    text = GOOD.replace("players = {'a'", "def player(code):\n    return Player(code)\n"
+                                          "player_list = {'a'")
+    assert error(write_ctl, text).endswith("'players' not specified")
+
+
 def test_names_bound_inside_top_level_blocks_are_checked_as_top_level_ones(write_ctl):
     # They run in the file's namespace: a misspelt setting under an if, a with or a try
     # is as ineffective as one at the top level. Function and class bodies are their own.
