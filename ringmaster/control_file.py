@@ -237,7 +237,7 @@ def load_control_file(path: str) -> ControlFile:
         raise ControlFileError(_locate(
             path, line, f"the control file called sys.exit({exc.code!r}); a control file "
             f"only defines settings"), line) from None
-    except (Exception, KeyboardInterrupt) as exc:
+    except BaseException as exc:  # noqa: BLE001 (a control file may raise anything)
         line = _error_line(exc, path)
         raise ControlFileError(_locate(path, line, describe_user_exception(exc)), line) from None
     config = {name: value for name, value in namespace.items()

@@ -104,13 +104,24 @@ class Interrupt(KeyboardInterrupt):
 def describe_user_exception(exc: BaseException) -> str:
     """What a control file's code raised, for a one-line error.
 
-    'ValueError: bad value'; 'KeyboardInterrupt' when there is no message;
+    'ValueError: bad value'; 'KeyboardInterrupt' when there is no message (or
+    its __str__ fails); a message of several lines joined with ' / ';
     'it called sys.exit(0)' for SystemExit (a control file only defines settings).
     """
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({exc.code!r}); a control file only defines settings"
-    message = str(exc)
+    message = " / ".join(line.strip() for line in _exception_text(exc).splitlines() if line.strip())
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _exception_text(exc: BaseException) -> str:
+    """str(exc), or '' when the control file's own __str__ raises."""
+    try:
+        return str(exc)
+    except Interrupt:
+        raise
+    except BaseException:  # noqa: BLE001 (user code may raise anything)
+        return ""
 
 
 class JobFailed(Exception):

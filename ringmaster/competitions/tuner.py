@@ -255,7 +255,7 @@ class Tuner(Competition):
             player = self.candidate_maker(*engine_parameters)
         except Interrupt:
             raise   # Ctrl-C or SIGTERM while it ran: the run is interrupted
-        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # noqa: BLE001 (user code)
+        except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
             raise CompetitionError(
                 f"error from make_candidate(): {describe_user_exception(exc)}") from None
         if not isinstance(player, Player):

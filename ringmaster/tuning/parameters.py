@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import ControlFileError, Interrupt, describe_user_exception
 from ringmaster.settings import (
     ControlFileObject,
     Setting,
@@ -119,9 +119,11 @@ def _check_format(code: str, fmt: str | None, sample: Any) -> str:
 def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
     try:
         return fn(value)
-    except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+    except Interrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
         raise ValueError(f"error from {what} (applied to {value}): "
-                         f"{type(exc).__name__}: {exc}") from None
+                         f"{describe_user_exception(exc)}") from None
 
 
 def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
@@ -235,9 +237,11 @@ def convert_parameters(specs: list[ParameterSpec], optimiser_parameters: list[fl
     for spec, value in zip(specs, optimiser_parameters):
         try:
             result.append(spec.convert(value))
-        except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+        except Interrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
             raise ValueError(f"error from scale for {spec.code} (applied to {value}): "
-                             f"{type(exc).__name__}: {exc}") from None
+                             f"{describe_user_exception(exc)}") from None
     return tuple(result)
 
 

@@ -322,6 +322,16 @@ def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl
                              "out of range for othello (even, 4-16)\n")
 
 
+@pytest.mark.parametrize("extra, expected", [
+    ("raise BaseException('x')", "BaseException: x"),
+    ("raise ValueError('two\\nlines')", "ValueError: two / lines"),
+])
+def test_anything_a_control_file_raises_is_a_one_line_user_error(write_ctl, extra, expected):
+    result = invoke("run", playoff(write_ctl, extra=extra))
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == f"ringmaster: error in control file comp.ctl line 9: {expected}\n"
+
+
 def spy_on_html(monkeypatch, base: str) -> list[int]:
     """The number of game rows in FILE.html each time it is written."""
     from ringmaster.run.reports import RunReports

@@ -363,6 +363,18 @@ def test_a_control_file_that_exits_or_interrupts_is_a_control_file_error(write_c
     assert error(write_ctl, GOOD + statement) == f"error in control file comp.ctl {expected}"
 
 
+@pytest.mark.parametrize("statement, expected", [
+    ("raise ValueError('l1\\nl2\\n\\n  l3')", "line 7: ValueError: l1 / l2 / l3"),
+    ("class Odd(Exception):\n    def __str__(self):\n        return 1 / 0\nraise Odd('x')",
+     "line 10: Odd"),
+    ("raise BaseException('x')", "line 7: BaseException: x"),
+    ("raise GeneratorExit", "line 7: GeneratorExit"),
+])
+def test_whatever_the_control_file_raises_is_one_line_naming_its_line(write_ctl, statement,
+                                                                       expected):
+    assert error(write_ctl, GOOD + statement + "\n") == f"error in control file comp.ctl {expected}"
+
+
 def test_a_missing_setting_looks_for_a_misspelt_one(write_ctl):
     message = error(write_ctl, GOOD.replace("board_size = 9", "boardsize = 9"))
     assert message.endswith("'board_size' not specified (line 4 sets 'boardsize': "
