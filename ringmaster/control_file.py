@@ -60,6 +60,8 @@ class ControlFile:
         try:
             competition.initialise_from_control_file(self.config)
         except ControlFileError as exc:
+            if exc.located:
+                raise
             line = exc.line
             if line is None and exc.setting is not None:
                 line = self.setting_lines.get(exc.setting)

@@ -7,7 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ringmaster.errors import ControlFileError, Interrupt, describe_user_exception
+from ringmaster.errors import (
+    ControlFileError,
+    Interrupt,
+    callback_error,
+    describe_user_exception,
+    raised_in_control_file,
+)
 from ringmaster.settings import (
     ControlFileObject,
     Setting,
@@ -232,17 +238,22 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
 
 
 def convert_parameters(specs: list[ParameterSpec], optimiser_parameters: list[float]) -> tuple:
-    """Engine parameters for a point of optimiser space. Raises ValueError naming the parameter."""
-    result = []
-    for spec, value in zip(specs, optimiser_parameters):
-        try:
-            result.append(spec.convert(value))
-        except Interrupt:
-            raise
-        except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
-            raise ValueError(f"error from scale for {spec.code} (applied to {value}): "
-                             f"{describe_user_exception(exc)}") from None
-    return tuple(result)
+    """Engine parameters for a point of optimiser space.
+
+    Raises CallbackError naming the parameter, and the control file's line where its scale failed.
+    """
+    return tuple(apply_scale(spec, spec.convert, value) for spec, value in zip(specs, optimiser_parameters))
+
+
+def apply_scale(spec: ParameterSpec, scale: Callable[[float], Any], value: float) -> Any:
+    """scale(value) for spec's parameter. Raises CallbackError naming the parameter and the line."""
+    try:
+        return scale(value)
+    except Interrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
+        raise callback_error(f"scale for {spec.code} (applied to {value})",
+                            describe_user_exception(exc), raised_in_control_file(exc)) from None
 
 
 def format_engine_parameters(specs: list[ParameterSpec], engine_parameters: tuple) -> str:

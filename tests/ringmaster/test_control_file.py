@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ringmaster.control_file import load_control_file
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError
 
 HEADER = "competition_type = 'playoff'\n"
 GOOD = HEADER + """
@@ -413,8 +413,43 @@ def test_make_candidate_that_exits_or_interrupts_is_a_control_file_error(write_c
                                                                          expected):
     text = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(
         "    return Player('gnugo')", f"    {statement}")
-    assert error(write_ctl, text) == ("error in control file comp.ctl line 11: 'make_candidate': "
-                                      f"error from make_candidate(): {expected}")
+    assert error(write_ctl, text) == ("error in control file comp.ctl line 12, in "
+                                      f"make_candidate(a=0.166667, b=0.166667): {expected}")
+
+
+RUN_TIME_TUNER = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(
+    "def make_candidate(a, b):\n    return Player('gnugo')\n", """def check(value):
+    if value > 0.5:
+        raise ValueError(f'boom\\nat {value}')
+def make_candidate(a, b):
+    check(a)
+    if b > 0.5:
+        return None
+    return Player('gnugo', timeout=a - 0.15)
+def scale(f):
+    return 1 / (f - 0.25)
+""").replace("Parameter('b', scale=LINEAR(0, 1)", "Parameter('b', scale=scale")
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda c: c.make_candidate("x", (0.9, 0.1)),
+     "line 13, in make_candidate(a=0.9, b=0.1): ValueError: boom / at 0.9"),
+    (lambda c: c.make_candidate("x", (0.4, 0.9)),
+     "line 14, in make_candidate(a=0.4, b=0.9): returned None, not a Player"),
+    (lambda c: c.make_candidate("x", (0.1, 0.1)),
+     "line 18, in make_candidate(a=0.1, b=0.1): player x: 'timeout': must be positive"),
+    (lambda c: c.convert([0.1, 0.25]),
+     "line 20, in scale for b (applied to 0.25): ZeroDivisionError: float division by zero"),
+])
+def test_a_control_file_function_failing_later_names_its_line_and_arguments(write_ctl, call,
+                                                                            expected):
+    # make_candidate and scales run long after the file was read, for parameters
+    # the load-time check never tried: the error still names the file, the line
+    # in it, and what the function was given.
+    competition = load(write_ctl, RUN_TIME_TUNER).make_competition()
+    with pytest.raises(CompetitionError) as info:
+        call(competition)
+    assert str(info.value) == f"error in control file comp.ctl {expected}"
 
 
 @pytest.mark.parametrize("split_a, split_b, expected", [
