@@ -216,7 +216,7 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
             raise ControlFileError(f"'parameters': item {i}: not a Parameter", setting="parameters")
         code = item.settings.get("code")
         context = f"parameter {code if isinstance(code, str) else i}"
-        settings = load_settings(settings_table, item.settings, context)
+        settings = _load_parameter_settings(item, settings_table, context)
         if (settings.get("split") or 0) > MAX_CANDIDATES:
             raise ControlFileError(f"{context}: 'split' is {settings['split']}, more than the "
                                    f"{MAX_CANDIDATES} candidates a tuner may have",
@@ -235,6 +235,19 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
             f"{MAX_CANDIDATES} a tuner may have; use smaller splits (max_depth refines "
             f"the best ones)", setting="parameters")
     return specs
+
+
+def _load_parameter_settings(item: ControlFileObject, settings_table: list[Setting],
+                             context: str) -> dict[str, Any]:
+    """A Parameter's checked settings. Raises ControlFileError with the line of the Parameter,
+    or of its scale when the scale's own arguments are bad (LOG(-1, 5))."""
+    scale = item.settings.get("scale")
+    if isinstance(scale, Scale) and scale.error is not None:
+        raise ControlFileError(f"{context}: 'scale': {scale.error}", line=scale.line or item.line)
+    try:
+        return load_settings(settings_table, item.settings, context)
+    except ControlFileError as exc:
+        raise ControlFileError(str(exc), line=item.line) from None
 
 
 def convert_parameters(specs: list[ParameterSpec], optimiser_parameters: list[float]) -> tuple:

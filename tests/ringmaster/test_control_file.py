@@ -257,6 +257,32 @@ def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
     assert message.endswith(expected)
 
 
+@pytest.mark.parametrize("old, new, expected", [
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player('gnugo', timeout=0)",
+     "line 4: player b: 'timeout': must be positive"),
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player([])",
+     "line 4: player b: 'command': empty"),
+    ("board_size = 9", "referee = (\n    Player('gnugo', environ={'A': 1}))\nboard_size = 9",
+     "line 5: player referee: 'environ': keys and values must be strings"),
+])
+def test_a_bad_player_names_the_line_of_its_player_call(write_ctl, old, new, expected):
+    assert error(write_ctl, GOOD.replace(old, new)) == f"error in control file comp.ctl {expected}"
+
+
+@pytest.mark.parametrize("parameter, expected", [
+    ("Parameter('a', scale=LOG(-1, 5), split=3)",
+     "line 13: parameter a: 'scale': invalid parameters for LOG: bounds have different signs"),
+    ("Parameter('a',\n              scale=EXPLICIT([]), split=3)",
+     "line 14: parameter a: 'scale': invalid parameters for EXPLICIT: empty value list"),
+    ("Parameter('a', scale=LINEAR(0, 1), split=0)", "line 13: parameter a: 'split': must be positive"),
+    ("Parameter('a', scale=LINEAR(0, 1), splt=3)", "line 13: Parameter: unknown argument 'splt'"),
+])
+def test_a_bad_parameter_names_the_line_of_its_call_or_its_scales(write_ctl, parameter, expected):
+    text = TUNER.replace("SPLIT_B", "3").replace(
+        "Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A)", parameter)
+    assert error(write_ctl, text) == f"error in control file comp.ctl {expected}"
+
+
 @pytest.mark.parametrize("top, player, expected_a, expected_b", [
     ("", "", 300.0, 300.0),
     ("timeout = None\n", "", None, None),
