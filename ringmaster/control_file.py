@@ -8,6 +8,8 @@ import os
 import re
 import sys
 import traceback
+import types
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,7 @@ class ControlFile:
       path, competition_code, competition_type
       config          -- the names it defined (the settings, and its own helpers)
       setting_lines   -- {top-level name: line of its last assignment}
+      definitions     -- the top-level names def, class and import bind (helpers)
       warnings        -- one-line messages about names that look like settings but aren't
     """
 
@@ -39,6 +42,7 @@ class ControlFile:
     competition_type: str
     config: dict[str, Any]
     setting_lines: dict[str, int] = field(default_factory=dict)
+    definitions: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
 
     def error(self, message: str, line: int | None = None,
@@ -56,6 +60,8 @@ class ControlFile:
         try:
             competition.initialise_from_control_file(self.config)
         except ControlFileError as exc:
+            if exc.located:
+                raise
             line = exc.line
             if line is None and exc.setting is not None:
                 line = self.setting_lines.get(exc.setting)
@@ -72,7 +78,8 @@ class ControlFile:
     def misspelling_of(self, setting: str, known: set[str]) -> str | None:
         """A top-level name of this file that isn't a setting but looks like setting misspelt."""
         names = [n for n in self.setting_lines
-                 if n not in known and n in self.config and not n.startswith("_")]
+                 if n not in known and n in self.config and not n.startswith("_")
+                 and n not in self.definitions]
         close = difflib.get_close_matches(setting, names, n=1, cutoff=0.8)
         return close[0] if close else None
 
@@ -112,20 +119,66 @@ def find_competition_type(source: str, path: str) -> str:
     raise ControlFileError(_locate(path, None, "can't find competition_type"))
 
 
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a compound statement (if, for, while, with, try, match) that hold statements."""
+
+
+def _top_level_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement run in the module's namespace: those at the top level and, recursively,
+    those in its if, for, while, with, try and match blocks; not those in function or class bodies."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in _BLOCK_FIELDS:
+            for child in getattr(node, name, ()):
+                yield from _top_level_statements(child.body if isinstance(
+                    child, (ast.ExceptHandler, ast.match_case)) else [child])
+
+
+def _walrus_targets(node: ast.AST) -> Iterator[str]:
+    """Names a statement's own expressions bind with ':=' (in a comprehension too, which binds
+    in the enclosing scope); not in a lambda, nor in the statements of its blocks."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.stmt, ast.Lambda)):
+            continue
+        if isinstance(child, ast.NamedExpr):
+            yield child.target.id
+        yield from _walrus_targets(child)
+
+
+def _bound_names(node: ast.stmt) -> Iterator[str]:
+    """The names a statement binds in the namespace it runs in."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)
+    targets: list[ast.AST] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+    for target in targets:
+        yield from (n.id for n in ast.walk(target)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    yield from _walrus_targets(node)
+
+
+def _definitions(tree: ast.Module) -> set[str]:
+    """The names the file's def, class and import statements bind in its namespace."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    return {name for node in _top_level_statements(tree.body) if isinstance(node, kinds)
+            for name in _bound_names(node)}
+
+
 def _assignment_lines(tree: ast.Module) -> dict[str, int]:
+    """{name: line of its last binding} for every name the file binds in its own namespace."""
     lines: dict[str, int] = {}
-    for node in tree.body:
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            lines[node.name] = node.lineno
-        for target in targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    lines[name.id] = node.lineno
+    for node in _top_level_statements(tree.body):
+        for name in _bound_names(node):
+            lines[name] = node.lineno
     return lines
 
 
@@ -186,19 +239,22 @@ def load_control_file(path: str) -> ControlFile:
         raise ControlFileError(_locate(
             path, line, f"the control file called sys.exit({exc.code!r}); a control file "
             f"only defines settings"), line) from None
-    except (Exception, KeyboardInterrupt) as exc:
+    except BaseException as exc:  # noqa: BLE001 (a control file may raise anything)
         line = _error_line(exc, path)
         raise ControlFileError(_locate(path, line, describe_user_exception(exc)), line) from None
     config = {name: value for name, value in namespace.items()
               if not name.startswith("__") and provided.get(name, _MISSING) is not value}
     lines = _assignment_lines(tree)
-    control_file = ControlFile(path, code, competition_type, config, lines)
+    control_file = ControlFile(path, code, competition_type, config, lines, _definitions(tree))
     control_file.warnings = setting_warnings(control_file, cls.known_settings(), _names_read(tree))
     return control_file
 
 
 _MISSING = object()
 
+
+CODE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, types.ModuleType)
+"""Values that are the file's own code (a lambda, a class, a module): helpers, whatever their name."""
 
 PLAIN_TYPES = (str, int, float, complex, bool, list, tuple, dict, set, frozenset, type(None))
 """Values a setting takes; a name bound to one that nothing reads looks like a setting that isn't."""
@@ -218,12 +274,13 @@ def setting_it_begins(name: str, known: set[str]) -> str | None:
 def setting_warnings(control_file: ControlFile, known: set[str], names_read: set[str]) -> list[str]:
     """One warning for each top-level name that isn't a setting and has no effect.
 
-    A name that looks like a setting misspelt is warned whatever its value. Any
-    other is warned when it is bound to a plain value (a string, number, bool,
-    list, dict...) that nothing in the file reads: a setting this competition
-    type doesn't have ('reuse = True', 'openings = ...'), which the user may
-    believe is on. Functions, classes, modules, names the file's own code
-    reads, and names in UPPER_CASE or starting with '_' are helpers: silent.
+    Helpers are silent: functions, classes, modules and imported names, and
+    names the file's own code reads (anywhere: 'matchup = Matchup(...)' then
+    'matchups = [matchup]'). Any other name that looks like a setting misspelt
+    ('kommi') is warned whatever its value. The rest are warned when bound to a
+    plain value (a string, number, bool, list, dict...): a setting this
+    competition type doesn't have ('reuse = True', 'openings = ...'), which the
+    user may believe is on, unless in UPPER_CASE or starting with '_'.
     """
     warnings = []
     where = os.path.basename(control_file.path)
@@ -231,13 +288,15 @@ def setting_warnings(control_file: ControlFile, known: set[str], names_read: set
     for name in sorted(control_file.setting_lines, key=control_file.setting_lines.get):
         if name in known or name.startswith("_") or name not in control_file.config:
             continue
+        if (name in control_file.definitions or name in names_read
+                or isinstance(control_file.config[name], CODE_TYPES)):
+            continue
         line = control_file.setting_lines[name]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
             warnings.append(f"{where} line {line}: '{name}' is not a setting; did you mean '{close[0]}'?")
             continue
-        if (is_helper_name(name) or name in names_read
-                or not isinstance(control_file.config[name], PLAIN_TYPES)):
+        if is_helper_name(name) or not isinstance(control_file.config[name], PLAIN_TYPES):
             continue
         guess = setting_it_begins(name, known)
         hint = f"; did you mean '{guess}'?" if guess else ""

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import traceback
+from collections.abc import Callable
+from typing import Any
+
 # The command line's exit codes (docs/running.md, 'Exit codes'); each error class carries its own.
 EXIT_OK = 0
 EXIT_USER_ERROR = 1        # a bad control file, state file or command
@@ -28,17 +33,60 @@ class ControlFileError(RingmasterError):
     Public attributes:
       setting -- the top-level setting the problem is in, if known
       line    -- the control file's line the problem is on, if known
+      located -- the message already names the file and line ('error in control file ...')
     """
 
     def __init__(self, message: str, line: int | None = None, *,
-                 setting: str | None = None) -> None:
+                 setting: str | None = None, located: bool = False) -> None:
         super().__init__(message)
         self.line = line
         self.setting = setting
+        self.located = located
 
 
 class CompetitionError(RingmasterError):
     """The competition's state can't be used with the control file."""
+
+
+class CallbackError(CompetitionError):
+    """A function of the control file's (make_candidate, a scale) failed when the ringmaster called it.
+
+    Public attributes:
+      line -- the control file's line the message names, or None
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def callback_error(call: str, reason: str, where: tuple[str, int] | None) -> CallbackError:
+    """'error in control file x.ctl line 12, in make_candidate(c=0.9): ValueError: boom' for where
+    (path, line), or 'error from make_candidate(c=0.9): ...' for a function that isn't the file's."""
+    if where is None:
+        return CallbackError(f"error from {call}: {reason}")
+    path, line = where
+    return CallbackError(f"error in control file {os.path.basename(path)} line {line}, in {call}: {reason}",
+                         line)
+
+
+def raised_in_control_file(exc: BaseException) -> tuple[str, int] | None:
+    """(path, line) where exc was raised in a control file: the deepest frame of its traceback
+    running the control file's code (its own functions included); None if there is none."""
+    found = None
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        if frame.f_globals.get("__ringmaster_control_file__"):
+            found = (frame.f_code.co_filename, line)
+    return found
+
+
+def defined_in_control_file(function: Callable[..., Any]) -> tuple[str, int] | None:
+    """(path, line) of a control file's def of function; None for a function defined elsewhere."""
+    code = getattr(function, "__code__", None)
+    namespace = getattr(function, "__globals__", None) or {}
+    if code is None or not namespace.get("__ringmaster_control_file__"):
+        return None
+    return code.co_filename, code.co_firstlineno
 
 
 class StateFileError(RingmasterError):
@@ -109,13 +157,24 @@ class Interrupt(KeyboardInterrupt):
 def describe_user_exception(exc: BaseException) -> str:
     """What a control file's code raised, for a one-line error.
 
-    'ValueError: bad value'; 'KeyboardInterrupt' when there is no message;
+    'ValueError: bad value'; 'KeyboardInterrupt' when there is no message (or
+    its __str__ fails); a message of several lines joined with ' / ';
     'it called sys.exit(0)' for SystemExit (a control file only defines settings).
     """
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({exc.code!r}); a control file only defines settings"
-    message = str(exc)
+    message = " / ".join(line.strip() for line in _exception_text(exc).splitlines() if line.strip())
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _exception_text(exc: BaseException) -> str:
+    """str(exc), or '' when the control file's own __str__ raises."""
+    try:
+        return str(exc)
+    except Interrupt:
+        raise
+    except BaseException:  # noqa: BLE001 (user code may raise anything)
+        return ""
 
 
 class JobFailed(Exception):

@@ -336,7 +336,7 @@ class Competition(ABC):
             try:
                 self.referee = self.make_player_spec(REFEREE_CODE, settings[REFEREE_CODE])
             except ControlFileError as exc:
-                raise ControlFileError(str(exc), setting=REFEREE_CODE) from None
+                raise ControlFileError(str(exc), exc.line, setting=REFEREE_CODE) from None
         return settings
 
     def check_referee(self, settings: dict[str, Any], context: str = "") -> None:
@@ -347,11 +347,17 @@ class Competition(ABC):
     def make_player_spec(self, code: str, player: Any) -> PlayerSpec:
         """Turn a control file's Player into a PlayerSpec, resolving paths.
 
-        Raises ControlFileError naming the player if a setting is bad.
+        Raises ControlFileError naming the player, and the line of its Player(...), if a setting is bad.
         """
-        context = f"player {code}"
         if not isinstance(player, Player):
-            raise ControlFileError(f"{context}: not a Player")
+            raise ControlFileError(f"player {code}: not a Player")
+        try:
+            return self._checked_player_spec(code, player)
+        except ControlFileError as exc:
+            raise ControlFileError(str(exc), exc.line or player.line, setting=exc.setting) from None
+
+    def _checked_player_spec(self, code: str, player: Player) -> PlayerSpec:
+        context = f"player {code}"
         settings = load_settings(PLAYER_SETTINGS, player.settings, context)
         command = list(settings["command"])
         if "/" in command[0]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
@@ -25,6 +26,7 @@ from ringmaster.settings import (
     load_settings,
 )
 from ringmaster.stats.win_rates import ELO_METHOD
+from ringmaster.tuning.parameters import apply_scale
 from ringmaster.tuning.scales import stochastic_value
 from ringmaster.tuning.spsa import (
     A_RATIO,
@@ -242,14 +244,8 @@ class SpsaTuner(ContinuousTuner):
 
     def _engine_values(self, point: list[float]) -> list[Any]:
         """Engine parameters at a point, integer scales rounded at random (stochastic rounding)."""
-        values = []
-        for spec, f in zip(self.parameter_specs, point):
-            try:
-                values.append(stochastic_value(spec.convert, f, self.rng.random()))
-            except Exception as exc:  # noqa: BLE001 (user code may raise anything)
-                raise CompetitionError(f"error from scale for {spec.code} (applied to {f}): "
-                                       f"{type(exc).__name__}: {exc}") from None
-        return values
+        return [apply_scale(spec, functools.partial(stochastic_value, spec.convert, u=self.rng.random()), f)
+                for spec, f in zip(self.parameter_specs, point)]
 
     def get_game(self) -> GameJob | NoGameAvailable:
         if self.tuning_over():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -23,7 +24,15 @@ from ringmaster.competitions.referee_settings import (
 )
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.time_settings import check_player_clocks, player_time_control
-from ringmaster.errors import CompetitionError, ControlFileError, Interrupt, describe_user_exception
+from ringmaster.errors import (
+    CallbackError,
+    ControlFileError,
+    Interrupt,
+    callback_error,
+    defined_in_control_file,
+    describe_user_exception,
+    raised_in_control_file,
+)
 from ringmaster.game.job import GameJob, GameJobResult, PlayerSpec
 from ringmaster.rules import get_rules_class
 from ringmaster.settings import (
@@ -236,16 +245,16 @@ class Tuner(Competition):
         """Raise ControlFileError if make_candidate fails for these parameters."""
         try:
             self.make_candidate("candidate", engine_parameters)
-        except CompetitionError as exc:
+        except CallbackError as exc:
+            if exc.line is not None:
+                raise ControlFileError(str(exc), exc.line, setting="make_candidate", located=True) from None
             raise ControlFileError(f"'make_candidate': {exc}", setting="make_candidate") from None
 
     # Candidates
 
     def convert(self, optimiser_parameters: list[float]) -> tuple:
-        try:
-            return convert_parameters(self.parameter_specs, optimiser_parameters)
-        except ValueError as exc:
-            raise CompetitionError(str(exc)) from None
+        """Engine parameters for optimiser parameters. Raises CallbackError if a scale fails."""
+        return convert_parameters(self.parameter_specs, optimiser_parameters)
 
     def format_engine_parameters(self, engine_parameters: tuple) -> str:
         return format_engine_parameters(self.parameter_specs, engine_parameters)
@@ -253,25 +262,35 @@ class Tuner(Competition):
     def format_optimiser_parameters(self, optimiser_parameters: list[float]) -> str:
         return self.format_engine_parameters(self.convert(optimiser_parameters))
 
+    def candidate_call(self, engine_parameters: tuple) -> str:
+        """'make_candidate(c=0.9, playouts=500)': the call for these parameters, for messages."""
+        words = [f"{spec.code}={value:.6g}" if isinstance(value, float) else
+                 f"{spec.code}={reprlib.repr(value)}"
+                 for spec, value in zip(self.parameter_specs, engine_parameters)]
+        return f"make_candidate({', '.join(words)})"
+
     def make_candidate(self, code: str, engine_parameters: tuple) -> PlayerSpec:
-        """The candidate player for these engine parameters. Raises CompetitionError."""
+        """The candidate player for these engine parameters.
+
+        Raises CallbackError naming the control file's line and the call.
+        """
+        call = self.candidate_call(engine_parameters)
         try:
             player = self.candidate_maker(*engine_parameters)
         except Interrupt:
             raise   # Ctrl-C or SIGTERM while it ran: the run is interrupted
-        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # noqa: BLE001 (user code)
-            raise CompetitionError(
-                f"error from make_candidate(): {describe_user_exception(exc)}") from None
+        except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
+            raise callback_error(call, describe_user_exception(exc), raised_in_control_file(exc)) from None
+        definition = defined_in_control_file(self.candidate_maker)
         if not isinstance(player, Player):
-            raise CompetitionError(f"make_candidate() returned {player!r}, not Player")
+            raise callback_error(call, f"returned {reprlib.repr(player)}, not a Player", definition)
         try:
             spec = self.make_player_spec(code, player)
             check_player_clocks(self.game_settings, (spec,))
             return spec
         except ControlFileError as exc:
-            raise CompetitionError(
-                f"bad player spec from make_candidate(): {exc}; parameters were: "
-                f"{self.format_engine_parameters(engine_parameters)}") from None
+            where = definition and (definition[0], exc.line or player.line or definition[1])
+            raise callback_error(call, str(exc), where) from None
 
     def choose_candidate_colour(self) -> str:
         if self.candidate_colour == "random":

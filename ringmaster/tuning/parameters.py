@@ -7,7 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import (
+    ControlFileError,
+    Interrupt,
+    callback_error,
+    describe_user_exception,
+    raised_in_control_file,
+)
 from ringmaster.settings import (
     ControlFileObject,
     Setting,
@@ -119,9 +125,11 @@ def _check_format(code: str, fmt: str | None, sample: Any) -> str:
 def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
     try:
         return fn(value)
-    except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+    except Interrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
         raise ValueError(f"error from {what} (applied to {value}): "
-                         f"{type(exc).__name__}: {exc}") from None
+                         f"{describe_user_exception(exc)}") from None
 
 
 def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
@@ -208,7 +216,7 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
             raise ControlFileError(f"'parameters': item {i}: not a Parameter", setting="parameters")
         code = item.settings.get("code")
         context = f"parameter {code if isinstance(code, str) else i}"
-        settings = load_settings(settings_table, item.settings, context)
+        settings = _load_parameter_settings(item, settings_table, context)
         if (settings.get("split") or 0) > MAX_CANDIDATES:
             raise ControlFileError(f"{context}: 'split' is {settings['split']}, more than the "
                                    f"{MAX_CANDIDATES} candidates a tuner may have",
@@ -229,16 +237,36 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
     return specs
 
 
+def _load_parameter_settings(item: ControlFileObject, settings_table: list[Setting],
+                             context: str) -> dict[str, Any]:
+    """A Parameter's checked settings. Raises ControlFileError with the line of the Parameter,
+    or of its scale when the scale's own arguments are bad (LOG(-1, 5))."""
+    scale = item.settings.get("scale")
+    if isinstance(scale, Scale) and scale.error is not None:
+        raise ControlFileError(f"{context}: 'scale': {scale.error}", line=scale.line or item.line)
+    try:
+        return load_settings(settings_table, item.settings, context)
+    except ControlFileError as exc:
+        raise ControlFileError(str(exc), line=item.line) from None
+
+
 def convert_parameters(specs: list[ParameterSpec], optimiser_parameters: list[float]) -> tuple:
-    """Engine parameters for a point of optimiser space. Raises ValueError naming the parameter."""
-    result = []
-    for spec, value in zip(specs, optimiser_parameters):
-        try:
-            result.append(spec.convert(value))
-        except Exception as exc:  # noqa: BLE001 (user code may raise anything)
-            raise ValueError(f"error from scale for {spec.code} (applied to {value}): "
-                             f"{type(exc).__name__}: {exc}") from None
-    return tuple(result)
+    """Engine parameters for a point of optimiser space.
+
+    Raises CallbackError naming the parameter, and the control file's line where its scale failed.
+    """
+    return tuple(apply_scale(spec, spec.convert, value) for spec, value in zip(specs, optimiser_parameters))
+
+
+def apply_scale(spec: ParameterSpec, scale: Callable[[float], Any], value: float) -> Any:
+    """scale(value) for spec's parameter. Raises CallbackError naming the parameter and the line."""
+    try:
+        return scale(value)
+    except Interrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
+        raise callback_error(f"scale for {spec.code} (applied to {value})",
+                            describe_user_exception(exc), raised_in_control_file(exc)) from None
 
 
 def format_engine_parameters(specs: list[ParameterSpec], engine_parameters: tuple) -> str:

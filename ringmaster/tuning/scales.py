@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ringmaster.settings import caller_line
+
 
 def round_half_up(x: float) -> int:
     """The nearest integer, halves rounded up (-1.7 gives -2, 2.5 gives 3)."""
@@ -21,12 +23,14 @@ class Scale:
 
     Public attributes:
       error -- None, or why the arguments are invalid
+      line  -- the control file's line that built it, or None
     """
 
     kind = "scale"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.error: str | None = None
+        self.line = caller_line()
         self._args = (args, kwargs)
         try:
             self._setup(*args, **kwargs)

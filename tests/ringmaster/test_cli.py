@@ -347,6 +347,39 @@ def test_othello_board_size_is_a_control_file_error_naming_the_setting(write_ctl
                              "out of range for othello (even, 4-16)\n")
 
 
+@pytest.mark.parametrize("extra, expected", [
+    ("raise BaseException('x')", "BaseException: x"),
+    ("raise ValueError('two\\nlines')", "ValueError: two / lines"),
+])
+def test_anything_a_control_file_raises_is_a_one_line_user_error(write_ctl, extra, expected):
+    result = invoke("run", playoff(write_ctl, extra=extra))
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == f"ringmaster: error in control file comp.ctl line 9: {expected}\n"
+
+
+def test_make_candidate_failing_in_a_run_names_the_control_files_line(write_ctl):
+    ctl = write_ctl(f"""
+competition_type = 'mc_tuner'
+players = {{'opp': Player({fake_engine_command()!r})}}
+board_size = 5
+komi = 0.5
+opponent = 'opp'
+candidate_colour = 'b'
+parameters = [Parameter('p', scale=LINEAR(0, 1), split=2)]
+def make_candidate(p):
+    if p > 0.5:
+        raise ValueError('boom')
+    return Player({fake_engine_command()!r})
+exploration_coefficient = 0.45
+initial_visits = 2
+initial_wins = 1
+""")
+    result = invoke("run", ctl, "-q", "-g", "4")
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.stderr.endswith("ringmaster: error in control file comp.ctl line 10, "
+                                  "in make_candidate(p=0.75): ValueError: boom\n")
+
+
 def spy_on_html(monkeypatch, base: str) -> list[int]:
     """The number of game rows in FILE.html each time it is written."""
     from ringmaster.run.reports import RunReports

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ringmaster.control_file import load_control_file
-from ringmaster.errors import ControlFileError
+from ringmaster.errors import CompetitionError, ControlFileError
 
 HEADER = "competition_type = 'playoff'\n"
 GOOD = HEADER + """
@@ -75,6 +75,67 @@ def test_a_plain_value_that_is_no_setting_and_unused_is_warned_once_with_its_lin
         "uses it, so it has no effect",
         "comp.ctl line 9: 'ponder_limit' is not a setting of playoff and nothing in the file "
         "uses it, so it has no effect",
+    ]
+
+
+def test_helpers_named_like_a_setting_are_not_taken_for_misspellings(write_ctl):
+    # A function, a class, an import or a name the file reads is the file's own
+    # helper, however close its name is to a setting's; an unread plain value or
+    # Player is still warned as the misspelling it most likely is.
+    control_file = load(write_ctl, HEADER + """
+from math import pi as kmi
+import os as komu
+def player(mode):
+    return Player(['gnugo', '--mode', mode])
+class Matchups:
+    pass
+board_siz = lambda: 9
+players = {'a': player('gtp'), 'b': player('gtp')}
+matchup = Matchup('a', 'b', number_of_games=1)
+matchups = [matchup]
+board_size = board_siz()
+komi = 7.5
+number_of_game = 10
+referre = Player('gnugo')
+""")
+    control_file.make_competition()
+    assert control_file.warnings == [
+        "comp.ctl line 15: 'number_of_game' is not a setting; did you mean 'number_of_games'?",
+        "comp.ctl line 16: 'referre' is not a setting; did you mean 'referee'?",
+    ]
+
+
+def test_a_missing_setting_is_not_said_to_be_misspelt_as_a_function(write_ctl):
+    text = GOOD.replace("players = {'a'", "def player(code):\n    return Player(code)\n"
+                                          "player_list = {'a'")
+    assert error(write_ctl, text).endswith("'players' not specified")
+
+
+def test_names_bound_inside_top_level_blocks_are_checked_as_top_level_ones(write_ctl):
+    # They run in the file's namespace: a misspelt setting under an if, a with or a try
+    # is as ineffective as one at the top level. Function and class bodies are their own.
+    control_file = load(write_ctl, GOOD + """import os
+if os.environ.get('NO_SUCH_VARIABLE') is None:
+    reuse = True
+    recrd_games = False
+try:
+    with open(os.devnull) as null:
+        kommi = 6.5
+finally:
+    for _ in [0]:
+        (number_of_game := 3)
+def helper():
+    move_limt = 5
+    return move_limt
+class Settings:
+    komy = 5
+""")
+    assert control_file.warnings == [
+        "comp.ctl line 9: 'reuse' is not a setting of playoff and nothing in the file uses it, "
+        "so it has no effect; did you mean 'reuse_engines'?",
+        "comp.ctl line 10: 'recrd_games' is not a setting; did you mean 'record_games'?",
+        "comp.ctl line 13: 'kommi' is not a setting; did you mean 'komi'?",
+        "comp.ctl line 16: 'number_of_game' is not a setting; did you mean 'number_of_games'?",
     ]
 
 
@@ -196,6 +257,32 @@ def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
     assert message.endswith(expected)
 
 
+@pytest.mark.parametrize("old, new, expected", [
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player('gnugo', timeout=0)",
+     "line 4: player b: 'timeout': must be positive"),
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player([])",
+     "line 4: player b: 'command': empty"),
+    ("board_size = 9", "referee = (\n    Player('gnugo', environ={'A': 1}))\nboard_size = 9",
+     "line 5: player referee: 'environ': keys and values must be strings"),
+])
+def test_a_bad_player_names_the_line_of_its_player_call(write_ctl, old, new, expected):
+    assert error(write_ctl, GOOD.replace(old, new)) == f"error in control file comp.ctl {expected}"
+
+
+@pytest.mark.parametrize("parameter, expected", [
+    ("Parameter('a', scale=LOG(-1, 5), split=3)",
+     "line 13: parameter a: 'scale': invalid parameters for LOG: bounds have different signs"),
+    ("Parameter('a',\n              scale=EXPLICIT([]), split=3)",
+     "line 14: parameter a: 'scale': invalid parameters for EXPLICIT: empty value list"),
+    ("Parameter('a', scale=LINEAR(0, 1), split=0)", "line 13: parameter a: 'split': must be positive"),
+    ("Parameter('a', scale=LINEAR(0, 1), splt=3)", "line 13: Parameter: unknown argument 'splt'"),
+])
+def test_a_bad_parameter_names_the_line_of_its_call_or_its_scales(write_ctl, parameter, expected):
+    text = TUNER.replace("SPLIT_B", "3").replace(
+        "Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A)", parameter)
+    assert error(write_ctl, text) == f"error in control file comp.ctl {expected}"
+
+
 @pytest.mark.parametrize("top, player, expected_a, expected_b", [
     ("", "", 300.0, 300.0),
     ("timeout = None\n", "", None, None),
@@ -302,6 +389,18 @@ def test_a_control_file_that_exits_or_interrupts_is_a_control_file_error(write_c
     assert error(write_ctl, GOOD + statement) == f"error in control file comp.ctl {expected}"
 
 
+@pytest.mark.parametrize("statement, expected", [
+    ("raise ValueError('l1\\nl2\\n\\n  l3')", "line 7: ValueError: l1 / l2 / l3"),
+    ("class Odd(Exception):\n    def __str__(self):\n        return 1 / 0\nraise Odd('x')",
+     "line 10: Odd"),
+    ("raise BaseException('x')", "line 7: BaseException: x"),
+    ("raise GeneratorExit", "line 7: GeneratorExit"),
+])
+def test_whatever_the_control_file_raises_is_one_line_naming_its_line(write_ctl, statement,
+                                                                       expected):
+    assert error(write_ctl, GOOD + statement + "\n") == f"error in control file comp.ctl {expected}"
+
+
 def test_a_missing_setting_looks_for_a_misspelt_one(write_ctl):
     message = error(write_ctl, GOOD.replace("board_size = 9", "boardsize = 9"))
     assert message.endswith("'board_size' not specified (line 4 sets 'boardsize': "
@@ -340,8 +439,43 @@ def test_make_candidate_that_exits_or_interrupts_is_a_control_file_error(write_c
                                                                          expected):
     text = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(
         "    return Player('gnugo')", f"    {statement}")
-    assert error(write_ctl, text) == ("error in control file comp.ctl line 11: 'make_candidate': "
-                                      f"error from make_candidate(): {expected}")
+    assert error(write_ctl, text) == ("error in control file comp.ctl line 12, in "
+                                      f"make_candidate(a=0.166667, b=0.166667): {expected}")
+
+
+RUN_TIME_TUNER = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(
+    "def make_candidate(a, b):\n    return Player('gnugo')\n", """def check(value):
+    if value > 0.5:
+        raise ValueError(f'boom\\nat {value}')
+def make_candidate(a, b):
+    check(a)
+    if b > 0.5:
+        return None
+    return Player('gnugo', timeout=a - 0.15)
+def scale(f):
+    return 1 / (f - 0.25)
+""").replace("Parameter('b', scale=LINEAR(0, 1)", "Parameter('b', scale=scale")
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda c: c.make_candidate("x", (0.9, 0.1)),
+     "line 13, in make_candidate(a=0.9, b=0.1): ValueError: boom / at 0.9"),
+    (lambda c: c.make_candidate("x", (0.4, 0.9)),
+     "line 14, in make_candidate(a=0.4, b=0.9): returned None, not a Player"),
+    (lambda c: c.make_candidate("x", (0.1, 0.1)),
+     "line 18, in make_candidate(a=0.1, b=0.1): player x: 'timeout': must be positive"),
+    (lambda c: c.convert([0.1, 0.25]),
+     "line 20, in scale for b (applied to 0.25): ZeroDivisionError: float division by zero"),
+])
+def test_a_control_file_function_failing_later_names_its_line_and_arguments(write_ctl, call,
+                                                                            expected):
+    # make_candidate and scales run long after the file was read, for parameters
+    # the load-time check never tried: the error still names the file, the line
+    # in it, and what the function was given.
+    competition = load(write_ctl, RUN_TIME_TUNER).make_competition()
+    with pytest.raises(CompetitionError) as info:
+        call(competition)
+    assert str(info.value) == f"error in control file comp.ctl {expected}"
 
 
 @pytest.mark.parametrize("split_a, split_b, expected", [

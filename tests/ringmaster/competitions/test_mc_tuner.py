@@ -143,7 +143,8 @@ def test_parameter_constructor_checks_its_arguments():
     ({"exploration_coefficient": None}, "'exploration_coefficient' not specified"),
     ({"make_candidate": 3}, "'make_candidate': invalid callable"),
     ({"make_candidate": lambda a, b: "not a player"},
-     "'make_candidate': make_candidate() returned 'not a player', not Player"),
+     "'make_candidate': error from make_candidate(resign_at=0.0416667, initial_wins=5): "
+     "returned 'not a player', not a Player"),
     ({"stop_when_confident": 1.0}, "'stop_when_confident': must be between"),
     ({"max_depth": 0}, "'max_depth': must be positive"),
     ({"count_games_in_flight": "sometimes"},
@@ -168,7 +169,8 @@ def test_make_candidate():
     candidate = tuner.make_candidate("c#1", (0.5, 23))
     assert candidate.code == "c#1"
     assert candidate.command == ("cand", "0.5", "23")
-    with pytest.raises(CompetitionError, match=r"^error from make_candidate\(\): ValueError: oops"):
+    expected = r"^error from make_candidate\(resign_at=-1, initial_wins=23\): ValueError: oops$"
+    with pytest.raises(CompetitionError, match=expected):
         tuner.make_candidate("c#1", (-1, 23))
 
 
