@@ -467,7 +467,7 @@ def test_forfeit_lines_and_player_descriptions_each_start_a_line(write_ctl):
     # Issue 14 saw "GTP GRhino:0.16.1game 0_0: ..." in a playoff with forfeits.
     ctl = playoff(write_ctl, games=3, p2=fake_engine_command("--reject-play", "--name", "GTP GRhino"))
     outputs = [invoke("run", ctl).output, invoke("show", ctl).output, open(ctl[:-4] + ".report").read()]
-    assert "game 0_0: forfeit by p1" in outputs[0]
+    assert "game 0_0: forfeit by p2: p2 claims move A1 is illegal, which no ruleset forbids" in outputs[0]
     assert "player p2: GTP GRhino:1.0 (--reject-play --name 'GTP GRhino')\n" in outputs[1]
     for text in outputs:
         assert text.endswith("\n")
@@ -544,8 +544,8 @@ def test_every_log_line_has_a_timestamp_to_the_second(write_ctl):
 
 
 def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):
-    ctl = playoff(write_ctl, games=1, p1=fake_engine_command("--score", "B+3"),
-                  p2=fake_engine_command("--score", "W+12"))
+    ctl = playoff(write_ctl, games=1, p1=fake_engine_command("--score", "B+3.5"),
+                  p2=fake_engine_command("--score", "W+12.5"))
     result = invoke("run", ctl)
     assert result.exit_code == 0
     hint = ("game 0_0: the players disagreed on the score (each one's final_score is in the "
@@ -554,10 +554,10 @@ def test_a_scoring_disagreement_says_why_it_may_happen(write_ctl):
     assert hint in result.stderr
     assert hint in open(ctl[:-4] + ".log").read()
     # The reports say it too, with what each player claimed.
-    why = ("why: players disagreed: 1 game (e.g. 0_0: p1 said B+3, p2 said W+12); they may "
+    why = ("why: players disagreed: 1 game (e.g. 0_0: p1 said B+3.5, p2 said W+12.5); they may "
            "count by different rules")
     assert why in open(ctl[:-4] + ".report").read() and why in invoke("show", ctl).output
-    assert ("Without a result: players disagreed: 1 game (e.g. 0_0: p1 said B+3, p2 said W+12)"
+    assert ("Without a result: players disagreed: 1 game (e.g. 0_0: p1 said B+3.5, p2 said W+12.5)"
             in open(ctl[:-4] + ".html").read())
 
 
