@@ -226,16 +226,18 @@ class Ringmaster(JobSource):
         return StateFileError(f"no status file {os.path.basename(self.paths.status)}: play some "
                               f"games first with `{self.command_line('run')}`")
 
-    def acquire_lock(self) -> CompetitionLock:
-        """The competition's lock, held by this run. Raises LockError naming the lock's file
-        and saying what to do if another run holds it, StorageError if it can't be made."""
+    def acquire_lock(self, what_to_do: str = "") -> CompetitionLock:
+        """The competition's lock, held by this run (or reset). Raises LockError naming the
+        lock's file and saying what to do if another run holds it (what_to_do: run's advice
+        unless given), StorageError if it can't be made."""
         lock = CompetitionLock(self.paths.log)
         try:
             lock.acquire()
         except LockError:
             raise LockError(f"competition is already running (another run holds the lock on "
-                            f"{os.path.basename(self.paths.log)}): wait for it to end, or stop "
-                            f"it with `{self.command_line('stop')}`") from None
+                            f"{os.path.basename(self.paths.log)}): " + (
+                                what_to_do or f"wait for it to end, or stop it with "
+                                              f"`{self.command_line('stop')}`")) from None
         return lock
 
     def state_as_json(self) -> dict[str, Any]:
@@ -563,13 +565,7 @@ class Ringmaster(JobSource):
         last. Raises LockError if a run holds the lock, StorageError if it can't be
         taken.
         """
-        lock = CompetitionLock(self.paths.log)
-        try:
-            lock.acquire()
-        except LockError:
-            raise LockError(f"competition is running (a run holds the lock on "
-                            f"{os.path.basename(self.paths.log)}): stop it with "
-                            f"`{self.command_line('stop')}`, then reset") from None
+        lock = self.acquire_lock(f"stop it with `{self.command_line('stop')}`, then reset")
         try:
             errors = []
             for path in [p for p in self.paths.all_outputs() if p != self.paths.log] + [self.paths.log]:

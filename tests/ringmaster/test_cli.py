@@ -178,8 +178,9 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
     try:
         result = invoke("reset", ctl)
         assert result.exit_code == EXIT_USER_ERROR
-        assert result.output == ("ringmaster: competition is running (a run holds the lock on "
-                                 f"comp.log): stop it with `ringmaster stop {ctl}`, then reset\n")
+        assert result.output == ("ringmaster: competition is already running (another run holds "
+                                 f"the lock on comp.log): stop it with `ringmaster stop {ctl}`, "
+                                 "then reset\n")
         result = invoke("run", ctl, "-q")
         assert result.exit_code == EXIT_USER_ERROR
         assert result.output == ("ringmaster: competition is already running (another run holds "

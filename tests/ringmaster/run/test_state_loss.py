@@ -37,6 +37,14 @@ def outputs(base: str) -> dict[str, bytes]:
     return files
 
 
+def play_leaving_a_journal(ctl, monkeypatch, games):
+    """Play games of ctl and end as a kill -9 would: the journal left, not folded into the state."""
+    with monkeypatch.context() as patch:
+        patch.setattr(Ringmaster, "close_state", lambda self: None)
+        run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), max_games=games,
+                        quiet=True)
+
+
 @pytest.mark.parametrize("left, named", [
     ((".hist", ".games"), "comp.hist and comp.games/ hold"),
     ((".hist",), "comp.hist holds"),
@@ -66,10 +74,7 @@ def test_a_missing_state_file_after_a_run_is_refused(write_ctl, left, named):
 def test_a_missing_state_file_with_a_journal_left_is_refused(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=4)
     base = ctl[:-4]
-    with monkeypatch.context() as patch:   # as after kill -9: the journal is left
-        patch.setattr(Ringmaster, "close_state", lambda self: None)
-        run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), max_games=3,
-                        quiet=True)
+    play_leaving_a_journal(ctl, monkeypatch, 3)
     os.remove(base + ".status")
     before = outputs(base)
     error = one_error(invoke("run", ctl))
@@ -106,10 +111,7 @@ def test_after_reset_a_competition_starts_afresh(write_ctl):
 def test_a_journal_whose_header_is_damaged_is_refused_and_its_games_kept(write_ctl, monkeypatch):
     ctl = playoff(write_ctl, games=6)
     base = ctl[:-4]
-    with monkeypatch.context() as patch:   # as after kill -9: the journal is left
-        patch.setattr(Ringmaster, "close_state", lambda self: None)
-        run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), max_games=4,
-                        quiet=True)
+    play_leaving_a_journal(ctl, monkeypatch, 4)
     journal = Path(base + ".journal")
     lines = journal.read_text().splitlines(keepends=True)
     journal.write_text("xx\n" + "".join(lines[1:]))    # sed -i '1s/.*/xx/' comp.journal
@@ -177,10 +179,7 @@ def test_a_state_file_lacking_what_its_journal_appends_to_is_named(write_ctl, mo
     # without its competition was reported as the journal's fault.
     ctl = playoff(write_ctl, games=6)
     base = ctl[:-4]
-    with monkeypatch.context() as patch:   # as after kill -9: the journal is left
-        patch.setattr(Ringmaster, "close_state", lambda self: None)
-        run_competition(Ringmaster(ctl, channel_factory=fake_engine_channel), max_games=4,
-                        quiet=True)
+    play_leaving_a_journal(ctl, monkeypatch, 4)
     status = Path(base + ".status")
     document = json.loads(status.read_text())
     del document["competition"]
