@@ -344,7 +344,7 @@ class Referee:
         """The move limit: the referee engine's score, or no result (Void) without one."""
         record = self.record
         if self.referee_engine is not None:
-            scored = score_at_move_limit(self.referee_engine, len(record.moves))
+            scored = score_at_move_limit(self.referee_engine, len(record.moves), self._bounds())
             if isinstance(scored, Scored):
                 record.settle(scored)
                 record.is_adjudicated = True
@@ -358,7 +358,7 @@ class Referee:
         """An adjudication check after the last move: True if it ended the game (the move
         is never sent to the opponent)."""
         assert self.adjudicator is not None
-        scored = self.adjudicator.check(len(self.record.moves))
+        scored = self.adjudicator.check(len(self.record.moves), self._bounds())
         if scored is None:
             failure = self.adjudicator.failure
             if failure is not None:
@@ -370,8 +370,11 @@ class Referee:
         self.record.is_adjudicated = True
         return True
 
+    def _bounds(self) -> ScoreBounds:
+        return ScoreBounds(self.rules.board_size ** 2, self.komi, self.rules.stones_placed)
+
     def _score(self) -> None:
-        bounds = ScoreBounds(self.rules.board_size ** 2, self.komi, self.rules.stones_placed)
+        bounds = self._bounds()
         if self.use_internal_scorer or not self.rules.players_may_score:
             compensation = 0
             if self.handicap_stones and self.handicap_compensation != "no":

@@ -84,13 +84,15 @@ class ScoreBounds:
     komi: float
     stones_placed: int
 
-    def impossible(self, winner: Colour | None, margin: float | None) -> str | None:
-        """Why (winner, margin), as parse_score gives it, can't be this game's score; or None."""
+    def impossible(self, winner: Colour | None, margin: float | None,
+                   finished: bool = True) -> str | None:
+        """Why (winner, margin), as parse_score gives it, can't be this game's score; or None.
+        An estimate of an unfinished game (finished=False) is held to the size only."""
         if margin is None:
             return None
         signed = margin if winner == "b" else -margin
         whole = signed + self.komi
-        if abs(whole - round(whole)) > 1e-6:
+        if finished and abs(whole - round(whole)) > 1e-6:
             return (f"{sgf_result(winner, margin)} is no whole number of points less komi "
                     f"{format_float(self.komi)}")
         limit = self.board_points + self.stones_placed + abs(self.komi)

@@ -115,6 +115,21 @@ def test_at_the_move_limit_the_referee_engine_scores_the_game():
         "Void", "hit move limit", False)
 
 
+def test_an_estimate_larger_than_the_board_allows_is_no_score():
+    # 5x5, 6 stones placed, komi 0.5: at most 31.5. An estimate need not be whole points
+    # less komi (the game isn't over), so W+3 is taken.
+    referee, _ = referee_engine(lambda plays: "W+9999")
+    record, _, _ = referee_game(None, referee, move_limit=6)
+    assert record.sgf_result == "Void" and not record.is_adjudicated
+    assert record.warnings == ["the referee engine couldn't score the game at the move limit: its "
+                               "final_score is impossible: W+9999 is more than the board allows (31.5)"]
+    referee, _ = referee_engine(lambda plays: "W+3")
+    assert referee_game(None, referee, move_limit=6)[0].sgf_result == "W+3"
+    referee, channel = referee_engine(lambda plays: "B+500")
+    record, _, _ = referee_game(Adjudication(10, after_move=4, every=2, checks=2), referee)
+    assert not record.is_adjudicated and channel.log.count("final_score") == 1   # then no more checks
+
+
 def test_a_referee_engine_that_cant_score_at_the_move_limit_leaves_the_game_void():
     referee, _ = referee_engine(lambda plays: "nonsense")
     record, _, _ = referee_game(None, referee, move_limit=6)
