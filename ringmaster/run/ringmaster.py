@@ -223,8 +223,12 @@ class Ringmaster(JobSource):
 
     def no_state_error(self) -> StateFileError:
         """The error for a command that needs the state when there is none yet."""
-        return StateFileError(f"no status file {os.path.basename(self.paths.status)}: play some "
-                              f"games first with `{self.command_line('run')}`")
+        name = os.path.basename(self.paths.status)
+        if CompetitionLock(self.paths.log).is_held_elsewhere():
+            return StateFileError(f"no status file {name} yet: the first run is playing and has "
+                                  f"finished no game; ask again once one is in")
+        return StateFileError(f"no status file {name}: play some games first with "
+                              f"`{self.command_line('run')}`")
 
     def acquire_lock(self, what_to_do: str = "") -> CompetitionLock:
         """The competition's lock, held by this run (or reset). Raises LockError naming the

@@ -198,6 +198,14 @@ def test_show_without_state_and_debugstatus(write_ctl):
     assert result.exit_code == EXIT_USER_ERROR
     assert result.output == ("ringmaster: no status file comp.status: play some games first "
                              f"with `ringmaster run {ctl}`\n")
+    lock = CompetitionLock(ctl[:-4] + ".log")   # as while a first run plays its first game
+    lock.acquire()
+    try:
+        assert invoke("show", ctl).output == ("ringmaster: no status file comp.status yet: the first "
+                                              "run is playing and has finished no game; ask again "
+                                              "once one is in\n")
+    finally:
+        lock.release()
     invoke("run", ctl, "-q")
     document = json.loads(invoke("debugstatus", ctl).output)
     assert document["format"] == "ringmaster-state"
