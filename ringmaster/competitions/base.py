@@ -427,6 +427,11 @@ class Competition(ABC):
             referee=getattr(self, "referee", None),
             adjudication=adjudication_of(game_settings))
 
+    def load_code(self) -> None:  # noqa: B027 (most competitions load nothing)
+        """Import now the libraries the competition's model and reports load lazily (numpy):
+        a run calls it before its first game, so that an interrupt can't land mid-import and
+        leave one half-loaded for the report written as the run stops. Nothing here."""
+
     # State: plain JSON-able data, never pickled objects.
 
     @abstractmethod

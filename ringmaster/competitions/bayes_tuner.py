@@ -167,6 +167,9 @@ class BayesTuner(ContinuousTuner):
     def known_settings(cls) -> set[str]:
         return super().known_settings() | {s.name for s in BAYES_SETTINGS}
 
+    def load_code(self) -> None:
+        from ringmaster.tuning import gaussian_process  # noqa: F401 (the model: numpy)
+
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
         self.load_continuous_settings(config)
         settings = load_settings(BAYES_SETTINGS, config)

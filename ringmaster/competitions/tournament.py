@@ -97,6 +97,9 @@ class Tournament(Competition):
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
         self.chosen_matchups: set[str] | None = None        # run --matchup: only these get games
 
+    def load_code(self) -> None:
+        import numpy  # noqa: F401 (the joint ratings' fit of three players or more)
+
     def choose_matchups(self, chosen: list[str]) -> None:
         """In this run, start games of these matchups only (each an id or a name).
 

@@ -450,6 +450,7 @@ class Ringmaster(JobSource):
         self.log_gtp = log_gtp
         if presenter is not None:
             self.attach_presenter(presenter)
+        self.competition.load_code()
         self.clock.start_run(warmup=parallel or 1)
         self.reports.run_started()
         self.log(f"run started at {now()} with max_games {max_games}")

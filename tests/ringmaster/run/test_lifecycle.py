@@ -912,3 +912,28 @@ def test_ctrl_c_with_workers_says_stopping_at_once(write_ctl, tmp_path):
     _, rest = proc.communicate(timeout=60)
     assert proc.returncode == 3, rest
     assert b"Traceback" not in rest
+
+
+@pytest.mark.integration
+def test_a_run_loads_numpy_before_its_first_game(write_ctl):
+    # Loaded lazily, numpy was first imported by the first game's report: a Ctrl-C then could
+    # leave it half-loaded, and the report written as the run stopped failed with an
+    # internal error ("module 'numpy' has no attribute 'logical_or'").
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command(), games=1))
+    script = (
+        "import sys\n"
+        "from ringmaster.run.ringmaster import Ringmaster\n"
+        "from tests.fakes.channels import fake_engine_channel\n"
+        f"ringmaster = Ringmaster({str(ctl)!r}, channel_factory=fake_engine_channel)\n"
+        "seen = []\n"
+        "get_game = ringmaster.competition.get_game\n"
+        "ringmaster.competition.get_game = lambda: seen.append('numpy' in sys.modules) or get_game()\n"
+        "assert 'numpy' not in sys.modules\n"
+        "ringmaster.load_state()\n"
+        "ringmaster.run(max_games=1)\n"
+        "print(seen[0])\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=root, env={**os.environ, "PYTHONPATH": root})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "True"
