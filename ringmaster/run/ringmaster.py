@@ -123,9 +123,9 @@ class Ringmaster(JobSource):
         saying what to do, if it is damaged (or missing, after an earlier run).
         """
         if not self.state_store.exists():
+            self._require_no_earlier_run()
             if required:
                 raise self.no_state_error()
-            self._require_no_earlier_run()
             self.competition.set_clean_status()
             return False
         try:
@@ -247,6 +247,7 @@ class Ringmaster(JobSource):
     def state_as_json(self) -> dict[str, Any]:
         """The state file's document (for debugstatus). Raises StateFileError if there is none."""
         if not self.state_store.exists():
+            self._require_no_earlier_run()
             raise self.no_state_error()
         try:
             return self.state_store.read()

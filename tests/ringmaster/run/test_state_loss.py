@@ -69,6 +69,8 @@ def test_a_missing_state_file_after_a_run_is_refused(write_ctl, left, named):
     if before is not None:
         assert outputs(base) == before   # nothing cut, nothing replaced
     assert not os.path.exists(base + ".status")
+    for command in ("show", "report", "debugstatus"):   # not 'play some games first'
+        assert one_error(invoke(command, ctl)) == error
 
 
 def test_a_missing_state_file_with_a_journal_left_is_refused(write_ctl, monkeypatch):
