@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
+import os
 import socket
 import sys
 import threading
@@ -17,6 +20,7 @@ from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
 
 CONNECT_TIMEOUT = 10.0
+SCHEMES = ("tcp", "tls")   # a scheduler's; 'http://' (its dashboard's) half-makes a Client
 # How long the scheduler may stay out of reach during a run before the run stops.
 LOST_SCHEDULER_GRACE = 10.0
 
@@ -30,10 +34,15 @@ def check_address(address: str) -> None:
         raise ClusterUnavailable(
             "--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
     try:
-        parse_host_port(parse_address(address)[1])
+        scheme, location = parse_address(address)
+        parse_host_port(location)
     except ValueError as exc:
         raise ClusterUnavailable(f"--cluster {address!r} is not a scheduler's address: "
                                  f"{one_line(str(exc))[:200]} (give tcp://HOST:PORT)") from None
+    if scheme not in SCHEMES:
+        raise ClusterUnavailable(f"--cluster {address!r} is not a scheduler's address: a Dask "
+                                 f"scheduler speaks tcp:// or tls://, not {scheme}:// "
+                                 "(give tcp://HOST:PORT)")
 
 
 def connect(address: str, timeout: float | None = None) -> Any:
@@ -53,12 +62,51 @@ def connect(address: str, timeout: float | None = None) -> Any:
         logging.getLogger(name).setLevel(logging.CRITICAL)
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
     try:
-        return distributed.Client(address, timeout=timeout or CONNECT_TIMEOUT,
-                                  set_as_default=False)
+        client = distributed.Client(address, timeout=timeout or CONNECT_TIMEOUT,
+                                    set_as_default=False)
     except Exception as exc:  # noqa: BLE001 (any failure to connect is the same error to the user)
         raise ClusterUnavailable(
             f"can't reach the Dask scheduler at {address}: {one_line(str(exc))[:200]} "
             "(start one with 'dask scheduler', or check the address)") from None
+    try:
+        require_same_code(client)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A digest of the ringmaster package's source, as this process imports it: a worker's and
+    the ringmaster's must match, or their games and results can't be exchanged."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for directory, subdirectories, files in sorted(os.walk(package)):
+        subdirectories.sort()
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(directory, name)
+            digest.update(os.path.relpath(path, package).encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def require_same_code(client: Any) -> None:
+    """Raises ClusterUnavailable naming a worker whose ringmaster code differs from this one's
+    (the workers there now; none is no error here)."""
+    ours = code_fingerprint()
+    try:
+        theirs = client.run(_named, code_fingerprint)
+    except Exception as exc:  # noqa: BLE001 (a worker that can't run the check has other code)
+        raise ClusterUnavailable(
+            f"a Dask worker can't check its ringmaster code ({one_line(str(exc))[:100]}): install "
+            "this ringmaster on every worker") from None
+    for address, (host, fingerprint) in sorted(theirs.items()):
+        if fingerprint != ours:
+            raise ClusterUnavailable(
+                f"the Dask worker {host} {address} runs other ringmaster code than this one "
+                f"({fingerprint} against {ours}): install this ringmaster on every worker")
 
 
 def worker_name() -> str:

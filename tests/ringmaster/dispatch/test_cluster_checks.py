@@ -1,0 +1,49 @@
+"""The checks made before a run uses a Dask cluster: the address's scheme, and the workers' code."""
+
+from __future__ import annotations
+
+import pytest
+
+from ringmaster.dispatch.cluster import check_address, code_fingerprint, require_same_code
+from ringmaster.errors import ClusterUnavailable
+
+
+class FakeClient:
+    """client.run as distributed gives it: {worker address: what the function returned there}."""
+
+    def __init__(self, answers=None, error=None) -> None:
+        self.answers = answers or {}
+        self.error = error
+
+    def run(self, function, *args):
+        if self.error is not None:
+            raise self.error
+        return self.answers
+
+
+@pytest.mark.parametrize("address", ["http://127.0.0.1:8787", "ws://127.0.0.1:8786"])
+def test_only_a_schedulers_schemes_are_taken(address):
+    scheme = address.split(":")[0]
+    with pytest.raises(ClusterUnavailable, match=(
+            rf"is not a scheduler's address: a Dask scheduler speaks tcp:// or tls://, "
+            rf"not {scheme}://")):
+        check_address(address)
+    check_address("tcp://127.0.0.1:8786")
+    check_address("127.0.0.1:8786")
+
+
+def test_a_worker_with_other_ringmaster_code_is_refused():
+    ours = code_fingerprint()
+    assert len(ours) == 12 and code_fingerprint() == ours
+    require_same_code(FakeClient({"tcp://10.0.0.2:40000": ("w1", ours)}))
+    require_same_code(FakeClient({}))   # no worker yet: the run says so when it needs one
+    with pytest.raises(ClusterUnavailable, match=(
+            rf"^the Dask worker w2 tcp://10.0.0.3:40000 runs other ringmaster code than this one "
+            rf"\(0123456789ab against {ours}\): install this ringmaster on every worker$")):
+        require_same_code(FakeClient({"tcp://10.0.0.2:40000": ("w1", ours),
+                                      "tcp://10.0.0.3:40000": ("w2", "0123456789ab")}))
+    # An older worker has no code_fingerprint to run.
+    with pytest.raises(ClusterUnavailable, match=r"^a Dask worker can't check its ringmaster code "
+                                                 r"\(module .* has no attribute"):
+        require_same_code(FakeClient(error=AttributeError(
+            "module 'ringmaster.dispatch.cluster' has no attribute 'code_fingerprint'")))
