@@ -61,6 +61,7 @@ def connect(address: str, timeout: float | None = None) -> Any:
     for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    probe_scheduler(address, timeout or CONNECT_TIMEOUT)
     try:
         client = distributed.Client(address, timeout=timeout or CONNECT_TIMEOUT,
                                     set_as_default=False)
@@ -74,6 +75,33 @@ def connect(address: str, timeout: float | None = None) -> Any:
         client.close()
         raise
     return client
+
+
+def probe_scheduler(address: str, timeout: float) -> None:
+    """Raises ClusterUnavailable unless what listens at a tcp:// address speaks first, as a Dask
+    scheduler does (its handshake): a Client made to a peer that accepts and then waits (the
+    dashboard's port, any HTTP server) hangs past its own timeout. Refused or unreachable:
+    left to the Client, whose error says so."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return
+    host, port = parse_host_port(location)
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError:
+        return
+    with sock:
+        try:
+            sock.settimeout(timeout)
+            spoke = bool(sock.recv(1))
+        except OSError:
+            spoke = False
+    if not spoke:
+        raise ClusterUnavailable(
+            f"what listens at {address} is no Dask scheduler: it sent no handshake within "
+            f"{timeout:g} s (give the scheduler's address, tcp://HOST:8786 by default, not its "
+            "dashboard's)")
 
 
 @functools.lru_cache(maxsize=1)

@@ -47,3 +47,28 @@ def test_a_worker_with_other_ringmaster_code_is_refused():
                                                  r"\(module .* has no attribute"):
         require_same_code(FakeClient(error=AttributeError(
             "module 'ringmaster.dispatch.cluster' has no attribute 'code_fingerprint'")))
+
+
+@pytest.mark.integration
+def test_a_peer_that_accepts_and_says_nothing_is_no_scheduler():
+    # The dashboard's port, or any HTTP server: a Client made to it hung past its timeout.
+    import socket
+    import threading
+    import time
+
+    from ringmaster.dispatch.cluster import connect
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(ClusterUnavailable, match=(
+                rf"^what listens at tcp://127.0.0.1:{port} is no Dask scheduler: it sent no "
+                rf"handshake within 1 s \(give the scheduler's address")):
+            connect(f"tcp://127.0.0.1:{port}", timeout=1)
+    finally:
+        server.close()
+        for conn, _ in accepted:
+            conn.close()
+    assert time.monotonic() - started < 10
