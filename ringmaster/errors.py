@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -128,7 +129,10 @@ class StartupCheckFailed(RingmasterError):
     exit_code = EXIT_CHECKS_FAILED
 
     def __init__(self, failures: list[str]) -> None:
-        count = len(failures)
+        # A player failing on several Dask workers has a line for each: count players.
+        players = {match.group(1) for line in failures
+                   if (match := re.search(r"player (\S+) failed startup check", line))}
+        count = len(players) or len(failures)
         super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup "
                          f"check (use the 'check' command to see stderr output)")
         self.failures = list(failures)

@@ -72,3 +72,12 @@ def test_a_peer_that_accepts_and_says_nothing_is_no_scheduler():
         for conn, _ in accepted:
             conn.close()
     assert time.monotonic() - started < 10
+
+
+def test_a_player_failing_on_several_workers_is_counted_once():
+    from ringmaster.errors import StartupCheckFailed
+    failures = ["w1 tcp://10.0.0.2:1: player q failed startup check: can't run 'myrand'",
+                "w2 tcp://10.0.0.3:1: player q failed startup check: can't run 'myrand'"]
+    assert str(StartupCheckFailed(failures)).startswith("1 player failed the startup check")
+    failures.append("player p failed startup check: it crashed")
+    assert str(StartupCheckFailed(failures)).startswith("2 players failed the startup check")
