@@ -119,6 +119,14 @@ class RunInterrupted(RingmasterError):
     exit_code = EXIT_INTERRUPTED
 
 
+def failed_check_message(code: str, error: str) -> str:
+    """'player X failed startup check: ...', as StartupCheckFailed counts it (_FAILED_PLAYER)."""
+    return f"player {code} failed startup check: {error}"
+
+
+_FAILED_PLAYER = re.compile(r"player (\S+) failed startup check: ")
+
+
 class StartupCheckFailed(RingmasterError):
     """A player failed its start-up check.
 
@@ -130,8 +138,7 @@ class StartupCheckFailed(RingmasterError):
 
     def __init__(self, failures: list[str]) -> None:
         # A player failing on several Dask workers has a line for each: count players.
-        players = {match.group(1) for line in failures
-                   if (match := re.search(r"player (\S+) failed startup check", line))}
+        players = {match.group(1) for line in failures if (match := _FAILED_PLAYER.search(line))}
         count = len(players) or len(failures)
         super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup "
                          f"check (use the 'check' command to see stderr output)")

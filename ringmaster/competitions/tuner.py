@@ -274,23 +274,26 @@ class Tuner(Competition):
 
         Raises CallbackError naming the control file's line and the call.
         """
-        call = self.candidate_call(engine_parameters)
+        # The call's text and the def's line are for the messages: made only for one.
         try:
             player = self.candidate_maker(*engine_parameters)
         except Interrupt:
             raise   # Ctrl-C or SIGTERM while it ran: the run is interrupted
         except BaseException as exc:  # noqa: BLE001 (user code may raise anything)
-            raise callback_error(call, describe_user_exception(exc), raised_in_control_file(exc)) from None
-        definition = defined_in_control_file(self.candidate_maker)
+            raise callback_error(self.candidate_call(engine_parameters), describe_user_exception(exc),
+                                 raised_in_control_file(exc)) from None
         if not isinstance(player, Player):
-            raise callback_error(call, f"returned {reprlib.repr(player)}, not a Player", definition)
+            raise callback_error(self.candidate_call(engine_parameters),
+                                 f"returned {reprlib.repr(player)}, not a Player",
+                                 defined_in_control_file(self.candidate_maker))
         try:
             spec = self.make_player_spec(code, player)
             check_player_clocks(self.game_settings, (spec,))
             return spec
         except ControlFileError as exc:
+            definition = defined_in_control_file(self.candidate_maker)
             where = definition and (definition[0], exc.line or player.line or definition[1])
-            raise callback_error(call, str(exc), where) from None
+            raise callback_error(self.candidate_call(engine_parameters), str(exc), where) from None
 
     def choose_candidate_colour(self) -> str:
         if self.candidate_colour == "random":

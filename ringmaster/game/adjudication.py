@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ringmaster.game.scoring import ScoreBounds, Scored, sgf_result
+from ringmaster.game.scoring import ScoreBounds, Scored, checked_final_score, sgf_result
 from ringmaster.rules.base import Colour
 
 ADJUDICATED = "adjudicated"
@@ -96,7 +96,7 @@ class Adjudicator:
     def check(self, moves: int, bounds: ScoreBounds | None = None) -> Scored | None:
         """Ask the referee engine; the adjudicated result once the margin has held, else None.
         An estimate larger than bounds allow is a failure (adjudication stops)."""
-        answer = estimate(self.engine, bounds)
+        answer = checked_final_score(self.engine, bounds, finished=False)
         if isinstance(answer, str):
             self.failure = answer
             return None
@@ -113,21 +113,10 @@ class Adjudicator:
             f"at least {self.spec.margin:g} at {self.spec.checks} checks in a row"))
 
 
-def estimate(engine: ScoreEstimator, bounds: ScoreBounds | None
-             ) -> tuple[Colour | None, float | None, str] | str:
-    """The referee engine's score of an unfinished game, or why it gives none (one larger than
-    bounds allow, whatever the position, is none)."""
-    answer = engine.final_score()
-    if isinstance(answer, str) or bounds is None:
-        return answer
-    reason = bounds.impossible(answer[0], answer[1], finished=False)
-    return answer if reason is None else f"its final_score is impossible: {reason}"
-
-
 def score_at_move_limit(engine: ScoreEstimator, moves: int,
                         bounds: ScoreBounds | None = None) -> Scored | str:
     """The game at its move limit, scored by the referee engine's final_score; or why not."""
-    answer = estimate(engine, bounds)
+    answer = checked_final_score(engine, bounds, finished=False)
     if isinstance(answer, str):
         return answer
     winner, margin, text = answer

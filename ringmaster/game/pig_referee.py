@@ -12,6 +12,7 @@ import hashlib
 import random
 
 from ringmaster.game.job import GameJob
+from ringmaster.game.result import ill_formed_move
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.rules.base import Colour, opponent_of
@@ -85,8 +86,7 @@ class PigReferee:
             try:
                 move = rules.parse_move(response)
             except ValueError:
-                self._forfeit(colour, "attempted ill-formed move "
-                              + (response.strip()[:40] or "(an empty response)"))
+                self._forfeit(colour, ill_formed_move(response))
                 return game
             reason = rules.check_move(colour, move)
             if reason is not None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ringmaster.game.adjudication import Adjudicator, score_at_move_limit
 from ringmaster.game.referee_engine import RefereeEngine
+from ringmaster.game.result import ill_formed_move
 from ringmaster.game.scoring import (
     EnginePlayer,
     ScoreBounds,
@@ -265,8 +266,7 @@ class Referee:
             try:
                 move = self.rules.parse_move(response.strip())
             except ValueError:
-                self._forfeit(colour, "attempted ill-formed move "
-                              + (response.strip()[:40] or "(an empty response)"))
+                self._forfeit(colour, ill_formed_move(response))
                 return record
             reason = self.rules.check_move(colour, move)
             if reason is not None:

@@ -40,6 +40,12 @@ NAME_A_REFEREE = ("the internal scorer takes dead stones off only where both pla
 REFEREE_FAILED = "the referee engine failed"
 
 
+def ill_formed_move(response: str) -> str:
+    """The forfeit reason for a genmove answer that is no move: the answer, clipped, or what
+    an empty one is (a second answer to an earlier command, read as this one's)."""
+    return "attempted ill-formed move " + (response.strip()[:40] or "(an empty response)")
+
+
 def format_float(value: float) -> str:
     """'2' for 2.0, '2.5' for 2.5."""
     return str(int(value)) if value == int(value) else f"{value:g}"

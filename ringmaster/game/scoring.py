@@ -45,15 +45,18 @@ class Scored:
     late_errors: list[str] = field(default_factory=list)
 
 
-class ScoringReferee(Protocol):
-    """What scoring asks of the referee engine (referee_engine.RefereeEngine), which has
-    followed the game."""
-
-    def dead_stones(self, rules: Rules) -> set[tuple[int, int]] | str:
-        """Its final_status_list dead, checked on rules' board, or why it can't say."""
+class FinalScorer(Protocol):
+    """An engine asked for its final_score (the referee engine, referee_engine.RefereeEngine)."""
 
     def final_score(self) -> tuple[Colour | None, float | None, str] | str:
         """Its final_score: (winner, margin, its text), or why it can't say."""
+
+
+class ScoringReferee(FinalScorer, Protocol):
+    """What scoring asks of the referee engine, which has followed the game."""
+
+    def dead_stones(self, rules: Rules) -> set[tuple[int, int]] | str:
+        """Its final_status_list dead, checked on rules' board, or why it can't say."""
 
 
 def parse_score(text: str) -> tuple[Colour | None, float | None] | None:
@@ -218,7 +221,7 @@ def _settle_by_referee(rules: Rules, referee: ScoringReferee, komi: float, compe
         f"the referee engine can't list dead stones: {dead}"])
     if dead != NO_DEAD_STONES_COMMAND:
         return failed
-    score = _referee_final_score(referee, bounds)
+    score = checked_final_score(referee, bounds)
     if isinstance(score, str):
         return Scored(detail=f"{REFEREE_FAILED}: {score}"[:300], notes=failed.notes)
     winner, margin, text = score
@@ -226,13 +229,14 @@ def _settle_by_referee(rules: Rules, referee: ScoringReferee, komi: float, compe
         f"the referee engine can't list dead stones ({dead}); its final_score: {text}"])
 
 
-def _referee_final_score(referee: ScoringReferee, bounds: ScoreBounds | None
-                         ) -> tuple[Colour | None, float | None, str] | str:
-    """The referee engine's final_score of the finished game, or why it gives none."""
+def checked_final_score(referee: FinalScorer, bounds: ScoreBounds | None, finished: bool = True
+                        ) -> tuple[Colour | None, float | None, str] | str:
+    """The referee engine's final_score (of the finished game, or an estimate of an unfinished
+    one: finished=False, as ScoreBounds.impossible takes it), or why it gives none."""
     answer = referee.final_score()
     if isinstance(answer, str) or bounds is None:
         return answer
-    reason = bounds.impossible(answer[0], answer[1])
+    reason = bounds.impossible(answer[0], answer[1], finished)
     return answer if reason is None else f"its final_score is impossible: {reason}"
 
 
@@ -276,7 +280,7 @@ def score_by_players(players: dict[Colour, EnginePlayer],
     scored.notes = [f"final_score from {players[c].code}: {texts[c]}" for c in texts]
     if referee is None:
         return scored
-    answer = _referee_final_score(referee, bounds)
+    answer = checked_final_score(referee, bounds)
     if isinstance(answer, str):
         scored.detail = f"{REFEREE_FAILED}: {answer}"[:300]
         return scored

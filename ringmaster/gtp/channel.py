@@ -150,22 +150,23 @@ class SubprocessChannel:
         (read now, without waiting): an engine between games must be."""
         if not self.is_running() or self._stdout_buffer or self._stdout_eof:
             return False
-        if self._stdout_fd is not None:
-            ready = select.poll()
-            ready.register(self._stdout_fd, select.POLLIN)
-            if ready.poll(0):
-                self._read_stdout()
+        self._read_what_is_there()
         return not (self._stdout_buffer or self._stdout_eof) and self.is_running()
 
     def unasked_output(self) -> bytes:
         """What the engine has written to stdout since its last response, blank lines aside
         (read now, without waiting): with no command outstanding, it should be nothing."""
-        if self._stdout_fd is not None and not self._stdout_eof:
+        if not self._stdout_eof:
+            self._read_what_is_there()
+        return self._stdout_buffer.strip()
+
+    def _read_what_is_there(self) -> None:
+        """Read what stdout holds now into the buffer, without waiting."""
+        if self._stdout_fd is not None:
             ready = select.poll()
             ready.register(self._stdout_fd, select.POLLIN)
             if ready.poll(0):
                 self._read_stdout()
-        return self._stdout_buffer.strip()
 
     def is_running(self) -> bool:
         """Whether the engine process hasn't exited."""

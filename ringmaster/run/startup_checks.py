@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ringmaster.competitions.base import Competition, PlayerCheck
-from ringmaster.errors import StartupCheckFailed
+from ringmaster.errors import StartupCheckFailed, failed_check_message
 from ringmaster.game.engines import ChannelFactory, greet_player, launch_player, subprocess_channel
 from ringmaster.game.time_commands import PREFERENCE, lists_command, negotiate
 from ringmaster.gtp.channel import GtpChannelError
@@ -61,7 +61,7 @@ def run_player_checks(checks: list[PlayerCheck], factory: ChannelFactory,
 
 def failure_messages(checks: list[PlayerCheck], errors: list[str | None]) -> list[str]:
     """'player X failed startup check: ...' for each check with an error."""
-    return [f"player {check.player.code} failed startup check: {error}"
+    return [failed_check_message(check.player.code, error)
             for check, error in zip(checks, errors) if error is not None]
 
 
