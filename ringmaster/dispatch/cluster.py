@@ -120,21 +120,26 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def require_same_code(client: Any) -> None:
-    """Raises ClusterUnavailable naming a worker whose ringmaster code differs from this one's
-    (the workers there now; none is no error here)."""
+def require_same_code(client: Any, workers: list[str] | None = None, joined: bool = False) -> None:
+    """Raises ClusterUnavailable naming a worker whose ringmaster code differs from this one's.
+
+    workers: the addresses to check (None: every worker there now; none is no error here).
+    joined: they joined during a run, whose results so far are saved (the message says so).
+    """
     ours = code_fingerprint()
+    later = "; the results so far are saved" if joined else ""
     try:
-        theirs = client.run(_named, code_fingerprint)
+        theirs = client.run(_named, code_fingerprint, workers=workers)
     except Exception as exc:  # noqa: BLE001 (a worker that can't run the check has other code)
         raise ClusterUnavailable(
             f"a Dask worker can't check its ringmaster code ({one_line(str(exc))[:100]}): install "
-            "this ringmaster on every worker") from None
+            f"this ringmaster on every worker{later}") from None
     for address, (host, fingerprint) in sorted(theirs.items()):
         if fingerprint != ours:
             raise ClusterUnavailable(
-                f"the Dask worker {host} {address} runs other ringmaster code than this one "
-                f"({fingerprint} against {ours}): install this ringmaster on every worker")
+                f"the Dask worker {host} {address} "
+                f"{'joined the run with' if joined else 'runs'} other ringmaster code than this one "
+                f"({fingerprint} against {ours}): install this ringmaster on every worker{later}")
 
 
 def worker_name() -> str:
@@ -212,6 +217,9 @@ class ClusterLoop(JobLoop):
         self.playing_on: dict[str, str] = {}  # future key -> worker address
         self.workers: set[str] = set(client.scheduler_info().get("workers", {}))
         self.unreachable_since: float | None = None
+        # Workers whose code matches ours: those there at the start were checked by connect(),
+        # any that joins since is checked before its first result is taken.
+        self.checked: set[str] = set(self.workers)
 
     def submit(self, job: Any) -> Any:
         # A unique key and pure=False: Dask would otherwise hand back the cached result
@@ -246,6 +254,14 @@ class ClusterLoop(JobLoop):
         from distributed import KilledWorker
         if future.status == "finished":
             outcome, where = future.result()
+            address = where.rsplit(" ", 1)[-1]
+            if address not in self.checked:
+                self.check_joined({address})
+            if address not in self.checked:
+                self.source.process_error_response(
+                    job, f"played on the Dask worker {where}, which left before its ringmaster "
+                         "code could be checked")
+                return
             self.source.note_host(job, where)
             deliver(self.source, job, outcome)
             return
@@ -283,6 +299,7 @@ class ClusterLoop(JobLoop):
                 raise ClusterLost(self._lost_message()) from None
             return
         self.unreachable_since = None
+        self.check_joined(workers)
         ours = {f.key: job for f, job in self.in_flight.items()}
         for worker in self.workers - workers:
             lost = [ours[k] for k, w in self.playing_on.items() if w == worker and k in ours]
@@ -294,6 +311,19 @@ class ClusterLoop(JobLoop):
             for key in keys:
                 if key in ours:
                     self.playing_on[key] = worker
+
+    def check_joined(self, workers: set[str]) -> None:
+        """Check the code of those of workers not checked yet and still there.
+
+        Raises ClusterUnavailable (the run stops, its results saved) if one differs.
+        """
+        new = sorted(workers - self.checked)
+        if new:
+            present = set(self.client.scheduler_info().get("workers", {}))
+            new = [w for w in new if w in present]   # one gone would cost a 30 s connect timeout
+        if new:
+            require_same_code(self.client, new, joined=True)
+            self.checked.update(new)
 
     def _lost_message(self) -> str:
         return ("lost the Dask scheduler; the results so far are saved, and games in progress "

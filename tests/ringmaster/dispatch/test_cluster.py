@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+import ringmaster.dispatch as ringmaster_package
 from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
 from tests.fakes.cli import CliResult
 from tests.fakes.control_files import playoff_ctl
@@ -263,6 +264,17 @@ def _scheduler_and_worker(distributed, port: int) -> list[subprocess.Popen]:
     return [scheduler, worker]
 
 
+def _ringmaster_with_other_code(root) -> str:
+    """A copy of the ringmaster package under root, one comment added: another version's code."""
+    import shutil
+    package = os.path.dirname(os.path.dirname(os.path.abspath(ringmaster_package.__file__)))
+    shutil.copytree(package, os.path.join(root, "ringmaster"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with open(os.path.join(root, "ringmaster", "__init__.py"), "a") as f:
+        f.write("# another version\n")
+    return str(root)
+
+
 def _free_port() -> int:
     import socket
     with socket.socket() as s:
@@ -295,6 +307,50 @@ def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distri
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         processes = _scheduler_and_worker(distributed, port)
+        result = invoke("run", ctl, "-q", "--cluster", address)
+        assert result.exit_code == EXIT_OK, result.output
+        check_consistent(ctl, games)
+    finally:
+        for process in processes:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait()
+
+
+def test_a_worker_joining_with_other_code_stops_the_run_and_no_game_is_lost(
+        write_ctl, distributed, tmp_path):
+    # A worker present at the start is checked by connect(); one that joins later, before
+    # any result of its own is taken. The run stops with the results so far kept.
+    games = 40
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
+                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
+                               games=games))
+    port = _free_port()
+    processes = _scheduler_and_worker(distributed, port)
+    address = f"tcp://127.0.0.1:{port}"
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
+                                "--cluster", address], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while "response from game" not in _read(ctl[:-4] + ".log"):
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+        environment = dict(os.environ, PYTHONPATH=_ringmaster_with_other_code(tmp_path / "other"))
+        processes.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+             "--no-nanny"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=environment, cwd=str(tmp_path)))
+        output, _ = run.communicate(timeout=120)
+        assert run.returncode == EXIT_USER_ERROR, output
+        assert "joined the run with other ringmaster code than this one" in output
+        assert "the results so far are saved" in output and "Traceback" not in output
+        counted = len(json.load(open(ctl[:-4] + ".status"))["competition"]["results"]["0"])
+        assert 0 < counted < games
+        check_consistent(ctl, counted)
+        os.killpg(processes.pop().pid, signal.SIGKILL)
         result = invoke("run", ctl, "-q", "--cluster", address)
         assert result.exit_code == EXIT_OK, result.output
         check_consistent(ctl, games)

@@ -15,10 +15,10 @@ class FakeClient:
         self.answers = answers or {}
         self.error = error
 
-    def run(self, function, *args):
+    def run(self, function, *args, workers=None):
         if self.error is not None:
             raise self.error
-        return self.answers
+        return {a: v for a, v in self.answers.items() if workers is None or a in workers}
 
 
 @pytest.mark.parametrize("address", ["http://127.0.0.1:8787", "ws://127.0.0.1:8786"])
@@ -42,6 +42,14 @@ def test_a_worker_with_other_ringmaster_code_is_refused():
             rf"\(0123456789ab against {ours}\): install this ringmaster on every worker$")):
         require_same_code(FakeClient({"tcp://10.0.0.2:40000": ("w1", ours),
                                       "tcp://10.0.0.3:40000": ("w2", "0123456789ab")}))
+    # One that joins during a run is checked alone, and the message says the results are kept.
+    both = FakeClient({"tcp://10.0.0.2:40000": ("w1", ours), "tcp://10.0.0.3:40000": ("w2", "x")})
+    require_same_code(both, ["tcp://10.0.0.2:40000"], joined=True)
+    with pytest.raises(ClusterUnavailable, match=(
+            r"^the Dask worker w2 tcp://10.0.0.3:40000 joined the run with other ringmaster code "
+            r"than this one \(x against .*\): install this ringmaster on every worker; the "
+            r"results so far are saved$")):
+        require_same_code(both, ["tcp://10.0.0.3:40000"], joined=True)
     # An older worker has no code_fingerprint to run.
     with pytest.raises(ClusterUnavailable, match=r"^a Dask worker can't check its ringmaster code "
                                                  r"\(module .* has no attribute"):
