@@ -175,7 +175,13 @@ def describe_user_exception(exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({exc.code!r}); a control file only defines settings"
     message = " / ".join(line.strip() for line in _exception_text(exc).splitlines() if line.strip())
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    name = _type_name(exc)
+    return f"{name}: {message}" if message else name
+
+
+def _type_name(exc: BaseException) -> str:
+    """The exception's class name, read past a metaclass that overrides or breaks __name__."""
+    return type.__dict__["__name__"].__get__(type(exc))
 
 
 def _exception_text(exc: BaseException) -> str:

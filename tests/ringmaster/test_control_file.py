@@ -394,6 +394,8 @@ def test_a_control_file_that_exits_or_interrupts_is_a_control_file_error(write_c
     ("class Odd(Exception):\n    def __str__(self):\n        return 1 / 0\nraise Odd('x')",
      "line 10: Odd"),
     ("raise BaseException('x')", "line 7: BaseException: x"),
+    ("class Meta(type):\n    @property\n    def __name__(cls):\n        return 1 / 0\n"
+     "class Odder(Exception, metaclass=Meta):\n    pass\nraise Odder('x')", "line 13: Odder: x"),
     ("raise GeneratorExit", "line 7: GeneratorExit"),
 ])
 def test_whatever_the_control_file_raises_is_one_line_naming_its_line(write_ctl, statement,
