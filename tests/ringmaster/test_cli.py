@@ -139,21 +139,27 @@ def test_matchup_plays_only_the_matchups_chosen_and_help_says_how_g_picks(write_
     assert "--matchup ID Play only this matchup" in help_text
 
 
-def test_matchup_is_refused_for_a_tuner(write_ctl):
-    ctl = write_ctl("""
+def mc_tuner_ctl(engine: str, make_candidate_body: str = "") -> str:
+    """A small mc_tuner over one parameter p (0.25 or 0.75), its opponent and candidates engine;
+    make_candidate_body: lines run before make_candidate returns (indented by 4)."""
+    return f"""
 competition_type = 'mc_tuner'
-players = {'opp': Player('x')}
+players = {{'opp': Player({engine!r})}}
 board_size = 5
 komi = 0.5
 opponent = 'opp'
 candidate_colour = 'b'
 parameters = [Parameter('p', scale=LINEAR(0, 1), split=2)]
 def make_candidate(p):
-    return Player('x')
+{make_candidate_body}    return Player({engine!r})
 exploration_coefficient = 0.45
-initial_visits = 10
-initial_wins = 5
-""")
+initial_visits = 2
+initial_wins = 1
+"""
+
+
+def test_matchup_is_refused_for_a_tuner(write_ctl):
+    ctl = write_ctl(mc_tuner_ctl("x"))
     result = invoke("run", ctl, "--matchup", "0")
     assert result.exit_code == EXIT_USAGE
     assert result.output == ("ringmaster: --matchup: comp is an event of type mc_tuner, which has no "
@@ -367,22 +373,8 @@ def test_anything_a_control_file_raises_is_a_one_line_user_error(write_ctl, extr
 
 
 def test_make_candidate_failing_in_a_run_names_the_control_files_line(write_ctl):
-    ctl = write_ctl(f"""
-competition_type = 'mc_tuner'
-players = {{'opp': Player({fake_engine_command()!r})}}
-board_size = 5
-komi = 0.5
-opponent = 'opp'
-candidate_colour = 'b'
-parameters = [Parameter('p', scale=LINEAR(0, 1), split=2)]
-def make_candidate(p):
-    if p > 0.5:
-        raise ValueError('boom')
-    return Player({fake_engine_command()!r})
-exploration_coefficient = 0.45
-initial_visits = 2
-initial_wins = 1
-""")
+    ctl = write_ctl(mc_tuner_ctl(fake_engine_command(),
+                                 "    if p > 0.5:\n        raise ValueError('boom')\n"))
     result = invoke("run", ctl, "-q", "-g", "4")
     assert result.exit_code == EXIT_USER_ERROR
     assert result.stderr.endswith("ringmaster: error in control file comp.ctl line 10, "
