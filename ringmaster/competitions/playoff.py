@@ -28,6 +28,10 @@ MATCHUP_SETTINGS = GAME_SETTINGS + [
     Setting("sprt", interpret_optional(interpret_sprt), default=None),
 ]
 
+# Settings whose None is a value ("no openings", "no handicap", "no limit"): a Matchup's
+# None replaces the control file's default, as in Gomill; for the others it leaves it.
+NONE_OVERRIDES = frozenset({"handicap", "adjudication", "openings", "number_of_games", "sprt"})
+
 
 class Matchup(ControlFileObject):
     """A control file's Matchup(player_1, player_2, ...)."""
@@ -95,7 +99,8 @@ class Playoff(Tournament):
             p1, p2 = args["player_1"], args["player_2"]
             for code in (p1, p2):
                 self.player(code, context)
-            merged = {**defaults, **{k: v for k, v in args.items() if v is not None}}
+            merged = {**defaults, **{k: v for k, v in args.items()
+                                     if v is not None or k in NONE_OVERRIDES}}
             settings = load_settings(MATCHUP_SETTINGS, merged, context)
             check_game_settings(settings, f"{context}: ")
             self.check_referee(settings, f"{context}: ")

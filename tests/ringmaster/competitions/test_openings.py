@@ -166,6 +166,23 @@ def test_a_matchup_has_its_own_suite_and_a_shared_one_is_read_once(write_ctl, tm
     assert [o.name for o in suites["c"].openings] == ["x.sgf"]
 
 
+def test_a_matchup_with_openings_none_plays_none_whatever_the_default(write_ctl, tmp_path):
+    write_suite(tmp_path / "suite", GO5)
+    sprt = "sprt = {'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05}"
+    comp = playoff(write_ctl, f"openings = Openings('suite')\n{sprt}", matchups=(
+        "Matchup('p', 'q', id='a'), "
+        "Matchup('p', 'q', id='b', openings=None, sprt=None, board_size=None)"))
+    a, b = comp.matchups["a"], comp.matchups["b"]
+    assert a.suite is not None and a.sprt is not None and a.alternating
+    assert b.suite is None and b.game_settings["openings"] is None and b.sprt is None
+    assert not b.alternating
+    assert b.game_settings["board_size"] == 5   # None where None is no value leaves the default
+    comp = playoff(write_ctl, "handicap = 2", matchups=(
+        "Matchup('p', 'q', id='a'), Matchup('p', 'q', id='b', handicap=None)"), size=9)
+    assert [m.game_settings["handicap"] for m in comp.matchups.values()] == [2, None]
+
+
+
 def othello_sgf(moves: str) -> str:
     return f"(;GM[2]SZ[4]{moves})"
 
