@@ -40,6 +40,7 @@ from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
 from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
+from ringmaster.stats.even_games import leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
 from ringmaster.stats.win_rates import ELO_METHOD
@@ -327,6 +328,15 @@ class Tournament(Competition):
 
     # Ratings
 
+    def uneven_matchups(self) -> dict[str, str]:
+        """The matchups whose games are not even (handicap stones, another komi), with their terms."""
+        return uneven_matchups({mid: m.game_settings for mid, m in self.matchups.items()})
+
+    def rated_matchup_ids(self) -> list[str]:
+        """The matchups whose games the joint ratings pool: the even ones (a ghost's terms are unknown)."""
+        uneven = self.uneven_matchups()
+        return [mid for mid in self.matchup_ids_for_report(include_ghosts=True) if mid not in uneven]
+
     def rating_players(self) -> list[str]:
         players: list[str] = []
         for mid in self.matchup_ids_for_report(include_ghosts=True):
@@ -344,12 +354,17 @@ class Tournament(Competition):
         """Joint ratings mean something with three players or more."""
         return len(self.rating_players()) > 2
 
+    def ratings_left_out(self) -> dict[str, str]:
+        """The matchups the joint ratings leave out, with their terms ({} if there are no ratings)."""
+        return self.uneven_matchups() if self.wants_ratings() else {}
+
     def ratings(self) -> RatingTable | None:
-        """The joint Bradley-Terry ratings of every linked group of players, or None (see fit_ratings)."""
+        """The joint Bradley-Terry ratings of every linked group of players, from the even games only,
+        or None (see fit_ratings; None too when no matchup's games are even)."""
         if not self.wants_ratings():
             return None
         games = []
-        for mid in self.matchup_ids_for_report(include_ghosts=True):
+        for mid in self.rated_matchup_ids():
             p1, p2 = self._matchup_players(mid)
             for r in self.results.get(mid, []):
                 score = score_for(r, p1)
@@ -363,9 +378,16 @@ class Tournament(Competition):
     def write_ratings(self, out: TextIO) -> None:
         if not self.wants_ratings():
             return
-        table = self.ratings()
         out.write("Ratings (Bradley-Terry, joint over the games within each group of players "
                   "linked by wins and losses)\n")
+        any_even = bool(self.rated_matchup_ids())
+        left_out = leave_out_line(self.ratings_left_out(), any_even)
+        if not any_even:
+            out.write(f"  {left_out}\n")
+            return
+        if left_out:
+            out.write(left_out + "\n")
+        table = self.ratings()
         if table is None:
             out.write("  none: fewer than two players have results\n")
             return
@@ -405,6 +427,7 @@ class Tournament(Competition):
             name, limit, detail_line = f"{p1} v {p2}", f"{len(results)}", \
                 "?? (missing from control file)"
         out.write(f"{name} ({limit} games)\n")
+        terms = self.uneven_matchups().get(mid)
         stats = compute_stats(results, p1, p2)
         if stats.unknown:
             out.write(f"unknown results: {stats.unknown} of {stats.total} games "
@@ -414,7 +437,7 @@ class Tournament(Competition):
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
-            out.write(elo_line(stats) + "\n")
+            out.write(elo_line(stats, terms) + "\n")
         if stats.adjudicated:
             out.write(f"adjudicated (the referee engine's score ended the game): "
                       f"{stats.adjudicated} of {stats.total} games\n")
@@ -423,7 +446,7 @@ class Tournament(Competition):
             out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
-            out.write(f"SPRT: {state.describe()}\n")
+            out.write(f"SPRT{f' ({terms})' if terms else ''}: {state.describe()}\n")
             if state.decision is not None:
                 out.write(f"stopped after {state.decided_at} games counted by the test, at LLR "
                           f"{state.llr_at_decision:.2f} (games finished after the stop count "
@@ -479,6 +502,7 @@ class Tournament(Competition):
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         matchups = []
+        uneven = self.uneven_matchups()
         for mid in self.matchup_ids_for_report(include_ghosts=True):
             if mid in self.matchups:
                 p1, p2 = self.matchups[mid].player_1, self.matchups[mid].player_2
@@ -497,6 +521,7 @@ class Tournament(Competition):
                              "alternating": spec.alternating if spec else None,
                              "game_settings": spec.game_settings if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
+                             "uneven_terms": uneven.get(mid),
                              "unknown_reasons": unknown_reasons(results),
                              "sprt": None if state is None else state.to_json(),
                              "results": [r.to_json() for r in results]})
@@ -510,4 +535,5 @@ class Tournament(Competition):
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()
         report["ratings"] = None if table is None else table.to_json()
+        report["ratings_excluded"] = list(self.ratings_left_out())
         return report

@@ -343,3 +343,67 @@ def test_allplayall_refuses_a_handicap_setting_it_would_ignore(write_ctl, settin
     name = setting.split()[0]
     assert f"line 7: '{name}': not supported by allplayall: its games have no handicap" \
         in str(info.value)
+
+
+def play(comp, winners):
+    """Play each matchup's games in turn: winners[mid] is the winning colour of each of its games."""
+    left = {mid: list(colours) for mid, colours in winners.items()}
+    while (job := comp.get_game()) is not NO_GAME:
+        respond(comp, job, left[job.game_data[0]].pop(0))
+
+
+def report_text(comp):
+    out = io.StringIO()
+    comp.write_short_report(out)
+    return out.getvalue()
+
+
+# The reviewer's case: b beat a 6-2 in even games; with 4 handicap stones (komi 0.5) a, the weaker,
+# won all 8. Pooled, a was ranked first; c, split 2-2 with b, makes a third player.
+HANDICAP_CASE = ("Matchup('b', 'a', id='even', number_of_games=8), "
+                 "Matchup('a', 'b', id='hcap', handicap=4, komi=0.5, number_of_games=8), "
+                 "Matchup('c', 'b', id='cb', alternating=True, number_of_games=4),")
+HANDICAP_WINNERS = {"even": "bbbbbbww", "hcap": "b" * 8, "cb": "bbww"}
+
+
+def test_joint_ratings_leave_out_a_handicap_matchup_and_say_so(write_ctl):
+    comp = playoff(write_ctl, HANDICAP_CASE)
+    play(comp, HANDICAP_WINNERS)
+    report = report_text(comp)
+    ranked = [line.split()[1] for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
+    assert ranked.index("b") < ranked.index("a")
+    assert ("ratings leave out the matchups whose games are not even: "
+            "hcap (4 handicap stones, komi 0.5)\n") in report
+    # The handicap matchup's own Elo and SPRT-free line names its terms; the even ones don't.
+    assert "Elo a - b (4 handicap stones, komi 0.5): +inf" in report
+    assert "Elo b - a: +" in report
+    data = comp.get_json_report()
+    assert data["ratings_excluded"] == ["hcap"]
+    assert [m["uneven_terms"] for m in data["matchups"]] == [None, "4 handicap stones, komi 0.5", None]
+    rated = {r["player"]: r for r in data["ratings"]["ratings"]}
+    assert rated["b"]["elo"] > rated["a"]["elo"] and rated["a"]["games"] == 8
+
+
+def test_no_joint_ratings_when_every_matchup_is_a_handicap_one(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'b', handicap=2, number_of_games=2), "
+                              "Matchup('b', 'c', handicap=3, number_of_games=2),")
+    play(comp, {"0": "bw", "1": "bw"})
+    report = report_text(comp)
+    assert ("  none: joint ratings pool even games only, and no matchup's games are even (handicap "
+            "stones, or another komi): 0 (2 handicap stones, komi 7.5), 1 (3 handicap stones, komi 7.5)\n"
+            in report)
+    assert "rank" not in report
+    data = comp.get_json_report()
+    assert data["ratings"] is None and data["ratings_excluded"] == ["0", "1"]
+
+
+def test_a_matchup_at_another_komi_is_left_out_of_the_joint_ratings(write_ctl):
+    # Reverse komi, no stones: Black (a, player 1 in every game) is given the points a handicap would.
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2), Matchup('b', 'c', number_of_games=2), "
+                              "Matchup('a', 'c', id='rev', komi=-7.5, number_of_games=2),")
+    play(comp, {"0": "bw", "1": "bw", "rev": "bb"})
+    report = report_text(comp)
+    assert ("ratings leave out the matchups whose games are not even: "
+            "rev (komi -7.5, where the even games play at 7.5)\n") in report
+    assert comp.get_json_report()["ratings_excluded"] == ["rev"]
+
