@@ -58,6 +58,8 @@ class MatchupSpec:
       name                   -- for reports ('p1 v p2' unless given)
       game_settings          -- board_size, komi, handicap...
       alternating            -- swap colours on odd-numbered games
+      player_2_black_first   -- player_2, not player_1, takes Black in game 0 (and so, when
+                                alternating, in every even-numbered game)
       number_of_games        -- None: no limit
       sprt                   -- SprtSpec: stop once the test accepts a hypothesis, or None
       suite                  -- the OpeningSuite its games start from (games 2k and 2k+1 play
@@ -74,6 +76,12 @@ class MatchupSpec:
     explicit_name: bool = False
     sprt: SprtSpec | None = None
     suite: OpeningSuite | None = None
+    player_2_black_first: bool = False
+
+    def colours(self, number: int) -> tuple[str, str]:
+        """(Black, White): the player codes of game `number`."""
+        swapped = (self.alternating and number % 2 == 1) != self.player_2_black_first
+        return (self.player_2, self.player_1) if swapped else (self.player_1, self.player_2)
 
     def game_id(self, number: int) -> str:
         if self.number_of_games is None or self.number_of_games <= 1:
@@ -235,8 +243,9 @@ class Tournament(Competition):
                 continue
             for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]
-                needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
-                                       as_white=index == 1 or m.alternating)
+                black_first = index == int(m.player_2_black_first)
+                needs = handicap_needs(m.game_settings, as_black=black_first or m.alternating,
+                                       as_white=not black_first or m.alternating)
                 needs += player_scoring_needs(m.game_settings, self.referee)
                 if m.suite is not None and m.suite.needs_setup:
                     needs += (("set_free_handicap", "the openings' set-up stones"),)
@@ -266,10 +275,7 @@ class Tournament(Competition):
             return NO_GAME
         mid, number = issued
         m = self.matchups[mid]
-        if m.alternating and number % 2 == 1:
-            b, w = m.player_2, m.player_1
-        else:
-            b, w = m.player_1, m.player_2
+        b, w = m.colours(number)
         event = (f"{self.competition_code} ({m.name})" if m.explicit_name
                  else self.competition_code)
         job = self.make_game_job(m.game_id(number), self._player_spec(b),

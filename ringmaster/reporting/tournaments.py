@@ -1,4 +1,5 @@
-"""Pages in FILE.html for playoffs and all-play-alls: each matchup's Elo and SPRT plots, the cross table."""
+"""Pages in FILE.html for playoffs and all-play-alls: each matchup's Elo and SPRT plots, the cross table,
+an all-play-all's colours."""
 
 from __future__ import annotations
 
@@ -37,13 +38,15 @@ def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
 
 def playoff_context(report: dict[str, Any]) -> dict[str, Any]:
     """Each matchup's line, its Elo over games and its SPRT; the cross table with ratings."""
-    return _tournament_context(report, matchup_plots=True,
-                               cross=report.get("ratings") is not None)
+    return {**_tournament_context(report, matchup_plots=True,
+                                  cross=report.get("ratings") is not None), "colours": None}
 
 
 def allplayall_context(report: dict[str, Any]) -> dict[str, Any]:
-    """Each pairing's line and the cross table (no plot a pairing: there are many)."""
-    return _tournament_context(report, matchup_plots=False, cross=True)
+    """Each pairing's line, the cross table (no plot a pairing: there are many) and each
+    competitor's games and score by colour."""
+    return {**_tournament_context(report, matchup_plots=False, cross=True),
+            "colours": report.get("colours")}
 
 
 def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool) -> dict[str, Any]:
