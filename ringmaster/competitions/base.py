@@ -67,6 +67,8 @@ class PlayerCheck:
       needs -- ((GTP command, what needs it), ...): a missing one fails the check
       timed -- the player plays at a time control: an engine with no time command is
                named in a warning (it is timed all the same)
+      more_boards -- the other boards its other matchups set it up on, each
+               (matchup id, Setup), set up in turn after the first
     """
 
     player: PlayerSpec
@@ -76,6 +78,22 @@ class PlayerCheck:
     options: tuple[tuple[str, Any], ...] = ()
     needs: tuple[tuple[str, str], ...] = ()
     timed: bool = False
+    more_boards: tuple[tuple[str, Setup], ...] = ()
+
+    @property
+    def setup(self) -> Setup:
+        """The first board it is set up on."""
+        return Setup(self.board_size, self.komi, self.game, self.options)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A board a player is set up on: what Rules.setup_commands takes."""
+
+    board_size: int
+    komi: float
+    game: str = "go"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def handicap_needs(settings: dict[str, Any], as_black: bool,

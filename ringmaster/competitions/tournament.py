@@ -10,6 +10,7 @@ from ringmaster.competitions.base import (
     Competition,
     NoGameAvailable,
     PlayerCheck,
+    Setup,
     describe_game_settings,
     handicap_needs,
     rules_options,
@@ -259,11 +260,16 @@ class Tournament(Competition):
     @staticmethod
     def _add_check(checks: dict[str, PlayerCheck], key: str, player, m: MatchupSpec,
                    needs: tuple[tuple[str, str], ...], timed: bool = False) -> None:
-        check = checks.get(key) or PlayerCheck(
-            player, m.game_settings["board_size"], m.game_settings["komi"],
-            m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
+        """Add what matchup m asks of player to its check: the first matchup's board is the
+        check's own, another matchup's different board is one more to set up."""
+        setup = Setup(m.game_settings["board_size"], m.game_settings["komi"],
+                      m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
+        check = checks.get(key) or PlayerCheck(player, setup.board_size, setup.komi, setup.game,
+                                               setup.options)
+        boards = [check.setup] + [board for _, board in check.more_boards]
+        more = check.more_boards + (((m.id, setup),) if setup not in boards else ())
         checks[key] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
-                              timed=check.timed or timed)
+                              timed=check.timed or timed, more_boards=more)
 
     def _player_spec(self, code: str):
         base = code.split("#")[0]
