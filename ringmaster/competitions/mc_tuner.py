@@ -20,7 +20,6 @@ from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
     Setting,
     interpret_float,
-    interpret_int,
     interpret_nonnegative_int,
     interpret_optional,
     interpret_positive_int,
@@ -39,11 +38,24 @@ from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
 
 
-def _interpret_probability(value: Any) -> float:
+def _interpret_confidence_bar(value: Any) -> float:
+    """stop_when_confident: more than 0.5, so that only one candidate can meet it. The events 'candidate
+    i beats every other' are disjoint, so their probabilities sum to at most 1: a bar above 0.5 is met by
+    at most one candidate, one at or below it by two at once (0.1 stopped a run after one game)."""
     value = interpret_float(value)
-    if not 0.0 < value < 1.0:
-        raise ValueError("must be between 0.0 and 1.0 (exclusive)")
+    if not 0.5 < value < 1.0:
+        raise ValueError(f"{value:g}: must be more than 0.5 (a bar at or below 0.5 can be met by two "
+                         "candidates at once) and less than 1.0")
     return value
+
+
+def _interpret_summary_spec(value: Any) -> list[int]:
+    """summary_spec: how many candidates to describe at each depth; at least one level, at least one
+    candidate at each (0, or [], leaves the table without a row)."""
+    counts = interpret_sequence_of(interpret_positive_int)(value)
+    if not counts:
+        raise ValueError("empty list: give how many candidates to describe at each depth, e.g. [30]")
+    return counts
 
 
 def _interpret_in_flight(value: Any) -> bool | str:
@@ -59,13 +71,13 @@ MC_SETTINGS = [
     Setting("initial_visits", interpret_positive_int),
     Setting("initial_wins", interpret_positive_int),
     Setting("max_depth", interpret_positive_int, default=1),
-    Setting("summary_spec", interpret_sequence_of(interpret_int), default=[30]),
+    Setting("summary_spec", _interpret_summary_spec, default=[30]),
     Setting("log_tree_to_history_period", interpret_optional(interpret_positive_int),
             default=None),
     Setting("number_of_running_simulations_to_show", interpret_positive_int, default=12),
     # Beyond Gomill
     Setting("count_games_in_flight", _interpret_in_flight, default=True),
-    Setting("stop_when_confident", interpret_optional(_interpret_probability), default=None),
+    Setting("stop_when_confident", interpret_optional(_interpret_confidence_bar), default=None),
 ]
 
 INCONSISTENT = "status file is inconsistent with control file"

@@ -227,7 +227,7 @@ class Tuner(Competition):
             raise ControlFileError("'komi': must be fractional to prevent jigos", setting="komi")
         settings = load_settings(TUNER_SETTINGS, config)
         self.candidate_colour = settings["candidate_colour"]
-        self.opponent = self.player(settings["opponent"], "'opponent'")
+        self.opponent = self.player(settings["opponent"], "'opponent'", setting="opponent")
         check_player_clocks(self.game_settings, (self.opponent,))
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0

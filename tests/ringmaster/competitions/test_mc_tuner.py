@@ -145,7 +145,15 @@ def test_parameter_constructor_checks_its_arguments():
     ({"make_candidate": lambda a, b: "not a player"},
      "'make_candidate': error from make_candidate(resign_at=0.0416667, initial_wins=5): "
      "returned 'not a player', not a Player"),
-    ({"stop_when_confident": 1.0}, "'stop_when_confident': must be between"),
+    ({"stop_when_confident": 1.0}, "'stop_when_confident': 1: must be more than 0.5"),
+    # At or below 0.5 two candidates can meet the bar at once (0.1 stopped a run after one game).
+    ({"stop_when_confident": 0.1}, "'stop_when_confident': 0.1: must be more than 0.5 (a bar at or "
+                                   "below 0.5 can be met by two candidates at once) and less than 1.0"),
+    ({"stop_when_confident": 0.5}, "'stop_when_confident': 0.5: must be more than 0.5"),
+    # A candidate table with a header and no rows, or none at all.
+    ({"summary_spec": [0]}, "'summary_spec': item 0: must be positive"),
+    ({"summary_spec": [30, -1]}, "'summary_spec': item 1: must be positive"),
+    ({"summary_spec": []}, "'summary_spec': empty list"),
     ({"max_depth": 0}, "'max_depth': must be positive"),
     ({"count_games_in_flight": "sometimes"},
      "'count_games_in_flight': unknown rule for games in flight: 'sometimes'"),
