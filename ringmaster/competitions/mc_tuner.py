@@ -8,10 +8,13 @@ from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.tuner import (
+    RESET_REMEDY,
     Tuner,
     Verdict,
+    changed_since_state,
     describe_record,
     edge_warning,
+    parameters_changed,
     plain_value,
     selection_bias_warning,
 )
@@ -155,18 +158,42 @@ class McTuner(Tuner):
             "scheduler": self.scheduler.to_json(),
             "tree": self.tree.root.to_json(),
             "opponent_description": self.opponent_description,
+            "codes": [spec.code for spec in self.parameter_specs],
             "splits": self.tree.splits,
             "check_values": self._check_values(),
             "confirmation": self.confirmation_to_json(),
+            **self.opponent_status(),
         }
 
+    def _check_parameters(self, status: dict[str, Any]) -> None:
+        """Refuse a state whose parameters, splits or scales differ from the control file's, naming
+        what differs (the state holds each parameter's first and last candidate values)."""
+        codes = [spec.code for spec in self.parameter_specs]
+        splits = status["splits"]
+        before = status.get("codes")   # absent: a state written before the codes were kept
+        if before is not None and before != codes:
+            raise parameters_changed(codes, before)
+        if not isinstance(splits, list) or len(splits) != len(codes):
+            raise parameters_changed(codes, len(splits))
+        for spec, old, new in zip(self.parameter_specs, splits, self.tree.splits):
+            if old != new:
+                raise changed_since_state(f"parameter {spec.code}: 'split'", new, old)
+        values = self._check_values()
+        old_values = status["check_values"]
+        for i, spec in enumerate(self.parameter_specs):
+            old_ends = [old_values[0][i], old_values[1][i]]
+            new_ends = [values[0][i], values[1][i]]
+            if old_ends != new_ends:
+                raise CompetitionError(
+                    f"parameter {spec.code}: its scale or range changed: its candidates run from "
+                    f"{new_ends[0]} to {new_ends[1]} in the control file but ran from {old_ends[0]} to "
+                    f"{old_ends[1]} for the games so far; put it back, or {RESET_REMEDY}")
+
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
-            if status["splits"] != self.tree.splits:
-                raise ValueError("splits changed")
+            self._check_parameters(status)
             self.tree.set_root(Node.from_json(status["tree"]))
-            if status["check_values"] != self._check_values():
-                raise ValueError("scaled parameters changed")
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
