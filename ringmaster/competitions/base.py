@@ -313,6 +313,8 @@ class Competition(ABC):
         self.pending_history: list[str] = []
         self.pending_log: list[str] = []
         self.description: str | None = None
+        # Warnings about the control file found while reading it: (line or None, message).
+        self.control_file_warnings: list[tuple[int | None, str]] = []
 
     # Control file
 
@@ -413,12 +415,12 @@ class Competition(ABC):
             shared_services=settings["shared_services"],
             time_control=settings["time_control"])
 
-    def player(self, code: str, context: str) -> PlayerSpec:
-        """The named player. Raises ControlFileError if there is none."""
+    def player(self, code: str, context: str, setting: str | None = None) -> PlayerSpec:
+        """The named player. Raises ControlFileError if there is none (located at setting's line)."""
         try:
             return self.players[code]
         except (KeyError, TypeError):
-            raise ControlFileError(f"{context}: unknown player {code}") from None
+            raise ControlFileError(f"{context}: unknown player {code}", setting=setting) from None
 
     def make_game_job(self, game_id: str, player_b: PlayerSpec, player_w: PlayerSpec,
                       game_settings: dict[str, Any], game_data: Any = None,

@@ -10,8 +10,10 @@ from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.tuner import (
     Tuner,
     Verdict,
+    changed_since_state,
     default_confirm_games,
     describe_record,
+    parameters_changed,
     selection_bias_warning,
     short_value,
 )
@@ -131,17 +133,24 @@ class CeTuner(Tuner):
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
             "history": [[list(p) for p in d] for d in self.history],
+            "codes": [spec.code for spec in self.parameter_specs],
+            **self.opponent_status(),
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
             distribution = [(float(m), float(v)) for m, v in status["distribution"]]
             samples = [[float(x) for x in s] for s in status["sample_parameters"]]
-            if len(distribution) != len(self.parameter_specs):
-                raise ValueError("number of parameters changed")
-            if (len(samples) != self.samples_per_generation
-                    or any(len(s) != len(distribution) for s in samples)):
-                raise ValueError("samples_per_generation changed")
+            codes = [spec.code for spec in self.parameter_specs]
+            before = status.get("codes")   # absent: a state written before the codes were kept
+            if (before is not None and before != codes) or len(distribution) != len(codes):
+                raise parameters_changed(codes, len(distribution) if before is None else before)
+            if len(samples) != self.samples_per_generation:
+                raise changed_since_state("'samples_per_generation'", self.samples_per_generation,
+                                          len(samples))
+            if any(len(s) != len(distribution) for s in samples):
+                raise ValueError("a sample's size")
             self.generation = int(status["generation"])
             self.distribution = distribution
             self.sample_parameters = samples

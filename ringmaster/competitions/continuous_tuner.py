@@ -55,6 +55,12 @@ class ContinuousTuner(Tuner):
                                                CONTINUOUS_PARAMETER_SETTINGS, continuous_parameter_spec)
         self.start = [spec.start for spec in self.parameter_specs]
         self.seen_successful_game = False
+        for item in config["parameters"]:
+            if item.settings.get("split") is not None:
+                self.control_file_warnings.append((item.line, (
+                    f"parameter {item.settings['code']}: 'split' has no effect on "
+                    f"{self.competition_type}, which searches the whole range (it is accepted so that "
+                    f"an mc_tuner control file works unchanged)")))
 
     def sample_engine_parameters(self) -> tuple:
         return self.convert(self.start)

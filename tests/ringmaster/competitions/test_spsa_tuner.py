@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -291,8 +292,32 @@ def test_a_run_started_before_the_answer_was_an_average_keeps_its_final_theta():
 
 def test_changed_number_of_games_is_refused_on_reload():
     status = make_tuner().get_status()
-    with pytest.raises(CompetitionError, match="inconsistent"):
+    with pytest.raises(CompetitionError, match=r"^'number_of_games' makes 150 pairs in the control file but "
+                       r"made 100 for the games so far \(the gains are planned for the run's length\); "
+                       r"put it back, or start afresh with `ringmaster reset`$"):
         make_tuner(number_of_games=300).set_status(status)
+
+
+def test_a_changed_parameter_list_is_refused_naming_the_parameters():
+    status = make_tuner().get_status()
+    with pytest.raises(CompetitionError, match=r"^the parameters are y in the control file but were x "
+                       r"for the games so far; put them back, or start afresh with `ringmaster reset`$"):
+        make_tuner(parameters=[Parameter("y", scale=LINEAR(0, 1))]).set_status(status)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": {"opp2": Player("opp")}, "opponent": "opp2"},
+     "'opponent' is opp2 in the control file but was opp for the games so far"),
+    ({"candidate_colour": "random"},
+     "'candidate_colour' is random in the control file but was b for the games so far"),
+])
+def test_a_changed_opponent_or_colour_is_refused(changes, message):
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = "; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(**changes).set_status(status)
+    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
+    make_tuner(**changes).set_status(status)
 
 
 # Confirmation and reports
