@@ -251,6 +251,7 @@ class BayesTuner(ContinuousTuner):
             "head_to_head": self.head_to_head,
             "confirmation": self.confirmation_to_json(),
             **self.opponent_status(),
+            **self.scales_status(),
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
@@ -266,6 +267,7 @@ class BayesTuner(ContinuousTuner):
             codes = [spec.code for spec in self.parameter_specs]
             if status["codes"] != codes:
                 raise parameters_changed(codes, status["codes"])
+            self.check_scales_status(status)
             self.points = [self._point_from_json(p) for p in status["points"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]

@@ -172,6 +172,7 @@ class SpsaTuner(ContinuousTuner):
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
             **self.opponent_status(),
+            **self.scales_status(),
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
@@ -185,6 +186,7 @@ class SpsaTuner(ContinuousTuner):
             codes = [spec.code for spec in self.parameter_specs]
             if status["codes"] != codes:
                 raise parameters_changed(codes, status["codes"])
+            self.check_scales_status(status)
             if "c_end" not in status:   # a run started when the default c_end was always 0.05
                 self.schedule = dataclasses.replace(self.schedule, c_end=tuple(
                     spec.c_end or OLD_DEFAULT_C_END for spec in self.parameter_specs))

@@ -157,6 +157,13 @@ def changed_since_state(what: str, now: Any, before: Any) -> CompetitionError:
                             f"far; put it back, or {RESET_REMEDY}")
 
 
+def shown_apart(now: list[Any], before: list[Any]) -> tuple[list[str], list[str]]:
+    """Engine values for a refusal: short (short_value), or exact (repr) where the short ones would
+    read the same."""
+    show = short_value if [short_value(v) for v in now] != [short_value(v) for v in before] else repr
+    return [show(v) for v in now], [show(v) for v in before]
+
+
 def parameters_changed(codes: list[str], before: list[str] | int) -> CompetitionError:
     """The refusal of a resume whose parameter list changed: before is the codes the state holds, or
     (a state that holds none) how many parameters it had."""

@@ -377,6 +377,30 @@ def test_a_changed_opponent_or_colour_is_refused(changes, message):
     make_tuner(**changes).set_status(status)
 
 
+@pytest.mark.parametrize("after, message", [
+    (LINEAR(0, 2),
+     "'scale' is 0 to 2, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LOG(0.01, 1), "'scale' is 0.01 to 1, 0.1 at the middle in the control file but was 0 to 1, 0.5 at the "
+                   "middle"),
+])
+def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(after, message):
+    # the model's points are kept from 0 to 1: another scale would mix games at other engine values
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape("parameter x: " + message + remedy) + "$"):
+        make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
+    del status["scales"], status["start"]   # a state written before they were kept
+    make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
+
+
+def test_a_changed_start_resumes():
+    # every point keeps its own place; the start only places the design's first matches
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)])
+    tuner.set_status(status)
+    assert tuner.start == [0.3]
+
+
 # Reports
 
 def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_each_parameter():

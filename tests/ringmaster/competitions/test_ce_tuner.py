@@ -263,6 +263,23 @@ def test_a_changed_opponent_or_colour_is_refused(changes, message):
     make_tuner(default_config(**changes)).set_status(status)
 
 
+@pytest.mark.parametrize("axisa, message", [
+    (Parameter("axisa", initial_mean=0.5, initial_variance=1.0, transform=lambda x: 10 ** x),
+     "parameter axisa: 'transform' at the initial mean (0.5) is 3.162 in the control file but was 0.5"),
+    (Parameter("axisa", initial_mean=0.7, initial_variance=1.0),
+     "parameter axisa: 'initial_mean' is 0.7 in the control file but was 0.5"),
+])
+def test_a_changed_transform_or_initial_mean_is_refused(axisa, message):
+    # the distribution is kept in the transform's units, and confirmation games play the initial mean
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    config = default_config(parameters=[axisa, default_config()["parameters"][1]])
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(config).set_status(status)
+    del status["start"], status["transforms"]   # a state written before they were kept
+    make_tuner(config).set_status(status)
+
+
 def test_the_mean_is_recommended_only_once_it_beat_the_start_and_a_wandering_mean_is_warned():
     config = default_config(make_candidate=make_simulated_candidate, number_of_generations=1,
                             parameters=[Parameter("a", initial_mean=0.5, initial_variance=0.01,

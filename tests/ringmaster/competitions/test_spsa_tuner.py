@@ -320,6 +320,44 @@ def test_a_changed_opponent_or_colour_is_refused(changes, message):
     make_tuner(**changes).set_status(status)
 
 
+@pytest.mark.parametrize("before, after, message", [
+    (LINEAR(0, 1), LINEAR(0, 2),
+     "parameter x: 'scale' is 0 to 2, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LINEAR(1, 100), LOG(1, 100),
+     "parameter x: 'scale' is 1 to 100, 10 at the middle in the control file but was 1 to 100, 50.5 at "
+     "the middle"),
+    (EXPLICIT([1, 2, 3]), EXPLICIT([1, 2, 2, 3]),
+     "parameter x: 'scale' is [1, 2, 2, 3] in the control file but was [1, 2, 3]"),
+    (LINEAR(0, 1), LINEAR(0, 1, integer=True),
+     "parameter x: 'scale' is 0 to 1, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LINEAR(0, 1), LINEAR(0, 1 + 1e-9),
+     "parameter x: 'scale' is 0.0 to 1.000000001, 0.5000000005 at the middle in the control file but "
+     "was 0.0 to 1.0, 0.5 at the middle"),
+])
+def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(before, after, message):
+    # theta and the pairs are kept from 0 to 1: another scale would play them at other engine values
+    tuner = make_tuner(parameters=[Parameter("x", scale=before, format="x: %s")])
+    status = json.loads(json.dumps(tuner.get_status()))
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(parameters=[Parameter("x", scale=after, format="x: %s")]).set_status(status)
+    del status["scales"], status["start"]   # a state written before they were kept
+    make_tuner(parameters=[Parameter("x", scale=after, format="x: %s")]).set_status(status)
+
+
+def test_a_scale_written_otherwise_with_the_same_values_resumes():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    make_tuner(parameters=[Parameter("x", scale=LINEAR(0.0, 1.0), format="x: %.3f")]).set_status(status)
+
+
+def test_a_changed_start_is_refused():
+    # the confirmation games play the start: the verdict compares the answer with where the search began
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    with pytest.raises(CompetitionError, match=r"^parameter x: 'start' is 0.3 in the control file but was "
+                       r"0.5 for the games so far; put it back, or start afresh with `ringmaster reset`$"):
+        make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
+
+
 # Confirmation and reports
 
 def test_confirmation_games_play_the_answer():
