@@ -290,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run-dir", required=True, type=Path)
     parser.add_argument("--iterations", type=int, default=None, help="stop after this many in total")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long (this call)")
-    parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     defaults = RunConfig()
     for f in fields(RunConfig):
