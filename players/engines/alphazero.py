@@ -85,7 +85,8 @@ def make_engine(generator: AlphaZeroGenerator,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = gtp_adapter.engine_parser("alphazero", __doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("alphazero", __doc__.splitlines()[0],
+                                       "genmove b, showboard, quit")
     parser.add_argument("--model", required=True,
                         help="checkpoint file (.pt) from the training pipeline")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
@@ -118,7 +119,7 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
     torch.set_num_threads(options.threads)
     device = resolve_device(options.device)
     use_server = options.server == "on" or (options.server == "auto" and device.type == "cuda")
-    model, meta = load_checkpoint(options.model, "cpu")
+    model, meta = load_checkpoint(options.model, "cpu", kinds=("othello", "go"), user="alphazero")
     game = make_game(model.config.game)
     if use_server:
         from players.nets.server import connect_or_start
@@ -135,8 +136,11 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
 
 def main(argv: list[str]) -> int:
     options = build_parser().parse_args(argv)
-    if options.playouts is not None and options.playouts < 1 or options.batch < 1:
-        print("alphazero: --playouts and --batch must be positive", file=sys.stderr)
+    refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
+    if options.batch < 1:
+        refusal = f"--batch must be at least 1, not {options.batch}"
+    if refusal:
+        print(f"alphazero: {refusal}", file=sys.stderr)
         return 2
     try:
         engine, _ = build_engine(options)
