@@ -16,6 +16,7 @@ from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 DEFAULT_PLAYOUTS = 200
 UNLIMITED = 10**9   # simulations, when only time limits a search
+NO_MOVE_LIMIT = sys.maxsize   # Go's moves under GTP: the controller ends the game
 
 
 class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
@@ -69,6 +70,20 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
                                 temperatures=[temperature])[0]
 
 
+def gtp_game(game_name: str) -> BoardGame:
+    """The network's game as the GTP engine plays it: Go without a move limit of its own.
+
+    The registry's Go ends a game after 3 n^2 moves (75 on 5x5), which cuts
+    self-play games short; past it legal_actions() is empty, so an engine
+    playing that game would pass for ever while the controller, whose
+    move_limit (1000 by default) decides when a game ends, plays on.
+    """
+    game = make_game(game_name)
+    if game.kind == "go":
+        game = make_game(game_name, max_moves=NO_MOVE_LIMIT)
+    return game
+
+
 def make_engine(generator: AlphaZeroGenerator,
                 game_name: str) -> tuple[GtpEngine, gtp_adapter.GtpAdapter]:
     """The GTP engine playing generator's moves in the network's game, and its adapter.
@@ -76,11 +91,12 @@ def make_engine(generator: AlphaZeroGenerator,
     It plays the network's one board size.
 
     The search plays the game as the network was trained (in Go, with its
-    komi); the controller's komi counts in final_score.
+    komi, but no move limit: see gtp_game); the controller's komi counts in
+    final_score.
     """
-    size = make_game(game_name).size
+    size = gtp_game(game_name).size
     return gtp_adapter.make_engine("alphazero", "1.0", generator,
-                                   lambda size, komi: make_game(game_name),
+                                   lambda size, komi: gtp_game(game_name),
                                    size=size, sizes=(size,))
 
 
@@ -120,7 +136,7 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
     device = resolve_device(options.device)
     use_server = options.server == "on" or (options.server == "auto" and device.type == "cuda")
     model, meta = load_checkpoint(options.model, "cpu", kinds=("othello", "go"), user="alphazero")
-    game = make_game(model.config.game)
+    game = gtp_game(model.config.game)
     if use_server:
         from players.nets.server import connect_or_start
         predictor = connect_or_start(options.model, str(device), threads=options.threads)

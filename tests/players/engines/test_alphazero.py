@@ -250,3 +250,14 @@ def test_tree_is_kept_between_moves_and_dropped_after_undo(model_path):
     ok(engine, "undo")
     assert generator.tree.root.state == adapter.state and not generator.tree.root.expanded
 
+
+def test_go_engine_plays_on_past_the_self_play_move_limit(go_model_path):
+    """Self-play's Go ends a game at 3 n^2 moves (75 on 5x5); under GTP the controller ends it."""
+    engine, adapter = engine_and_adapter(go_model_path, "--playouts", "4")
+    for _ in range(40):                                    # 80 moves, the board still empty
+        ok(engine, "play", "b", "pass")
+        ok(engine, "play", "w", "pass")
+    ok(engine, "play", "b", "C3")
+    assert adapter.state.moves == 81
+    assert ok(engine, "genmove", "w") not in ("pass", "resign", "C3")
+    assert ok(engine, "genmove", "b") not in ("pass", "resign")
