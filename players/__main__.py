@@ -85,15 +85,18 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"players: unknown name {name!r}\n{usage()}", file=sys.stderr)
         return 2
+    # An engine may import a package only when an option asks for it (alphazero and
+    # pig-mcts --model import torch as they load the network): the same hint then.
     try:
         module = COMMANDS[name][0]()
+        return module.main(rest) or 0
     except ModuleNotFoundError as exc:
-        if exc.name not in OPTIONAL_PACKAGES:
+        package = (exc.name or "").partition(".")[0]
+        if package not in OPTIONAL_PACKAGES:
             raise
-        print(f"players {name}: needs {exc.name}, which isn't installed: "
-              f"{OPTIONAL_PACKAGES[exc.name]}", file=sys.stderr)
+        print(f"players {name}: needs {package}, which isn't installed: "
+              f"{OPTIONAL_PACKAGES[package]}", file=sys.stderr)
         return 1
-    return module.main(rest) or 0
 
 
 if __name__ == "__main__":

@@ -88,6 +88,27 @@ def _write_json(path: Path, data) -> None:
     os.replace(tmp, path)
 
 
+# What to do about a run file that is missing or corrupt.
+RESTORE = "restore it from a copy, or start a new run in another --run-dir"
+
+# What state.json holds.
+STATE_KEYS = ("iteration", "train_steps", "positions", "games", "seconds", "evaluated")
+
+
+def _read_json(path: Path) -> dict:
+    """A run file's JSON object. Raises ValueError, naming the file, if it is missing or corrupt."""
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
+    except ValueError as exc:   # JSONDecodeError, UnicodeDecodeError
+        where = f" at line {exc.lineno} column {exc.colno}" if hasattr(exc, "lineno") else ""
+        raise ValueError(f"{path}: corrupt, not JSON{where}; {RESTORE}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: corrupt, not a JSON object; {RESTORE}")
+    return data
+
+
 class Pipeline:
     """One training run; construct, then run(). Resumes when the directory holds a run."""
 
@@ -96,9 +117,8 @@ class Pipeline:
         self.paths = RunDirectory(run_dir)
         self.device = resolve_device(device)
         self.log = log
-        run_dir.mkdir(parents=True, exist_ok=True)
         if self.paths.state.exists():
-            saved = json.loads(self.paths.config.read_text())
+            saved = _read_json(self.paths.config)
             saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
             config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
         self.config = config
@@ -128,9 +148,11 @@ class Pipeline:
         return net
 
     def _start(self) -> None:
+        """A new run: the directory is made only now that every setting has been checked."""
         torch.manual_seed(self.config.seed)
         self.model = make_net(self._net_config()).to(self.device)
         self.optimizer = make_optimizer(self.model, self.train_config)
+        self.paths.root.mkdir(parents=True, exist_ok=True)
         self.iteration = 0
         self.state = {"iteration": 0, "train_steps": 0, "positions": 0, "games": 0,
                       "seconds": 0.0, "evaluated": []}
@@ -143,21 +165,53 @@ class Pipeline:
         self.log(f"new run in {self.paths.root}: {self.model.config}")
 
     def _resume(self) -> None:
-        self.state = json.loads(self.paths.state.read_text())
+        """Raises ValueError, naming the file, for a run file that is missing or corrupt."""
+        self.state = _read_json(self.paths.state)
+        missing = [key for key in STATE_KEYS if key not in self.state]
+        if missing or not isinstance(self.state["iteration"], int):
+            lacks = f"it lacks {', '.join(missing)}" if missing else "its iteration isn't a count"
+            raise ValueError(f"{self.paths.state}: not a run's state ({lacks}); {RESTORE}")
         self.iteration = self.state["iteration"]
-        trainer = torch.load(self.paths.trainer, map_location="cpu", weights_only=False)
-        self.model = make_net(NetConfig(**trainer["config"])).to(self.device)
-        self.model.load_state_dict(trainer["model"])
-        self.model.eval()
-        self.optimizer = make_optimizer(self.model, self.train_config)
-        self.optimizer.load_state_dict(trainer["optimizer"])
-        self.rng = np.random.default_rng()
-        self.rng.bit_generator.state = trainer["rng"]
+        self._load_trainer()
         elo = self.paths.elo
-        self.pair_results = json.loads(elo.read_text())["results"] if elo.exists() else []
-        self.buffer = ReplayBuffer.load(self.paths.replay, self.config.buffer_positions, self.iteration)
+        self.pair_results = _read_json(elo).get("results", []) if elo.exists() else []
+        self.buffer = ReplayBuffer.load(self.paths.replay, self.config.buffer_positions, self.iteration,
+                                        sizes=self._shard_sizes())
+        for path, positions in self.buffer.missing:
+            lost = f"{positions} positions" if positions is not None else "its positions"
+            self.log(f"warning: {path} is missing: the replay buffer resumes without {lost} "
+                     "(self-play refills it)")
         self.log(f"resumed {self.paths.root} at iteration {self.iteration} "
                  f"({len(self.buffer)} positions in the buffer)")
+
+    def _load_trainer(self) -> None:
+        """The model, optimiser and random state from trainer.pt. Raises ValueError naming it."""
+        path = self.paths.trainer
+        if not path.is_file():
+            raise ValueError(f"{path}: missing, and the run can't resume without it; {RESTORE}")
+        try:
+            trainer = torch.load(path, map_location="cpu", weights_only=False)
+            self.model = make_net(NetConfig(**trainer["config"])).to(self.device)
+            self.model.load_state_dict(trainer["model"])
+            self.model.eval()
+            self.optimizer = make_optimizer(self.model, self.train_config)
+            self.optimizer.load_state_dict(trainer["optimizer"])
+            self.rng = np.random.default_rng()
+            self.rng.bit_generator.state = trainer["rng"]
+        except OSError as exc:
+            raise ValueError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
+        except Exception:  # whatever torch and pickle make of a corrupt or truncated file
+            raise ValueError(f"{path}: corrupt or truncated; {RESTORE}") from None
+
+    def _shard_sizes(self) -> dict[int, int]:
+        """Positions each iteration's self-play added, as metrics.json counts them (what it has)."""
+        try:
+            rows = json.loads(self.paths.metrics_json.read_text())
+            totals = {int(row["iteration"]): int(row["positions"]) for row in rows}
+        except (OSError, ValueError, TypeError, KeyError):
+            return {}
+        return {i: total - totals[i - 1] if i > 1 else total
+                for i, total in totals.items() if i == 1 or i - 1 in totals}
 
     def _meta(self) -> dict:
         return {"game": self.config.game, "iteration": self.iteration,
@@ -290,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run-dir", required=True, type=Path)
     parser.add_argument("--iterations", type=int, default=None, help="stop after this many in total")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long (this call)")
-    parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     defaults = RunConfig()
     for f in fields(RunConfig):
@@ -319,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
     try:
         pipeline = Pipeline(options.run_dir, config, device=options.device)
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         print(f"train: {exc}", file=sys.stderr)
         return 2
     try:

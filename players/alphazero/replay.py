@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ class ReplayBuffer:
     def __init__(self, max_positions: int) -> None:
         self.max_positions = max_positions
         self.shards: list[tuple[int, Examples]] = []  # (iteration, examples), oldest first
+        self.missing: list[tuple[Path, int | None]] = []  # shards load() didn't find, oldest first
 
     def __len__(self) -> int:
         return sum(len(ex) for _, ex in self.shards)
@@ -45,25 +47,44 @@ class ReplayBuffer:
         return path
 
     @classmethod
-    def load(cls, directory: Path, max_positions: int, up_to_iteration: int) -> ReplayBuffer:
-        """Rebuild the window from the shards of iterations <= up_to_iteration."""
+    def load(cls, directory: Path, max_positions: int, up_to_iteration: int,
+             sizes: dict[int, int] | None = None) -> ReplayBuffer:
+        """Rebuild the window from the shards of iterations <= up_to_iteration.
+
+        Every iteration from 1 on saved a shard. One that is missing is
+        skipped and listed in the buffer's `missing` as (path, its positions
+        as sizes gives them, or None); it still counts, by that size, towards
+        the window, so that the window spans the iterations it would have.
+        Raises ValueError, naming the file, for a shard that is corrupt.
+        """
         buffer = cls(max_positions)
-        shards = sorted(p for p in directory.glob("iter_*.npz") if ".tmp" not in p.name)
-        chosen: list[tuple[int, Path]] = []
+        sizes = sizes or {}
+        chosen: list[tuple[int, Examples]] = []
         total = 0
-        for path in reversed(shards):
-            iteration = int(path.stem.split("_")[1])
-            if iteration > up_to_iteration:
-                continue
+        for iteration in range(up_to_iteration, 0, -1):
             if total >= max_positions:
                 break
-            with np.load(path) as data:
-                total += len(data["values"])
-            chosen.append((iteration, path))
-        for iteration, path in reversed(chosen):
-            with np.load(path) as data:
-                buffer.add(iteration, Examples(data["planes"], data["policies"], data["values"]))
+            path = directory / f"iter_{iteration:05d}.npz"
+            if not path.exists():
+                buffer.missing.insert(0, (path, sizes.get(iteration)))
+                total += sizes.get(iteration, 0)
+                continue
+            examples = _read_shard(path)
+            total += len(examples)
+            chosen.append((iteration, examples))
+        for iteration, examples in reversed(chosen):
+            buffer.add(iteration, examples)
         return buffer
+
+
+def _read_shard(path: Path) -> Examples:
+    """A shard's examples. Raises ValueError, naming it, if it is corrupt or truncated."""
+    try:
+        with np.load(path) as data:
+            return Examples(data["planes"], data["policies"], data["values"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        raise ValueError(f"{path}: a corrupt replay shard; delete it to resume without its "
+                         "positions") from None
 
 
 class Sampler:

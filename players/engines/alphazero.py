@@ -16,6 +16,7 @@ from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
 DEFAULT_PLAYOUTS = 200
 UNLIMITED = 10**9   # simulations, when only time limits a search
+NO_MOVE_LIMIT = sys.maxsize   # Go's moves under GTP: the controller ends the game
 
 
 class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
@@ -69,6 +70,20 @@ class AlphaZeroGenerator(gtp_adapter.MoveGenerator):
                                 temperatures=[temperature])[0]
 
 
+def gtp_game(game_name: str) -> BoardGame:
+    """The network's game as the GTP engine plays it: Go without a move limit of its own.
+
+    The registry's Go ends a game after 3 n^2 moves (75 on 5x5), which cuts
+    self-play games short; past it legal_actions() is empty, so an engine
+    playing that game would pass for ever while the controller, whose
+    move_limit (1000 by default) decides when a game ends, plays on.
+    """
+    game = make_game(game_name)
+    if game.kind == "go":
+        game = make_game(game_name, max_moves=NO_MOVE_LIMIT)
+    return game
+
+
 def make_engine(generator: AlphaZeroGenerator,
                 game_name: str) -> tuple[GtpEngine, gtp_adapter.GtpAdapter]:
     """The GTP engine playing generator's moves in the network's game, and its adapter.
@@ -76,16 +91,18 @@ def make_engine(generator: AlphaZeroGenerator,
     It plays the network's one board size.
 
     The search plays the game as the network was trained (in Go, with its
-    komi); the controller's komi counts in final_score.
+    komi, but no move limit: see gtp_game); the controller's komi counts in
+    final_score.
     """
-    size = make_game(game_name).size
+    size = gtp_game(game_name).size
     return gtp_adapter.make_engine("alphazero", "1.0", generator,
-                                   lambda size, komi: make_game(game_name),
+                                   lambda size, komi: gtp_game(game_name),
                                    size=size, sizes=(size,))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = gtp_adapter.engine_parser("alphazero", __doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("alphazero", __doc__.splitlines()[0],
+                                       "genmove b, showboard, quit")
     parser.add_argument("--model", required=True,
                         help="checkpoint file (.pt) from the training pipeline")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
@@ -118,8 +135,8 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
     torch.set_num_threads(options.threads)
     device = resolve_device(options.device)
     use_server = options.server == "on" or (options.server == "auto" and device.type == "cuda")
-    model, meta = load_checkpoint(options.model, "cpu")
-    game = make_game(model.config.game)
+    model, meta = load_checkpoint(options.model, "cpu", kinds=("othello", "go"), user="alphazero")
+    game = gtp_game(model.config.game)
     if use_server:
         from players.nets.server import connect_or_start
         predictor = connect_or_start(options.model, str(device), threads=options.threads)
@@ -135,8 +152,11 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
 
 def main(argv: list[str]) -> int:
     options = build_parser().parse_args(argv)
-    if options.playouts is not None and options.playouts < 1 or options.batch < 1:
-        print("alphazero: --playouts and --batch must be positive", file=sys.stderr)
+    refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
+    if options.batch < 1:
+        refusal = f"--batch must be at least 1, not {options.batch}"
+    if refusal:
+        print(f"alphazero: {refusal}", file=sys.stderr)
         return 2
     try:
         engine, _ = build_engine(options)

@@ -451,6 +451,15 @@ class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+def budget_refusal(playouts: int | None, seconds: float | None) -> str | None:
+    """What is wrong with a search budget of --playouts and --seconds (None: unset), or None."""
+    if playouts is not None and playouts < 1:
+        return f"--playouts must be at least 1, not {playouts}"
+    if seconds is not None and not 0 < seconds < math.inf:
+        return f"--seconds must be a positive number of seconds, not {seconds:g}"
+    return None
+
+
 def engine_parser(name: str, description: str,
                   example: str = "boardsize 9, genmove b, quit") -> argparse.ArgumentParser:
     """The command line of `python -m players NAME`: --help shows every default and says GTP."""

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from players.engines import gtp_adapter
-from players.engines.random_othello import make_engine
+from players.engines.random_othello import OTHELLO_EXAMPLE, make_engine
 from players.games.othello import Othello, OthelloState
 from players.mcts import RolloutEvaluator, Tree, uct_policy
 from ringmaster.gtp.engine import run_gtp_session
@@ -50,7 +50,7 @@ class RolloutOthello(gtp_adapter.MoveGenerator):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = gtp_adapter.engine_parser("othello-mcts", __doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("othello-mcts", __doc__.splitlines()[0], OTHELLO_EXAMPLE)
     parser.add_argument("--seconds", type=float, default=None, help="search time per move")
     parser.add_argument("--playouts", type=int, default=None,
                         help="rollouts per move "
@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=0.7, help="UCT exploration constant")
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
+    if refusal:
+        print(f"othello-mcts: {refusal}", file=sys.stderr)
+        return 2
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     player = RolloutOthello(options.seed, seconds=options.seconds, playouts=options.playouts,

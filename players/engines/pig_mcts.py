@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from players.engines import gtp_adapter
+from players.engines.gtp_adapter import budget_refusal
 from players.engines.pig_hold import PIG_EXAMPLE, make_pig_engine
 from players.games.pig import (
     RACE50,
@@ -160,7 +161,7 @@ def network_evaluator(path: str, game: Pig, afterstate_values: bool = False):
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator
     torch.set_num_threads(1)
-    model, _ = load_checkpoint(path)
+    model, _ = load_checkpoint(path, kinds=("pig",), user="pig-mcts")
     evaluate = StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
     return AfterstateEvaluator(game, evaluate) if afterstate_values else evaluate
 
@@ -196,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="sampling and progressive modes: virtual visits of an outcome's prior")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    refusal = budget_refusal(options.playouts, options.seconds)
+    if refusal:
+        print(f"pig-mcts: {refusal}", file=sys.stderr)
+        return 2
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     try:
@@ -208,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
                            prior=options.prior, prior_weight=options.prior_weight,
                            prior_rollouts=options.prior_rollouts, leaf_rollouts=options.leaf_rollouts)
     except (ValueError, OSError) as exc:
-        parser.error(str(exc))
+        print(f"pig-mcts: {exc}", file=sys.stderr)
+        return 2
     engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}")
     run_gtp_session(engine)
     return 0

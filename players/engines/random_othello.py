@@ -9,6 +9,9 @@ from players.engines import gtp_adapter
 from players.games.othello import Othello, OthelloState
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
 
+# The GTP commands --help suggests typing: Othello plays 4x4, 6x6 and 8x8 (8x8 at the start).
+OTHELLO_EXAMPLE = "boardsize 8, genmove b, quit"
+
 
 class RandomOthello(gtp_adapter.MoveGenerator):
     """A uniformly random legal action: 'pass' only when no placement exists."""
@@ -33,7 +36,7 @@ def make_engine(generate: gtp_adapter.MoveGenerator, name: str) -> GtpEngine:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = gtp_adapter.engine_parser("random-othello", __doc__.splitlines()[0])
+    parser = gtp_adapter.engine_parser("random-othello", __doc__.splitlines()[0], OTHELLO_EXAMPLE)
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     run_gtp_session(make_engine(RandomOthello(options.seed), "random-othello"))

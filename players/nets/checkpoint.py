@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 import torch
 
 from players.nets.model import NetConfig, PolicyValueNet, make_net
+
+# What to do about a file that isn't one of our checkpoints.
+REMEDY = "give a .pt file that `python -m players train` wrote (players/models/ has some)"
+
+# A game kind's name in messages, and the names of its networks.
+KIND_NAMES = {"othello": "Othello (othelloN)", "go": "Go (goN)", "pig": "Pig (pigN)"}
+
+
+class CheckpointError(ValueError):
+    """A file that isn't a checkpoint the caller can use; the message names the file and what to do."""
 
 
 def save_checkpoint(path: str | Path, model: PolicyValueNet, meta: dict | None = None) -> None:
@@ -22,15 +33,64 @@ def save_checkpoint(path: str | Path, model: PolicyValueNet, meta: dict | None =
     os.replace(tmp, path)
 
 
-def load_checkpoint(path: str | Path, device: str | torch.device = "cpu") -> tuple[PolicyValueNet, dict]:
+def load_checkpoint(path: str | Path, device: str | torch.device = "cpu", *,
+                    kinds: Collection[str] | None = None,
+                    user: str = "this engine") -> tuple[PolicyValueNet, dict]:
     """Return (model in eval mode on device, metadata).
 
-    Raises ValueError if the file isn't one of our checkpoints.
+    With kinds, the network's game must be of one of those kinds ('othello',
+    'go', 'pig'), and its input and output must fit that game; user (the
+    engine's name) says who needs them in the message.
+
+    Raises CheckpointError (a ValueError), naming the file, if it can't be read,
+    is corrupt or truncated, isn't one of our checkpoints, or is for another game.
     """
-    data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    if not isinstance(data, dict) or data.get("format") != 1:
-        raise ValueError(f"{path}: not a players.nets checkpoint")
-    model = make_net(NetConfig(**data["config"]))
-    model.load_state_dict(data["state_dict"])
+    data = _read(Path(path))
+    try:
+        config = NetConfig(**data["config"])
+        model = make_net(config)
+        model.load_state_dict(data["state_dict"])
+        meta = dict(data.get("meta") or {})
+    except (KeyError, TypeError, ValueError, RuntimeError, AttributeError):
+        raise CheckpointError(f"{path}: a corrupt checkpoint (its network doesn't match its "
+                              f"settings); {REMEDY}") from None
+    if kinds is not None:
+        _check_game(path, config, kinds, user)
     model.to(device).eval()
-    return model, data["meta"]
+    return model, meta
+
+
+def _read(path: Path) -> dict:
+    """The checkpoint's dictionary. Raises CheckpointError for a file that isn't one."""
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file; {REMEDY}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except OSError as exc:
+        raise CheckpointError(f"{path}: can't read it ({exc.strerror or exc})") from None
+    except Exception:  # whatever torch and pickle make of a file that isn't theirs
+        raise CheckpointError(f"{path}: not a checkpoint, or a corrupt or truncated one; "
+                              f"{REMEDY}") from None
+    if not isinstance(data, dict) or data.get("format") != 1:
+        raise CheckpointError(f"{path}: not a players.nets checkpoint; {REMEDY}")
+    return data
+
+
+def _check_game(path: str | Path, config: NetConfig, kinds: Collection[str], user: str) -> None:
+    """Raises CheckpointError unless config's game is of one of kinds and the network fits it."""
+    from players.games import make_game
+    from players.nets.encoding import encoder_for
+
+    needs = " or ".join(KIND_NAMES.get(kind, kind) for kind in kinds)
+    try:
+        game = make_game(config.game)
+    except (ValueError, TypeError):
+        raise CheckpointError(f"{path}: a network for {config.game!r}, which is no game we play; "
+                              f"{user} needs one for {needs}") from None
+    if game.kind not in kinds:
+        raise CheckpointError(f"{path}: a network for {config.game}; {user} needs one for {needs}")
+    encoder = encoder_for(game)
+    if (config.in_planes, config.num_actions) != (encoder.num_planes, game.num_actions) \
+            or config.board_size != encoder.size:
+        raise CheckpointError(f"{path}: a corrupt checkpoint (its network's shape doesn't fit "
+                              f"{config.game}); {REMEDY}")

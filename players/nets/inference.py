@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -19,16 +20,27 @@ class Predictor(Protocol):
     def predict(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
+DEVICES = "auto, cpu, cuda or cuda:N"
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     """'auto' -> cuda when available, else cpu; 'cpu'/'cuda'/'cuda:N' as given.
 
-    Raises ValueError if cuda is asked for and absent.
+    Raises ValueError, naming --device (every command's option for it), for
+    another name, or if a CUDA device is asked for and absent.
     """
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    match = re.fullmatch(r"(cpu|cuda)(?::(\d+))?", name)
+    if match is None or (match.group(1) == "cpu" and match.group(2) is not None):
+        raise ValueError(f"--device {name!r}: expected {DEVICES}")
     device = torch.device(name)
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError("CUDA was requested but is not available")
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"--device {name}: CUDA isn't available here; use --device cpu or auto")
+        if device.index is not None and device.index >= torch.cuda.device_count():
+            raise ValueError(f"--device {name}: there are only {torch.cuda.device_count()} CUDA "
+                             f"devices (cuda:0 to cuda:{torch.cuda.device_count() - 1})")
     return device
 
 

@@ -20,6 +20,7 @@ import threading
 import time
 from multiprocessing.connection import Client, Connection, Listener, wait
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -67,8 +68,7 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
         return RemotePredictor(address)
     except OSError:
         pass
-    with open(address + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with take_lock(address + ".lock"):
         try:
             return RemotePredictor(address)
         except OSError:
@@ -93,6 +93,27 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
             except OSError:
                 time.sleep(0.1)
     raise RuntimeError(f"no inference server at {address} after {start_timeout}s")
+
+
+def take_lock(path: str) -> IO:
+    """The start-up lock of a server's address: path, open and flock'ed; close it to release.
+
+    A server removes the lock file as it exits, holding the lock. Whoever was
+    waiting on the file it removed then holds a lock that no one else will
+    see, so it takes the lock again on the file now at path (creating it),
+    until the file it holds is the one there.
+    """
+    while True:
+        lock = open(path, "a")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            there = os.stat(path)
+        except FileNotFoundError:
+            there = None
+        held = os.fstat(lock.fileno())
+        if there is not None and (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
+            return lock
+        lock.close()
 
 
 class InferenceServer:
@@ -120,21 +141,40 @@ class InferenceServer:
                 self.clients.append(conn)
 
     def serve_forever(self) -> None:
+        """Serve until idle for idle_seconds; then remove the socket and its lock file.
+
+        The server leaves under the start-up lock (take_lock), so that no engine
+        is starting a server for this address meanwhile; a client that came
+        while it took the lock keeps it serving.
+        """
+        lock = None
         try:
             while True:
                 with self.lock:
                     clients = list(self.clients)
                 if not clients:
-                    if time.monotonic() - self.last_client > self.idle_seconds:
-                        return
-                    time.sleep(0.05)
+                    if time.monotonic() - self.last_client <= self.idle_seconds:
+                        time.sleep(0.05)
+                        continue
+                    lock = take_lock(self.address + ".lock")
+                    with self.lock:
+                        if not self.clients:
+                            return
+                    lock.close()
+                    lock = None
                     continue
                 self.last_client = time.monotonic()
                 self.serve_once(wait(clients, timeout=0.5))
         finally:
-            self.listener.close()
-            if os.path.exists(self.address):
-                os.unlink(self.address)
+            if lock is None:
+                lock = take_lock(self.address + ".lock")
+            try:
+                self.listener.close()
+                for path in (self.address, self.address + ".lock"):
+                    if os.path.exists(path):
+                        os.unlink(path)
+            finally:
+                lock.close()
 
     def serve_once(self, ready: list) -> None:
         """Read one request from each ready client, run them as one batch, reply to each."""

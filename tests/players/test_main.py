@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,12 +19,21 @@ sys.exit(main({argv!r}))
 """
 
 
+MODELS = Path(__file__).resolve().parents[2] / "players" / "models"
+TORCH = "pip install torch (the CPU build: pip install torch==2.13.0, then pip install -e '.[engines]')"
+
+
 @pytest.mark.integration
-@pytest.mark.parametrize("package, name, install", [
-    ("numba", "mcts", "pip install -e '.[engines]' (or pip install numba)"),
+@pytest.mark.parametrize("package, argv, install", [
+    ("numba", ["mcts", "--help"], "pip install -e '.[engines]' (or pip install numba)"),
+    # These import torch only as they load the network.
+    ("torch", ["alphazero", "--model", str(MODELS / "othello6.pt")], TORCH),
+    ("torch", ["pig-mcts", "--model", str(MODELS / "pig50_hidden_iter6.pt")], TORCH),
+    ("torch", ["train", "--run-dir", "no-such-run"], TORCH),
 ])
-def test_a_missing_engines_extra_says_what_to_install(package, name, install):
-    script = WITHOUT.format(package=package, argv=[name, "--help"])
+def test_a_missing_engines_extra_says_what_to_install(package, argv, install):
+    name = argv[0]
+    script = WITHOUT.format(package=package, argv=argv)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -292,3 +294,71 @@ def test_train_help_lists_the_games_and_says_what_0_channels_and_blocks_mean():
     assert all(name in text for name in GAMES) and "othello6, othello8, go9, pig50" in text
     assert "--channels CHANNELS the network's width" in text and "0: the game's default, 32" in text
     assert "--blocks BLOCKS the network's depth" in text and "3 blocks for boards up to 6x6" in text
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    """A run directory after one tiny iteration (copy it before breaking it)."""
+    config = RunConfig(game="othello4", games_per_iteration=2, concurrent_games=2, simulations=2,
+                       eval_every=0, min_train_steps=1, batch_size=8, **TINY)
+    run = tmp_path_factory.mktemp("finished") / "run"
+    row = Pipeline(run, config, device="cpu", log=lambda line: None).run_iteration()
+    return run, row["positions"]
+
+
+def broken_copy(finished_run, tmp_path, break_it) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(finished_run[0], run)
+    break_it(run)
+    return run
+
+
+def train_refusal(capsys, argv: list[str]) -> str:
+    """The one line `train` prints on stderr as it refuses argv (exit 2)."""
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("train: "), lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("name, break_it, says", [
+    ("trainer.pt", lambda run: (run / "trainer.pt").unlink(), "missing, and the run can't resume"),
+    ("trainer.pt", lambda run: (run / "trainer.pt").write_bytes(b"PK\x03\x04 cut short"),
+     "corrupt or truncated"),
+    ("state.json", lambda run: (run / "state.json").write_text('{"iter\x01": 1}'),
+     "corrupt, not JSON at line 1 column 7"),
+    ("state.json", lambda run: (run / "state.json").write_text('{"games": 1}'),
+     "not a run's state (it lacks iteration, train_steps"),
+    ("config.json", lambda run: (run / "config.json").unlink(), "can't read it"),
+    ("replay/iter_00001.npz", lambda run: (run / "replay" / "iter_00001.npz").write_bytes(b"PK"),
+     "a corrupt replay shard; delete it to resume without its positions"),
+])
+def test_a_missing_or_corrupt_run_file_is_named_with_what_to_do(finished_run, tmp_path, capsys,
+                                                                 name, break_it, says):
+    run = broken_copy(finished_run, tmp_path, break_it)
+    line = train_refusal(capsys, ["--run-dir", str(run), "--device", "cpu", "--iterations", "1"])
+    assert line.startswith(f"train: {run / name}: {says}")
+    if name != "replay/iter_00001.npz":
+        assert line.endswith("; restore it from a copy, or start a new run in another --run-dir")
+
+
+def test_a_missing_replay_shard_is_a_warning_counting_the_positions_lost(finished_run, tmp_path):
+    run = broken_copy(finished_run, tmp_path, lambda run: (run / "replay" / "iter_00001.npz").unlink())
+    logs: list[str] = []
+    pipeline = Pipeline(run, RunConfig(), device="cpu", log=logs.append)
+    assert len(pipeline.buffer) == 0 and pipeline.iteration == 1
+    assert logs[0] == (f"warning: {run / 'replay' / 'iter_00001.npz'} is missing: the replay buffer "
+                       f"resumes without {finished_run[1]} positions (self-play refills it)")
+    pipeline.run_iteration()                              # and the run goes on
+    assert len(pipeline.buffer) > 0
+
+
+def test_bad_settings_leave_no_run_directory_behind(tmp_path, capsys):
+    for game in ("bogus", "go1", "othello5"):
+        train_refusal(capsys, ["--run-dir", str(tmp_path / game), "--game", game])
+        assert not (tmp_path / game).exists()
+    train_refusal(capsys, ["--run-dir", str(tmp_path / "adam"), "--optimizer", "adam"])
+    assert not (tmp_path / "adam").exists()
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "gpu"), "--device", "gpu"]) == \
+        "train: --device 'gpu': expected auto, cpu, cuda or cuda:N"
+    assert not (tmp_path / "gpu").exists()

@@ -10,7 +10,7 @@ import torch
 
 from players.engines import alphazero as alphazero_player
 from players.nets.checkpoint import save_checkpoint
-from players.nets.model import NetConfig, PolicyValueNet
+from players.nets.model import NetConfig, PolicyValueNet, make_net
 from ringmaster.rules.othello import OthelloRules
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
@@ -141,6 +141,53 @@ def test_bad_options(model_path, tmp_path, capsys):
         alphazero_player.main(["--model", str(model_path), "--playouts", "5", "--seconds", "1"])
 
 
+def one_line_error(argv: list[str], code: int) -> str:
+    """What alphazero says, as one line on stderr, when it refuses to start with argv."""
+    import io
+    from contextlib import redirect_stderr
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert alphazero_player.main(argv) == code
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("alphazero: "), lines
+    return lines[0]
+
+
+def test_bad_budgets_and_devices_are_refused_in_one_line_naming_the_option(model_path):
+    for budget in (["--seconds", "-1"], ["--seconds", "0"], ["--seconds", "nan"]):
+        assert "--seconds must be a positive number" in one_line_error(
+            ["--model", str(model_path), *budget], 2)
+    assert "--playouts must be at least 1, not 0" in one_line_error(
+        ["--model", str(model_path), "--playouts", "0"], 2)
+    for device in ("gpu", "cpu:1", "cuda:x"):
+        assert one_line_error(["--model", str(model_path), "--device", device], 1) == \
+            f"alphazero: --device {device!r}: expected auto, cpu, cuda or cuda:N"
+    if not torch.cuda.is_available():
+        assert "--device cuda: CUDA isn't available here" in one_line_error(
+            ["--model", str(model_path), "--device", "cuda"], 1)
+
+
+def test_unusable_checkpoints_are_refused_in_one_line_naming_the_file(model_path, tmp_path):
+    garbage = tmp_path / "garb.pt"
+    garbage.write_text("this is not a network\n")
+    truncated = tmp_path / "truncated.pt"
+    truncated.write_bytes(model_path.read_bytes()[:2000])
+    for path in (garbage, truncated):
+        assert one_line_error(["--model", str(path), "--device", "cpu"], 1).startswith(
+            f"alphazero: {path}: not a checkpoint, or a corrupt or truncated one")
+    pig = tmp_path / "pig.pt"
+    save_checkpoint(pig, make_net(NetConfig("pig50", 1, 8, 2, channels=8, blocks=1,
+                                            value_hidden=16, kind="mlp")))
+    assert one_line_error(["--model", str(pig), "--device", "cpu"], 1) == \
+        f"alphazero: {pig}: a network for pig50; alphazero needs one for Othello (othelloN) or Go (goN)"
+
+
+def test_help_suggests_commands_it_accepts(capsys):
+    with pytest.raises(SystemExit):
+        alphazero_player.main(["--help"])
+    assert "boardsize 9" not in " ".join(capsys.readouterr().out.split())
+
+
 def test_sample_plies_vary_the_opening(model_path):
     def opening(*extra: str) -> tuple[str, ...]:
         engine = engine_for(model_path, "--playouts", "8", *extra)
@@ -202,3 +249,15 @@ def test_tree_is_kept_between_moves_and_dropped_after_undo(model_path):
     assert generator.tree.root.state == adapter.state and generator.tree.root.expanded
     ok(engine, "undo")
     assert generator.tree.root.state == adapter.state and not generator.tree.root.expanded
+
+
+def test_go_engine_plays_on_past_the_self_play_move_limit(go_model_path):
+    """Self-play's Go ends a game at 3 n^2 moves (75 on 5x5); under GTP the controller ends it."""
+    engine, adapter = engine_and_adapter(go_model_path, "--playouts", "4")
+    for _ in range(40):                                    # 80 moves, the board still empty
+        ok(engine, "play", "b", "pass")
+        ok(engine, "play", "w", "pass")
+    ok(engine, "play", "b", "C3")
+    assert adapter.state.moves == 81
+    assert ok(engine, "genmove", "w") not in ("pass", "resign", "C3")
+    assert ok(engine, "genmove", "b") not in ("pass", "resign")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from players.engines import othello_mcts, random_othello
 from players.engines.othello_mcts import RolloutOthello
 from players.engines.random_othello import make_engine
 from players.games.othello import Othello
@@ -70,3 +73,20 @@ def test_rollout_search_finds_the_only_winning_move():
     for state, winner in positions:
         hits += player(game, state, cleanup=False, seconds=None) == winner
     assert hits >= 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--playouts", "0"], "--playouts must be at least 1, not 0"),
+    (["--seconds", "-1"], "--seconds must be a positive number of seconds, not -1"),
+])
+def test_a_budget_that_searches_nothing_is_refused(capsys, argv, message):
+    assert othello_mcts.main(argv) == 2
+    assert capsys.readouterr().err.splitlines() == [f"othello-mcts: {message}"]
+
+
+@pytest.mark.parametrize("main", [othello_mcts.main, random_othello.main])
+def test_help_suggests_a_board_othello_plays(capsys, main):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "boardsize 8, genmove b" in text and "boardsize 9" not in text

@@ -120,3 +120,38 @@ def test_help_shows_every_default_and_says_it_speaks_gtp(name, defaults, capsys)
     for option, default in defaults:
         assert f"{option} " in text and f"(default: {default})" in text, option
     assert "(default: None)" not in text
+
+
+def refusal(capsys, main, argv: list[str]) -> str:
+    """The one line an engine prints on stderr as it refuses argv (exit 2)."""
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--playouts", "0"], "--playouts must be at least 1, not 0"),
+    (["--playouts", "-5"], "--playouts must be at least 1, not -5"),
+    (["--seconds", "-1"], "--seconds must be a positive number of seconds, not -1"),
+    (["--seconds", "0"], "--seconds must be a positive number of seconds, not 0"),
+])
+def test_pig_mcts_refuses_a_budget_that_searches_nothing(capsys, argv, message):
+    from players.engines import pig_mcts
+    assert refusal(capsys, pig_mcts.main, argv) == f"pig-mcts: {message}"
+
+
+def test_pig_mcts_refuses_a_network_for_another_game_or_none(capsys, tmp_path):
+    """Checked as it loads, not at the first reg_genmove, naming the file and its game."""
+    from players.engines import pig_mcts
+    from players.nets.checkpoint import save_checkpoint
+    from players.nets.model import NetConfig, PolicyValueNet
+    othello = tmp_path / "othello6.pt"
+    save_checkpoint(othello, PolicyValueNet(NetConfig("othello6", 6, 3, 37, channels=4, blocks=1,
+                                                      value_hidden=8)))
+    assert refusal(capsys, pig_mcts.main, ["--model", str(othello)]) == \
+        f"pig-mcts: {othello}: a network for othello6; pig-mcts needs one for Pig (pigN)"
+    garbage = tmp_path / "garb.pt"
+    garbage.write_text("not a network")
+    assert refusal(capsys, pig_mcts.main, ["--model", str(garbage)]).startswith(
+        f"pig-mcts: {garbage}: not a checkpoint, or a corrupt or truncated one")

@@ -146,3 +146,35 @@ def test_the_server_runs_torch_on_the_threads_it_is_given(tmp_path, monkeypatch)
     finally:
         torch.set_num_threads(before)
     assert seen == [1, 3]   # one by default
+
+
+def test_an_idle_server_removes_its_socket_and_lock_file(tmp_path):
+    address = str(tmp_path / "s.sock")
+    with server_module.take_lock(address + ".lock"):       # as an engine starting it leaves it
+        pass
+    server = InferenceServer(LocalPredictor(tiny_net()), address, idle_seconds=0.2)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    remote = RemotePredictor(address)
+    remote.predict(planes(2, seed=3))
+    remote.close()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert not os.path.exists(address) and not os.path.exists(address + ".lock")
+
+
+def test_a_lock_taken_on_a_removed_lock_file_is_taken_again_on_the_new_one(tmp_path):
+    """An engine waiting on the lock file that an exiting server removes must not start a
+    server beside one that another engine, which took the lock on the new file, starts."""
+    path = str(tmp_path / "s.sock.lock")
+    first = server_module.take_lock(path)
+    taken: list = []
+    waiter = threading.Thread(target=lambda: taken.append(server_module.take_lock(path)))
+    waiter.start()
+    time.sleep(0.2)
+    assert not taken                                     # it waits on the file first holds
+    os.unlink(path)                                      # the server leaves under the lock
+    first.close()
+    waiter.join(timeout=10)
+    assert os.fstat(taken[0].fileno()).st_ino == os.stat(path).st_ino
+    taken[0].close()
