@@ -21,16 +21,22 @@ class HoldAt(gtp_adapter.MoveGenerator):
         return hold_at_policy(game, state, self.hold_at)
 
 
-def make_pig_engine(generate: gtp_adapter.MoveGenerator, name: str,
-                    max_turns: int = 200) -> tuple[GtpEngine, gtp_adapter.ChanceGameAdapter]:
-    """A GTP Pig engine playing generate's decisions (target 50 until pig-target says otherwise)."""
-    adapter = gtp_adapter.ChanceGameAdapter(generate, Pig(50, max_turns))
+def make_pig_engine(generate: gtp_adapter.MoveGenerator, name: str, max_turns: int = 200,
+                    only_target: int | None = None) -> tuple[GtpEngine, gtp_adapter.ChanceGameAdapter]:
+    """A GTP Pig engine playing generate's decisions (target 50 until pig-target says otherwise).
+
+    only_target: the one target it plays (a network's, trained on it and fed scores scaled by
+    it); pig-target refuses any other.
+    """
+    adapter = gtp_adapter.ChanceGameAdapter(generate, Pig(only_target or 50, max_turns))
     engine = GtpEngine(name, "1.0")
     engine.add_commands(adapter.commands())
 
     def pig_target(args: list[str]) -> None:
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()) or int(args[0]) < 1:
             raise GtpError("pig-target needs a positive integer")
+        if only_target is not None and int(args[0]) != only_target:
+            raise GtpError(f"this engine's network plays target {only_target} only")
         adapter.set_game(Pig(int(args[0]), max_turns))
 
     engine.add_command("pig-target", pig_target)

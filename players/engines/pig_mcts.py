@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -149,8 +150,9 @@ class PigSearch(gtp_adapter.MoveGenerator):
         return result.best_action
 
 
-def network_evaluator(path: str, game: Pig, afterstate_values: bool = False):
-    """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread).
+def network_evaluator(path: str, afterstate_values: bool = False) -> tuple[Any, int]:
+    """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread), and
+    the target its network was trained for (the one it can evaluate: its features are scaled by it).
 
     With afterstate_values, chance states are valued through their outcomes
     (AfterstateEvaluator) rather than by the network directly, which was
@@ -158,12 +160,14 @@ def network_evaluator(path: str, game: Pig, afterstate_values: bool = False):
     """
     import torch
 
+    from players.games import make_game
     from players.nets.checkpoint import load_checkpoint
     from players.nets.inference import LocalPredictor, StateEvaluator
     torch.set_num_threads(1)
     model, _ = load_checkpoint(path, kinds=("pig",), user="pig-mcts")
+    game = make_game(model.config.game)
     evaluate = StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
-    return AfterstateEvaluator(game, evaluate) if afterstate_values else evaluate
+    return (AfterstateEvaluator(game, evaluate) if afterstate_values else evaluate), game.target
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     try:
-        evaluate = (network_evaluator(options.model, Pig(), options.afterstate_values)
-                    if options.model else None)
+        evaluate, target = (network_evaluator(options.model, options.afterstate_values)
+                            if options.model else (None, None))
         player = PigSearch(options.chance_mode, playouts=options.playouts, seconds=options.seconds,
                            c=options.c, rollout=options.rollouts, evaluate=evaluate,
                            alpha=options.progressive_widening_alpha,
@@ -215,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"pig-mcts: {exc}", file=sys.stderr)
         return 2
-    engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}")
+    engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}", only_target=target)
     run_gtp_session(engine)
     return 0
 

@@ -1,6 +1,7 @@
 """The Pig engines over GTP: pig-target, reg_genmove, play with the referee's dice."""
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +9,8 @@ from players.engines.pig_hold import HoldAt, make_pig_engine
 from players.engines.pig_mcts import PigSearch, rollout_for
 from players.games.pig import HOLD, ROLL, Pig, PigState
 from ringmaster.gtp.engine import run_gtp_session
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def session(engine, commands):
@@ -155,3 +158,20 @@ def test_pig_mcts_refuses_a_network_for_another_game_or_none(capsys, tmp_path):
     garbage.write_text("not a network")
     assert refusal(capsys, pig_mcts.main, ["--model", str(garbage)]).startswith(
         f"pig-mcts: {garbage}: not a checkpoint, or a corrupt or truncated one")
+
+
+def test_a_network_engine_plays_only_its_networks_target():
+    # The network's features are scores scaled by the target it was trained for: fed a game to
+    # 100 it saw every score as twice what it was, and played on.
+    from players.engines.pig_mcts import network_evaluator
+    evaluate, target = network_evaluator(str(ROOT / "players/models/pig50_hidden_iter6.pt"))
+    assert target == 50
+    priors, values = evaluate([PigState((0, 0), 0, 0, 0)])
+    assert priors.shape == (1, 2) and values.shape == (1,)
+    engine, adapter = make_pig_engine(HoldAt(20), "net", only_target=target)
+    assert engine.run_command("pig-target", ["100"])[:2] == (
+        True, "this engine's network plays target 50 only")
+    assert engine.run_command("pig-target", ["50"])[0] is False and adapter.game.target == 50
+    free, adapter = make_pig_engine(HoldAt(20), "rollouts")
+    assert free.run_command("pig-target", ["100"])[0] is False and adapter.game.target == 100
+    assert isinstance(adapter.game, Pig)
