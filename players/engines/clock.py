@@ -1,4 +1,4 @@
-"""A GTP clock: what the time commands said, and the seconds to spend on the next move."""
+"""A GTP clock: what the time commands said, what is left, and the seconds to spend on the next move."""
 
 from __future__ import annotations
 
@@ -13,12 +13,22 @@ SHARE = 0.9
 """The part of a move's share of the clock the search may use."""
 
 SMALLEST = 0.05
-"""The least budget: a move always gets a little search."""
+"""The least budget: a move always gets a little search (absolute time: while what is left
+pays for it, move after move)."""
+
+LEAST_SEARCH = 0.001
+"""Absolute time with (almost) nothing left: the search's budget (it still runs a moment)."""
 
 
 @dataclass
 class Clock:
-    """What the controller told us of one colour's clock.
+    """One colour's clock: what the controller told us of it, and our own account of what is left.
+
+    GTP doesn't oblige a controller to send time_left, so the clock keeps its own
+    account: restart() fills it at the start of a game, spend() charges it with
+    each of our genmoves as the time system does (main time, then the periods;
+    Fischer's increment after each move), and a time_left from the controller
+    replaces it (the controller's clock is the one that counts).
 
     Public attributes:
       main_time, byo_yomi_time, byo_yomi_stones -- as time_settings says them (seconds);
@@ -27,8 +37,10 @@ class Clock:
                      'fischer' or 'none'
       periods     -- byoyomi: how many periods
       increment   -- fischer: seconds added after each move
-      time_left, stones_left -- from time_left (None if never sent); for byoyomi
-                     the stones are the periods left (the kgs-time_settings convention)
+      time_left, stones_left -- what is left, as time_left says it: the last time_left,
+                     less what our genmoves spent since (None: neither told nor started);
+                     stones 0 in main time, else the period's stones left, and for byoyomi
+                     the periods left (the kgs-time_settings convention)
     """
 
     main_time: float = 0.0
@@ -44,6 +56,53 @@ class Clock:
     def left(self) -> float:
         """Seconds left on the clock: time_left's, else (never told) the main time."""
         return self.main_time if self.time_left is None else self.time_left
+
+    @property
+    def has_overtime(self) -> bool:
+        """Whether periods follow the main time (canadian with stones, or byoyomi)."""
+        if self.kind == "byoyomi":
+            return self.byo_yomi_time > 0 and self.periods > 0
+        return self.kind == "canadian" and self.byo_yomi_time > 0 and self.byo_yomi_stones > 0
+
+    def _first_period(self) -> None:
+        self.time_left = self.byo_yomi_time
+        self.stones_left = self.periods if self.kind == "byoyomi" else self.byo_yomi_stones
+
+    def restart(self) -> None:
+        """A new game: all the main time left, or the first period where there is none."""
+        self.time_left, self.stones_left = self.main_time, 0
+        if self.main_time <= 0 and self.has_overtime:
+            self._first_period()
+
+    def spend(self, seconds: float) -> None:
+        """Charge one of our moves, which took seconds, as the time system does (as the
+        ringmaster's clock does: a move that finishes main time and goes on is a period's
+        first stone; a byo-yomi period is kept by a move within it, and each one overrun is
+        lost, though never the last; Fischer adds its increment). Never below 0."""
+        if self.kind == "none":
+            return
+        if self.time_left is None:
+            self.restart()
+        assert self.time_left is not None
+        if self.kind == "fischer":
+            self.time_left = max(0.0, self.time_left - seconds) + self.increment
+            return
+        if self.stones_left <= 0:                      # main time
+            if seconds < self.time_left or not self.has_overtime:
+                self.time_left = max(0.0, self.time_left - seconds)
+                return
+            seconds -= self.time_left
+            self._first_period()                        # GTP's time_left never says '0 0' here
+        if self.kind == "byoyomi":
+            lost = max(0, math.ceil(seconds / self.byo_yomi_time) - 1)
+            self.stones_left = max(1, self.stones_left - lost)
+            self.time_left = self.byo_yomi_time
+            return
+        self.stones_left -= 1
+        if self.stones_left <= 0:
+            self._first_period()
+        else:
+            self.time_left = max(0.0, self.time_left - seconds)
 
     def budget(self, empty_points: int, lag: float = LAG) -> float | None:
         """Seconds to spend on the next move, or None if there is no clock; lag is kept back
@@ -72,7 +131,9 @@ class Clock:
         share = left / moves_to_go
         if self.byo_yomi_stones > 0:
             share += SHARE * self.byo_yomi_time / self.byo_yomi_stones
-        return max(SMALLEST, SHARE * share - lag)
+            return max(SMALLEST, SHARE * share - lag)
+        # Absolute time: no floor that what is left can't pay for, move after move.
+        return max(LEAST_SEARCH, min(SMALLEST, SHARE * share), SHARE * share - lag)
 
 
 def clock_from_settings(words: list[str], *, fischer: bool) -> Clock:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 from collections.abc import Callable, Collection
 
 from sgfmill import common
@@ -68,11 +69,18 @@ class GtpAdapter:
       game     -- the BoardGame being played
       komi     -- as the controller set it (finite)
       history  -- states since the start, the last is current
-      clocks   -- player (0 black, 1 white) -> Clock, once time_settings or time_left came
+      clocks   -- player (0 black, 1 white) -> Clock, once time_settings or time_left came;
+                  each keeps its own account of what is left (Clock.spend), charged with
+                  the seconds from receiving each of our genmoves to answering it, which
+                  a time_left replaces; a new game (clear_board, boardsize) or new
+                  settings start it afresh
+      now      -- the clock genmoves are timed by (time.monotonic; tests give a fake)
     """
 
     def __init__(self, generate: MoveGenerator, new_game: GameFactory, *, size: int,
-                 komi: float = 0.0, sizes: Collection[int] | None = None) -> None:
+                 komi: float = 0.0, sizes: Collection[int] | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now
         self.generate = generate
         self.new_game = new_game
         self.sizes = sizes
@@ -86,8 +94,10 @@ class GtpAdapter:
         return self.history[-1]
 
     def clear(self) -> None:
-        """A new game at the same size and komi."""
+        """A new game at the same size and komi: both clocks start again, full."""
         self.history = [self.game.initial_state()]
+        for clock in self.clocks.values():
+            clock.restart()
         self._reposition(self.state)
 
     def set_size(self, size: int) -> None:
@@ -115,7 +125,16 @@ class GtpAdapter:
         self._record(state, action)
 
     def genmove(self, colour: str, cleanup: bool = False) -> str:
-        """Choose, play and return our move: a vertex, 'pass' or 'resign'."""
+        """Choose, play and return our move: a vertex, 'pass' or 'resign'; colour's clock
+        (if it has one) is charged with the seconds this took."""
+        started = self.now()
+        answer = self._genmove(colour, cleanup)
+        clock = self.clocks.get("bw".index(colour))
+        if clock is not None:
+            clock.spend(self.now() - started)
+        return answer
+
+    def _genmove(self, colour: str, cleanup: bool) -> str:
         game = self.game
         if not game.can_continue(self.state):
             return "pass"
@@ -163,6 +182,8 @@ class GtpAdapter:
         """Both colours start a new clock like this one (kgs-/kata-time_settings); the
         generator gets ready to move (MoveGenerator.prepare)."""
         self.clocks = {player: Clock(**clock.__dict__) for player in (0, 1)}
+        for own in self.clocks.values():
+            own.restart()
         self.generate.prepare(self.game, self.state)
         self._load_game_code()
 
@@ -215,7 +236,7 @@ class GtpAdapter:
         return points
 
     def set_time_left(self, colour: str, seconds: float, stones: int) -> None:
-        """time_left: what is left on colour's clock."""
+        """time_left: what is left on colour's clock; it replaces our own account."""
         clock = self.clocks.setdefault("bw".index(colour), Clock())
         clock.time_left = seconds
         clock.stones_left = stones

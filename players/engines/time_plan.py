@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from players.engines.clock import LAG, SMALLEST, Clock
+from players.engines.clock import LAG, LEAST_SEARCH, SMALLEST, Clock
 
 FINAL_EMPTY = 0.2
 """The share of the board still empty when a game ends (Pachi's EXPECTED_FINAL_EMPTY_PERCENT)."""
@@ -27,9 +27,6 @@ LEAST_MOVES = 10.0
 
 RESERVE_MOVES = 20.0
 """Absolute time: the cost of this many quickest moves (lag and SMALLEST) is kept back."""
-
-LEAST_SEARCH = 0.001
-"""Absolute time, deep in the reserve: the search's budget (it still runs one chunk)."""
 
 CEILING = 0.25
 """A move never plans more than this share of the main time left."""

@@ -12,7 +12,10 @@ def test_clock_budgets():
     assert byo.budget(81) == pytest.approx(0.9 * 20 / 4 - 0.1)
     main = Clock(300, 0, 0, time_left=100)
     assert main.budget(80) == pytest.approx(0.9 * 100 / 40 - 0.1)
-    assert Clock(300, 0, 0, time_left=0.01).budget(80) == pytest.approx(0.05)
+    assert Clock(300, 0, 0, time_left=3).budget(80) == pytest.approx(0.05)
+    # absolute time: no floor that what is left can't pay for move after move
+    assert Clock(300, 0, 0, time_left=0.4).budget(80) == pytest.approx(0.9 * 0.4 / 40)
+    assert Clock(300, 0, 0, time_left=0.01).budget(80) == pytest.approx(0.001)
 
 
 def test_byoyomi_never_plans_to_spend_a_period():

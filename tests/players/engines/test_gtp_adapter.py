@@ -7,6 +7,7 @@ import random
 import pytest
 
 from players.engines import gtp_adapter
+from players.engines.clock import Clock
 from players.engines.go_uct.engine import new_go
 from players.engines.random_othello import new_othello
 from players.games.go_light import LightGo
@@ -292,3 +293,150 @@ def test_a_clock_loads_the_games_own_code_before_the_first_timed_genmove():
     before = adapter.state
     ok(engine, "time_settings 0 1 1")
     assert counting.applied == 1 and adapter.state is before and len(adapter.history) == 1
+
+
+# Our own clock: what is left when the controller sends no time_left
+
+class FakeTime:
+    """A monotonic clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Spender(gtp_adapter.MoveGenerator):
+    """Spends all of its budget and overhead seconds more on the fake clock, and plays a
+    random legal move other than a pass (a pass when there is none)."""
+
+    def __init__(self, now: FakeTime, overhead: float, seed: int = 0) -> None:
+        self.now, self.overhead = now, overhead
+        self.rng = random.Random(seed)
+        self.budgets: list[float | None] = []
+
+    def __call__(self, game, state, *, cleanup, seconds):
+        self.budgets.append(seconds)
+        self.now.now += (seconds or 0.0) + self.overhead
+        moves = [a for a in game.legal_actions(state) if a != game.pass_action]
+        return self.rng.choice(moves) if moves else game.pass_action
+
+
+def play_timed(settings: str, control: str, moves: int, *, overhead: float,
+               told: dict[int, tuple[float, int]] | None = None):
+    """Both colours genmove moves times each on 9x9 Go under settings, with no time_left
+    (but those in told, sent before the move of that number); the referee's own clock
+    (ringmaster's, margin 0) for control judges each move. Returns (the states after
+    each colour's last move, or None once lost; each colour's seconds in all; the spender)."""
+    from ringmaster.game import clock as referee
+
+    now = FakeTime()
+    generator = Spender(now, overhead)
+    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_go, size=9, komi=7.5)
+    adapter.now = now
+    ok(engine, "boardsize 9")
+    ok(engine, "clear_board")
+    ok(engine, settings)
+    timing = referee.parse_time_control(control)
+    states = {colour: referee.start(timing) for colour in "bw"}
+    spent = {"b": 0.0, "w": 0.0}
+    for number in range(moves):
+        for colour in "bw":
+            if told and number in told:
+                ok(engine, f"time_left {colour} {told[number][0]} {told[number][1]}")
+            before = now.now
+            ok(engine, f"genmove {colour}")
+            elapsed = now.now - before
+            spent[colour] += elapsed
+            if states[colour] is not None:
+                states[colour] = referee.after_move(timing, states[colour], elapsed, 0.0)
+    return states, spent, generator
+
+
+def test_absolute_time_without_time_left_stays_within_the_main_time():
+    states, spent, generator = play_timed("time_settings 10 0 0", "absolute 10", 80,
+                                          overhead=0.005)
+    assert all(state is not None for state in states.values()), spent
+    assert max(spent.values()) < 10.0
+    assert len([b for b in generator.budgets if b is not None]) == 160   # a long game
+
+
+def test_fischer_without_time_left_adds_the_increment_and_spends_no_more():
+    states, spent, _ = play_timed("kata-time_settings fischer 10 0.5", "fischer 10 0.5", 120,
+                                  overhead=0.005)
+    assert all(state is not None for state in states.values()), spent
+    assert max(spent.values()) < 10.0 + 120 * 0.5
+    assert max(spent.values()) > 120 * 0.5 - 1       # the increments were spent, not kept back
+
+
+@pytest.mark.parametrize("settings, control", [
+    ("time_settings 5 10 5", "canadian 5 10 5"),
+    ("time_settings 0 3 2", "canadian 0 3 2"),
+    ("kgs-time_settings canadian 5 10 5", "canadian 5 10 5"),
+    ("kgs-time_settings byoyomi 30 2 3", "byoyomi 30 2 3"),
+])
+def test_overtime_without_time_left_loses_no_period(settings, control):
+    states, spent, generator = play_timed(settings, control, 80, overhead=0.05)
+    assert all(state is not None for state in states.values()), spent
+    if control.startswith("byoyomi"):
+        assert states["b"].in_overtime and states["b"].periods_left == 3   # none lost
+
+
+def test_time_left_replaces_our_own_account():
+    now = FakeTime()
+    generator = Spender(now, overhead=0.0)
+    engine, adapter = gtp_adapter.make_engine("test", "1", generator, new_go, size=9, komi=7.5)
+    adapter.now = now
+    ok(engine, "time_settings 100 0 0")
+    ok(engine, "genmove b")
+    first = generator.budgets[-1]
+    assert adapter.clocks[0].time_left == pytest.approx(100 - first)   # what it spent
+    assert adapter.clocks[1].time_left == 100                          # white hasn't moved
+    ok(engine, "time_left b 20 0")                                     # the controller's word
+    assert adapter.clocks[0].time_left == 20
+    ok(engine, "genmove b")
+    assert generator.budgets[-1] == pytest.approx(0.9 * 20 / 40 - 0.1)    # 80 points empty
+    assert adapter.clocks[0].time_left == pytest.approx(20 - generator.budgets[-1])
+    ok(engine, "time_left b 50 0")                                     # more than we thought
+    ok(engine, "genmove b")
+    assert adapter.clocks[0].time_left == pytest.approx(50 - generator.budgets[-1])
+    ok(engine, "clear_board")                                          # a new game: full clocks
+    assert adapter.clocks[0].time_left == adapter.clocks[1].time_left == 100
+    ok(engine, "genmove b")
+    ok(engine, "time_settings 60 0 0")                                 # new settings: full
+    assert adapter.clocks[0].time_left == 60
+
+
+def test_our_account_counts_periods_as_the_time_system_does():
+    canadian = Clock(1.0, 10.0, 2)
+    canadian.restart()
+    canadian.spend(0.5)
+    assert (canadian.time_left, canadian.stones_left) == (0.5, 0)
+    canadian.spend(3.5)                        # main time ends: 3 s of the first period, a stone
+    assert (canadian.time_left, canadian.stones_left) == (7.0, 1)
+    canadian.spend(6.0)                        # the period's last stone: a new period
+    assert (canadian.time_left, canadian.stones_left) == (10.0, 2)
+    byoyomi = Clock(1.0, 5.0, kind="byoyomi", periods=3)
+    byoyomi.restart()
+    byoyomi.spend(1.0)                          # main time spent to the end: in the first period
+    assert (byoyomi.time_left, byoyomi.stones_left) == (5.0, 3)
+    byoyomi.spend(4.0)                          # within the period: kept
+    assert (byoyomi.time_left, byoyomi.stones_left) == (5.0, 3)
+    byoyomi.spend(12.0)                         # two periods overrun: lost
+    assert (byoyomi.time_left, byoyomi.stones_left) == (5.0, 1)
+    byoyomi.spend(60.0)                         # never the last
+    assert byoyomi.stones_left == 1
+    fischer = Clock(10.0, kind="fischer", increment=2.0)
+    fischer.spend(3.0)
+    assert fischer.time_left == 9.0
+    absolute = Clock(10.0)
+    absolute.restart()
+    absolute.spend(12.0)
+    assert (absolute.time_left, absolute.stones_left) == (0.0, 0)
+    assert absolute.budget(40) == 0.001         # nothing left: no floor it can't pay for
+    absolute.time_left = 0.4
+    assert absolute.budget(40) == pytest.approx(0.9 * 0.4 / 20)
+    overtime_only = Clock(0.0, 3.0, 2)
+    overtime_only.restart()
+    assert (overtime_only.time_left, overtime_only.stones_left) == (3.0, 2)
