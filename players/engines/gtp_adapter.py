@@ -13,6 +13,7 @@ from players.engines.clock import Clock, clock_from_settings
 from players.games.base import Game
 from players.games.board import BoardGame
 from ringmaster.gtp.engine import GtpEngine, GtpError, board_game_commands, parse_colour
+from ringmaster.rules.base import parse_vertex
 from ringmaster.rules.handicap import fixed_handicap_limit, fixed_handicap_points
 
 RESIGN = "resign"
@@ -217,13 +218,14 @@ class GtpAdapter:
 
     def free_handicap_points(self, stones: int) -> list[tuple[int, int]]:
         """Where we put free handicap stones: GTP's fixed layout as far as it goes, then each
-        further stone on the third line or above, as far as can be from the stones so far."""
+        further stone on the third line or above (the second below 9x9), as far as can be from the
+        stones so far; on the first line only once those lines are full."""
         size = self.game.size
         limit = fixed_handicap_limit(size)
         if not 2 <= stones < size * size:
             raise GtpError("invalid number of stones")
         points = fixed_handicap_points(min(stones, limit), size) if limit >= 2 else []
-        edge = 2 if size >= 9 else 0
+        edge = 2 if size >= 9 else 1
         candidates = [(row, col) for row in range(edge, size - edge)
                       for col in range(edge, size - edge)] or \
             [(row, col) for row in range(size) for col in range(size)]
@@ -243,7 +245,7 @@ class GtpAdapter:
 
     def _action(self, vertex: str) -> int:
         try:
-            move = common.move_from_vertex(vertex, self.game.size)
+            move = parse_vertex(vertex, self.game.size)
         except ValueError:
             raise GtpError("invalid vertex") from None
         return self.game.move_to_action(move)
@@ -351,7 +353,7 @@ class GtpAdapter:
 
         def set_free(args: list[str]) -> None:
             try:
-                points = [common.move_from_vertex(word, self.game.size) for word in args]
+                points = [parse_vertex(word, self.game.size) for word in args]
             except ValueError:
                 raise GtpError("invalid vertex") from None
             if None in points:

@@ -19,6 +19,17 @@ def opponent_of(colour: Colour) -> Colour:
     return "w" if colour == "b" else "b"
 
 
+
+def parse_vertex(vertex: str, board_size: int) -> tuple[int, int] | None:
+    """A GTP vertex as sgfmill reads it, (row, col) or None for pass, in ASCII only: GTP's
+    vertex is a letter and a number, and int() would also read other scripts' digits ('a١').
+
+    Raises ValueError if the text isn't a vertex on a board of this size.
+    """
+    if not vertex.isascii():
+        raise ValueError(f"not a vertex: {vertex!r}")
+    return common.move_from_vertex(vertex, board_size)
+
 class Rules(ABC):
     """One game in progress, as the referee tracks it.
 
@@ -112,7 +123,7 @@ class Rules(ABC):
 
         Raises ValueError if the text isn't a vertex on this board.
         """
-        return common.move_from_vertex(vertex, self.board_size)
+        return parse_vertex(vertex, self.board_size)
 
     def format_move(self, move) -> str:
         """Turn a move into a GTP vertex ('pass' for None)."""

@@ -245,6 +245,28 @@ def test_on_a_small_board_free_handicap_has_no_fixed_layout_to_start_from():
     assert len(set(ok(engine, "place_free_handicap 4").split())) == 4
     engine, _, _ = adapter_for(new_go, 5)
     fails(engine, "fixed_handicap 2")
+    # Off the first line while the second and above have room: on 7x7, 3 stones were D4 A1 G1.
+    for size, stones in [(7, 3), (7, 9), (5, 9)]:
+        engine, _, _ = adapter_for(new_go, size)
+        placed = ok(engine, f"place_free_handicap {stones}").split()
+        assert len(set(placed)) == stones
+        assert all(vertex[0] not in ("A", "ABCDEFGHJ"[size - 1]) and vertex[1:] not in ("1", str(size))
+                   for vertex in placed), placed
+    engine, _, _ = adapter_for(new_go, 5)
+    assert len(set(ok(engine, "place_free_handicap 12").split())) == 12   # then the first line too
+
+
+def test_a_vertex_is_a_letter_and_ascii_digits():
+    # int() reads other scripts' digits: 'a١' (Arabic-Indic 1) was played as A1.
+    from ringmaster.rules.go import GoRules
+    engine, adapter, _ = adapter_for(new_go, 5)
+    fails(engine, "play b a١")
+    fails(engine, "set_free_handicap a١ c٣")
+    assert adapter.game.empty_points(adapter.state) == 25
+    ok(engine, "play b a1")
+    with pytest.raises(ValueError, match="not a vertex"):
+        GoRules(5).parse_move("c٣")
+    assert GoRules(5).parse_move("c3") == (2, 2)
 
 
 def test_othello_engines_have_no_handicap_commands():
