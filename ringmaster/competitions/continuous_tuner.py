@@ -59,6 +59,9 @@ class ContinuousTuner(Tuner):
     def sample_engine_parameters(self) -> tuple:
         return self.convert(self.start)
 
+    def start_parameters(self) -> list[float]:
+        return list(self.start)
+
     def games_wanted(self) -> int | None:
         number = getattr(self, "number_of_games", None)
         return None if number is None else number + self.confirm_games
