@@ -73,6 +73,9 @@ class ControlFile:
                     message += (f" (line {self.setting_lines[guess]} sets '{guess}': "
                                 f"did you mean '{missing.group(1)}'?)")
             raise self.error(message, line, exc.setting) from None
+        where = os.path.basename(self.path)
+        self.warnings += [f"{where} line {line}: {message}" if line else f"{where}: {message}"
+                          for line, message in competition.control_file_warnings]
         return competition
 
     def misspelling_of(self, setting: str, known: set[str]) -> str | None:

@@ -1,10 +1,11 @@
-"""All-play-all: every competitor plays every other, colours alternating."""
+"""All-play-all: every competitor plays every other, colours alternating and balanced."""
 
 from __future__ import annotations
 
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.colour_stats import ColourCounts, colour_counts, colour_table
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
 from ringmaster.competitions.openings import load_suite
 from ringmaster.competitions.time_settings import check_player_clocks
@@ -40,6 +41,48 @@ def competitor_letters(index: int) -> str:
     return chr(ord("A") + index // 26) + chr(ord("A") + index % 26)
 
 
+def pairing_black_first(i: int, j: int) -> int:
+    """Which of the competitors at list positions i < j takes Black in game 0 of their pairing
+    (and so in every even-numbered game): i when i + j is even, j otherwise.
+
+    Each competitor then takes Black first against half its opponents (n - 1 of them
+    among n competitors: (n - 1) / 2 when n is odd; n / 2 or n / 2 - 1 when n is even), so
+    when every pairing has played the same number of games, each competitor's games as Black
+    and as White differ by at most one (none when n is odd or the games are even), where
+    giving player 1 Black first in every pairing gave the first listed (n - 1) more games as
+    Black than as White at odd rounds. The choice of a pairing depends on i and j alone, so
+    competitors appended to the list leave it be.
+    """
+    return i if (i + j) % 2 == 0 else j
+
+
+def resumed_black_first(rule: dict[str, str], players: dict[str, tuple[str, str]],
+                        stored: Any, started: set[str]) -> dict[str, str]:
+    """Who takes Black in game 0 of each pairing (by matchup id) of a resumed event.
+
+    rule: the choice of pairing_black_first; players: each pairing's (player 1, player 2);
+    stored: the state's record of the pairings that had issued a game ({id: code}), or None
+    for a state from before it was kept; started: the pairings whose games had begun.
+
+    A pairing keeps the choice its games were played under, so that a game played, in
+    flight or void keeps its colours when played again: the state's, or player 1 for a
+    started pairing of an older state (its rule then). Others take the rule's.
+
+    Raises CompetitionError if the state's record is malformed.
+    """
+    if stored is not None and not (isinstance(stored, dict) and all(
+            mid not in players or code in players[mid] for mid, code in stored.items())):
+        raise CompetitionError(f"state is malformed: black_first is {stored!r}"[:200])
+    chosen = {}
+    for mid, first in rule.items():
+        if stored is not None and mid in stored:
+            first = stored[mid]
+        elif stored is None and mid in started:
+            first = players[mid][0]
+        chosen[mid] = first
+    return chosen
+
+
 def refuse_handicap(config: dict[str, Any]) -> None:
     """Raise ControlFileError if the control file gives an all-play-all a handicap setting
     (its games have none: ignoring it would play games the user didn't ask for)."""
@@ -54,6 +97,11 @@ class AllPlayAll(Tournament):
     """Every pairing of the competitors plays `rounds` games."""
 
     competition_type = "allplayall"
+
+    def __init__(self, competition_code: str, base_directory: str = ".") -> None:
+        super().__init__(competition_code, base_directory)
+        self.competitors: list[str] = []
+        self.rule_black_first: dict[str, str] = {}   # pairing_black_first's, by matchup id
 
     @classmethod
     def control_file_globals(cls) -> dict[str, Any]:
@@ -103,15 +151,33 @@ class AllPlayAll(Tournament):
         game_settings["handicap"] = None
         game_settings["openings"] = None if suite is None else suite.describe()
         self.matchups = {}
+        self.rule_black_first = {}
         for i, c1 in enumerate(codes):
             for j in range(i + 1, len(codes)):
                 mid = f"{competitor_letters(i)}v{competitor_letters(j)}"
                 self.matchups[mid] = MatchupSpec(
                     mid, c1, codes[j], f"{c1} v {codes[j]}", game_settings,
                     alternating=True, number_of_games=settings["rounds"], suite=suite)
+                self.rule_black_first[mid] = codes[pairing_black_first(i, j)]
+        self._set_black_first(self.rule_black_first)
+
+    def _set_black_first(self, firsts: dict[str, str]) -> None:
+        """Black in each pairing's game 0 to the player firsts names ({matchup id: code})."""
+        for mid, code in firsts.items():
+            m = self.matchups[mid]
+            m.player_2_black_first = code == m.player_2
+
+    def set_clean_status(self) -> None:
+        self._set_black_first(self.rule_black_first)
+        super().set_clean_status()
 
     def get_status(self) -> dict[str, Any]:
-        return {**super().get_status(), "competitors": self.competitors}
+        # Who took Black in game 0 of each pairing that has issued a game, kept for its
+        # games to come (resumed_black_first).
+        black_first = {mid: m.colours(0)[0] for mid, m in self.matchups.items()
+                       if self.scheduler.has_issued(mid)}
+        return {**super().get_status(), "competitors": self.competitors,
+                "black_first": black_first}
 
     def set_status(self, status: dict[str, Any]) -> None:
         old = status.get("competitors", [])
@@ -123,6 +189,11 @@ class AllPlayAll(Tournament):
             raise CompetitionError("competitors have changed in the control file "
                                    "(new competitors may only be added at the end)")
         super().set_status(status)
+        players = {mid: (m.player_1, m.player_2) for mid, m in self.matchups.items()}
+        started = {mid for mid in self.matchups
+                   if self.scheduler.has_issued(mid) or self.results.get(mid)}
+        self._set_black_first(resumed_black_first(
+            self.rule_black_first, players, status.get("black_first"), started))
 
     def write_grid(self, out: TextIO) -> None:
         """Wins-losses of each row competitor against each column one (jigos count half)."""
@@ -150,12 +221,28 @@ class AllPlayAll(Tournament):
             out.write(f"{total}/{rounds * len(self.matchups)} games played\n\n")
         self.write_grid(out)
 
+    def colour_counts(self) -> list[ColourCounts]:
+        return colour_counts((r for rs in self.results.values() for r in rs), self.competitors)
+
+    def write_colours(self, out: TextIO) -> None:
+        """Each competitor's games as Black and as White, and its score with each colour."""
+        out.write("Colours: each competitor's games as Black and as White, and its score with "
+                  "each\n(jigos count half; % of the games with a result)\n")
+        letters = [competitor_letters(i) for i in range(len(self.competitors))]
+        out.write("\n".join(colour_table(self.colour_counts(), letters)) + "\n")
+
+    def get_json_report(self) -> dict[str, Any]:
+        return {**super().get_json_report(), "competitors": self.competitors,
+                "colours": [c.to_json() for c in self.colour_counts()]}
+
     def write_short_report(self, out: TextIO) -> None:
         out.write(f"{self.competition_type}: {self.competition_code}\n")
         if self.description:
             out.write(self.description + "\n")
         out.write("\n")
         self.write_screen_report(out)
+        out.write("\n")
+        self.write_colours(out)
         out.write("\n")
         self.write_ratings(out)
         out.write("\n")

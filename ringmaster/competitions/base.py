@@ -67,6 +67,8 @@ class PlayerCheck:
       needs -- ((GTP command, what needs it), ...): a missing one fails the check
       timed -- the player plays at a time control: an engine with no time command is
                named in a warning (it is timed all the same)
+      more_boards -- the other boards its other matchups set it up on, each
+               (matchup id, Setup), set up in turn after the first
     """
 
     player: PlayerSpec
@@ -76,6 +78,22 @@ class PlayerCheck:
     options: tuple[tuple[str, Any], ...] = ()
     needs: tuple[tuple[str, str], ...] = ()
     timed: bool = False
+    more_boards: tuple[tuple[str, Setup], ...] = ()
+
+    @property
+    def setup(self) -> Setup:
+        """The first board it is set up on."""
+        return Setup(self.board_size, self.komi, self.game, self.options)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A board a player is set up on: what Rules.setup_commands takes."""
+
+    board_size: int
+    komi: float
+    game: str = "go"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def handicap_needs(settings: dict[str, Any], as_black: bool,
@@ -295,6 +313,8 @@ class Competition(ABC):
         self.pending_history: list[str] = []
         self.pending_log: list[str] = []
         self.description: str | None = None
+        # Warnings about the control file found while reading it: (line or None, message).
+        self.control_file_warnings: list[tuple[int | None, str]] = []
 
     # Control file
 
@@ -395,12 +415,12 @@ class Competition(ABC):
             shared_services=settings["shared_services"],
             time_control=settings["time_control"])
 
-    def player(self, code: str, context: str) -> PlayerSpec:
-        """The named player. Raises ControlFileError if there is none."""
+    def player(self, code: str, context: str, setting: str | None = None) -> PlayerSpec:
+        """The named player. Raises ControlFileError if there is none (located at setting's line)."""
         try:
             return self.players[code]
         except (KeyError, TypeError):
-            raise ControlFileError(f"{context}: unknown player {code}") from None
+            raise ControlFileError(f"{context}: unknown player {code}", setting=setting) from None
 
     def make_game_job(self, game_id: str, player_b: PlayerSpec, player_w: PlayerSpec,
                       game_settings: dict[str, Any], game_data: Any = None,

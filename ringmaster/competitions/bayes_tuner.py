@@ -10,8 +10,10 @@ from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.tuner import (
     Verdict,
+    changed_since_state,
     continuous_edge_warnings,
     default_confirm_games,
+    parameters_changed,
     selection_bias_warning,
 )
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -253,18 +255,24 @@ class BayesTuner(ContinuousTuner):
             "trust_region": None if self.region is None else self.region.to_json(),
             "head_to_head": self.head_to_head,
             "confirmation": self.confirmation_to_json(),
+            **self.opponent_status(),
+            **self.scales_status(),
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
             if status["games_per_point"] != self.games_per_point:
                 if self.games_per_point_set:
-                    raise ValueError("games_per_point changed")
+                    raise changed_since_state("'games_per_point'", self.games_per_point,
+                                              status["games_per_point"])
                 self.games_per_point = int(status["games_per_point"])   # a default changed since
             # a run keeps its design; one started before start_matches played the start once
             self.start_matches = int(status.get("start_matches", 1))
-            if status["codes"] != [spec.code for spec in self.parameter_specs]:
-                raise ValueError("parameters changed")
+            codes = [spec.code for spec in self.parameter_specs]
+            if status["codes"] != codes:
+                raise parameters_changed(codes, status["codes"])
+            self.check_scales_status(status)
             self.points = [self._point_from_json(p) for p in status["points"]]
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]

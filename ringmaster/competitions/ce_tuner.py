@@ -10,10 +10,14 @@ from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.tuner import (
     Tuner,
     Verdict,
+    changed_since_state,
     default_confirm_games,
     describe_record,
+    parameters_changed,
+    plain_value,
     selection_bias_warning,
     short_value,
+    shown_apart,
 )
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
@@ -131,17 +135,53 @@ class CeTuner(Tuner):
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
             "history": [[list(p) for p in d] for d in self.history],
+            "codes": [spec.code for spec in self.parameter_specs],
+            **self.opponent_status(),
+            **self.transforms_status(),
         }
 
+    def transforms_status(self) -> dict[str, Any]:
+        """The state's record of what maps its distribution (optimiser units) to engine values: each
+        parameter's initial mean (the start, which confirmation games play) and its transform's value
+        there."""
+        means = self.start_parameters()
+        return {"start": means, "transforms": [plain_value(v) for v in self.convert(means)]}
+
+    def check_transforms_status(self, status: dict[str, Any]) -> None:
+        """Refuse a resume whose initial means or transforms changed: the distribution and the samples
+        would be played at other engine values, or confirmation games against another start. A state
+        written before these were kept has neither, and is accepted. Call once the parameter codes are
+        known to match."""
+        start, transforms = status.get("start"), status.get("transforms")
+        if start is None or transforms is None:
+            return
+        now = self.transforms_status()
+        for spec, old_mean, new_mean in zip(self.parameter_specs, start, now["start"], strict=True):
+            if float(old_mean) != new_mean:
+                [shown_new], [shown_old] = shown_apart([new_mean], [float(old_mean)])
+                raise changed_since_state(f"parameter {spec.code}: 'initial_mean'", shown_new, shown_old)
+        for spec, mean, old, new in zip(self.parameter_specs, now["start"], transforms, now["transforms"],
+                                        strict=True):
+            if old != new:
+                [shown_new], [shown_old] = shown_apart([new], [old])
+                raise changed_since_state(f"parameter {spec.code}: 'transform' at the initial mean "
+                                          f"({mean:g})", shown_new, shown_old)
+
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
             distribution = [(float(m), float(v)) for m, v in status["distribution"]]
             samples = [[float(x) for x in s] for s in status["sample_parameters"]]
-            if len(distribution) != len(self.parameter_specs):
-                raise ValueError("number of parameters changed")
-            if (len(samples) != self.samples_per_generation
-                    or any(len(s) != len(distribution) for s in samples)):
-                raise ValueError("samples_per_generation changed")
+            codes = [spec.code for spec in self.parameter_specs]
+            before = status.get("codes")   # absent: a state written before the codes were kept
+            if (before is not None and before != codes) or len(distribution) != len(codes):
+                raise parameters_changed(codes, len(distribution) if before is None else before)
+            if len(samples) != self.samples_per_generation:
+                raise changed_since_state("'samples_per_generation'", self.samples_per_generation,
+                                          len(samples))
+            if any(len(s) != len(distribution) for s in samples):
+                raise ValueError("a sample's size")
+            self.check_transforms_status(status)
             self.generation = int(status["generation"])
             self.distribution = distribution
             self.sample_parameters = samples

@@ -236,14 +236,16 @@ def matchup_table(s: MatchupStats) -> list[str]:
     return render_table(rows)
 
 
-def elo_line(s: MatchupStats) -> str:
-    """'Elo p1 - p2: +35 [-20, +93] (95%), LOS 87.1%, score 55.0% [45.2%, 64.4%] over 20 games'."""
+def elo_line(s: MatchupStats, terms: str | None = None) -> str:
+    """'Elo p1 - p2: +35 [-20, +93] (95%), LOS 87.1%, score 55.0% [45.2%, 64.4%] over 20 games';
+    games that are not even name their terms: 'Elo p1 - p2 (4 handicap stones, komi 0.5): ...'."""
+    who = f"{s.player_1} - {s.player_2}" + (f" ({terms})" if terms else "")
     if not s.decided:
-        return f"Elo {s.player_1} - {s.player_2}: no games with a result yet"
+        return f"Elo {who}: no games with a result yet"
     low, high = wilson_interval(s.wins_1, s.decided)
     rate = s.wins_1 / s.decided
     los = s.los_1
     los_text = "--" if los is None else f"{100 * los:.1f}%"
-    return (f"Elo {s.player_1} - {s.player_2}: {format_elo(s.wins_1, s.decided)} (95%), "
+    return (f"Elo {who}: {format_elo(s.wins_1, s.decided)} (95%), "
             f"LOS {los_text}, score {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] "
             f"over {s.decided} games with a result")

@@ -8,10 +8,13 @@ from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.tuner import (
+    RESET_REMEDY,
     Tuner,
     Verdict,
+    changed_since_state,
     describe_record,
     edge_warning,
+    parameters_changed,
     plain_value,
     selection_bias_warning,
 )
@@ -20,7 +23,6 @@ from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
     Setting,
     interpret_float,
-    interpret_int,
     interpret_nonnegative_int,
     interpret_optional,
     interpret_positive_int,
@@ -39,11 +41,24 @@ from ringmaster.tuning.scales import SCALE_GLOBALS
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
 
 
-def _interpret_probability(value: Any) -> float:
+def _interpret_confidence_bar(value: Any) -> float:
+    """stop_when_confident: more than 0.5, so that only one candidate can meet it. The events 'candidate
+    i beats every other' are disjoint, so their probabilities sum to at most 1: a bar above 0.5 is met by
+    at most one candidate, one at or below it by two at once (0.1 stopped a run after one game)."""
     value = interpret_float(value)
-    if not 0.0 < value < 1.0:
-        raise ValueError("must be between 0.0 and 1.0 (exclusive)")
+    if not 0.5 < value < 1.0:
+        raise ValueError(f"{value:g}: must be more than 0.5 (a bar at or below 0.5 can be met by two "
+                         "candidates at once) and less than 1.0")
     return value
+
+
+def _interpret_summary_spec(value: Any) -> list[int]:
+    """summary_spec: how many candidates to describe at each depth; at least one level, at least one
+    candidate at each (0, or [], leaves the table without a row)."""
+    counts = interpret_sequence_of(interpret_positive_int)(value)
+    if not counts:
+        raise ValueError("empty list: give how many candidates to describe at each depth, e.g. [30]")
+    return counts
 
 
 def _interpret_in_flight(value: Any) -> bool | str:
@@ -59,13 +74,13 @@ MC_SETTINGS = [
     Setting("initial_visits", interpret_positive_int),
     Setting("initial_wins", interpret_positive_int),
     Setting("max_depth", interpret_positive_int, default=1),
-    Setting("summary_spec", interpret_sequence_of(interpret_int), default=[30]),
+    Setting("summary_spec", _interpret_summary_spec, default=[30]),
     Setting("log_tree_to_history_period", interpret_optional(interpret_positive_int),
             default=None),
     Setting("number_of_running_simulations_to_show", interpret_positive_int, default=12),
     # Beyond Gomill
     Setting("count_games_in_flight", _interpret_in_flight, default=True),
-    Setting("stop_when_confident", interpret_optional(_interpret_probability), default=None),
+    Setting("stop_when_confident", interpret_optional(_interpret_confidence_bar), default=None),
 ]
 
 INCONSISTENT = "status file is inconsistent with control file"
@@ -143,18 +158,42 @@ class McTuner(Tuner):
             "scheduler": self.scheduler.to_json(),
             "tree": self.tree.root.to_json(),
             "opponent_description": self.opponent_description,
+            "codes": [spec.code for spec in self.parameter_specs],
             "splits": self.tree.splits,
             "check_values": self._check_values(),
             "confirmation": self.confirmation_to_json(),
+            **self.opponent_status(),
         }
 
+    def _check_parameters(self, status: dict[str, Any]) -> None:
+        """Refuse a state whose parameters, splits or scales differ from the control file's, naming
+        what differs (the state holds each parameter's first and last candidate values)."""
+        codes = [spec.code for spec in self.parameter_specs]
+        splits = status["splits"]
+        before = status.get("codes")   # absent: a state written before the codes were kept
+        if before is not None and before != codes:
+            raise parameters_changed(codes, before)
+        if not isinstance(splits, list) or len(splits) != len(codes):
+            raise parameters_changed(codes, len(splits))
+        for spec, old, new in zip(self.parameter_specs, splits, self.tree.splits):
+            if old != new:
+                raise changed_since_state(f"parameter {spec.code}: 'split'", new, old)
+        values = self._check_values()
+        old_values = status["check_values"]
+        for i, spec in enumerate(self.parameter_specs):
+            old_ends = [old_values[0][i], old_values[1][i]]
+            new_ends = [values[0][i], values[1][i]]
+            if old_ends != new_ends:
+                raise CompetitionError(
+                    f"parameter {spec.code}: its scale or range changed: its candidates run from "
+                    f"{new_ends[0]} to {new_ends[1]} in the control file but ran from {old_ends[0]} to "
+                    f"{old_ends[1]} for the games so far; put it back, or {RESET_REMEDY}")
+
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
-            if status["splits"] != self.tree.splits:
-                raise ValueError("splits changed")
+            self._check_parameters(status)
             self.tree.set_root(Node.from_json(status["tree"]))
-            if status["check_values"] != self._check_values():
-                raise ValueError("scaled parameters changed")
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()

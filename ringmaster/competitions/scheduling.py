@@ -121,6 +121,10 @@ class GroupScheduler:
         """Make an issued number available to issue again (its game was void)."""
         self.schedulers[code].retry(number)
 
+    def has_issued(self, code: Hashable) -> bool:
+        """Whether the group has issued a number (in this run or one before)."""
+        return code in self.schedulers and self.schedulers[code].next_new > 0
+
     def rollback(self) -> None:
         for s in self.schedulers.values():
             s.rollback()

@@ -10,9 +10,11 @@ from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.tuner import (
+    RESET_REMEDY,
     Verdict,
     continuous_edge_warnings,
     default_confirm_games,
+    parameters_changed,
     short_value,
 )
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -166,14 +168,22 @@ class SpsaTuner(ContinuousTuner):
             "averaged": self.averaged,
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
+            **self.opponent_status(),
+            **self.scales_status(),
         }
 
     def set_status(self, status: dict[str, Any]) -> None:
+        self.check_opponent_status(status)
         try:
             if status["iterations"] != self.schedule.iterations:
-                raise ValueError("number_of_games changed")
-            if status["codes"] != [spec.code for spec in self.parameter_specs]:
-                raise ValueError("parameters changed")
+                raise CompetitionError(
+                    f"'number_of_games' makes {self.schedule.iterations} pairs in the control file but "
+                    f"made {status['iterations']} for the games so far (the gains are planned for the "
+                    f"run's length); put it back, or {RESET_REMEDY}")
+            codes = [spec.code for spec in self.parameter_specs]
+            if status["codes"] != codes:
+                raise parameters_changed(codes, status["codes"])
+            self.check_scales_status(status)
             if "c_end" not in status:   # a run started when the default c_end was always 0.05
                 self.schedule = dataclasses.replace(self.schedule, c_end=tuple(
                     spec.c_end or OLD_DEFAULT_C_END for spec in self.parameter_specs))

@@ -10,6 +10,7 @@ from ringmaster.competitions.base import (
     Competition,
     NoGameAvailable,
     PlayerCheck,
+    Setup,
     describe_game_settings,
     handicap_needs,
     rules_options,
@@ -40,6 +41,7 @@ from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
 from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
+from ringmaster.stats.even_games import leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
 from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
 from ringmaster.stats.win_rates import ELO_METHOD
@@ -57,6 +59,8 @@ class MatchupSpec:
       name                   -- for reports ('p1 v p2' unless given)
       game_settings          -- board_size, komi, handicap...
       alternating            -- swap colours on odd-numbered games
+      player_2_black_first   -- player_2, not player_1, takes Black in game 0 (and so, when
+                                alternating, in every even-numbered game)
       number_of_games        -- None: no limit
       sprt                   -- SprtSpec: stop once the test accepts a hypothesis, or None
       suite                  -- the OpeningSuite its games start from (games 2k and 2k+1 play
@@ -73,6 +77,12 @@ class MatchupSpec:
     explicit_name: bool = False
     sprt: SprtSpec | None = None
     suite: OpeningSuite | None = None
+    player_2_black_first: bool = False
+
+    def colours(self, number: int) -> tuple[str, str]:
+        """(Black, White): the player codes of game `number`."""
+        swapped = (self.alternating and number % 2 == 1) != self.player_2_black_first
+        return (self.player_2, self.player_1) if swapped else (self.player_1, self.player_2)
 
     def game_id(self, number: int) -> str:
         if self.number_of_games is None or self.number_of_games <= 1:
@@ -234,8 +244,9 @@ class Tournament(Competition):
                 continue
             for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]
-                needs = handicap_needs(m.game_settings, as_black=index == 0 or m.alternating,
-                                       as_white=index == 1 or m.alternating)
+                black_first = index == int(m.player_2_black_first)
+                needs = handicap_needs(m.game_settings, as_black=black_first or m.alternating,
+                                       as_white=not black_first or m.alternating)
                 needs += player_scoring_needs(m.game_settings, self.referee)
                 if m.suite is not None and m.suite.needs_setup:
                     needs += (("set_free_handicap", "the openings' set-up stones"),)
@@ -249,11 +260,16 @@ class Tournament(Competition):
     @staticmethod
     def _add_check(checks: dict[str, PlayerCheck], key: str, player, m: MatchupSpec,
                    needs: tuple[tuple[str, str], ...], timed: bool = False) -> None:
-        check = checks.get(key) or PlayerCheck(
-            player, m.game_settings["board_size"], m.game_settings["komi"],
-            m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
+        """Add what matchup m asks of player to its check: the first matchup's board is the
+        check's own, another matchup's different board is one more to set up."""
+        setup = Setup(m.game_settings["board_size"], m.game_settings["komi"],
+                      m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
+        check = checks.get(key) or PlayerCheck(player, setup.board_size, setup.komi, setup.game,
+                                               setup.options)
+        boards = [check.setup] + [board for _, board in check.more_boards]
+        more = check.more_boards + (((m.id, setup),) if setup not in boards else ())
         checks[key] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),
-                              timed=check.timed or timed)
+                              timed=check.timed or timed, more_boards=more)
 
     def _player_spec(self, code: str):
         base = code.split("#")[0]
@@ -265,10 +281,7 @@ class Tournament(Competition):
             return NO_GAME
         mid, number = issued
         m = self.matchups[mid]
-        if m.alternating and number % 2 == 1:
-            b, w = m.player_2, m.player_1
-        else:
-            b, w = m.player_1, m.player_2
+        b, w = m.colours(number)
         event = (f"{self.competition_code} ({m.name})" if m.explicit_name
                  else self.competition_code)
         job = self.make_game_job(m.game_id(number), self._player_spec(b),
@@ -327,6 +340,15 @@ class Tournament(Competition):
 
     # Ratings
 
+    def uneven_matchups(self) -> dict[str, str]:
+        """The matchups whose games are not even (handicap stones, another komi), with their terms."""
+        return uneven_matchups({mid: m.game_settings for mid, m in self.matchups.items()})
+
+    def rated_matchup_ids(self) -> list[str]:
+        """The matchups whose games the joint ratings pool: the even ones (a ghost's terms are unknown)."""
+        uneven = self.uneven_matchups()
+        return [mid for mid in self.matchup_ids_for_report(include_ghosts=True) if mid not in uneven]
+
     def rating_players(self) -> list[str]:
         players: list[str] = []
         for mid in self.matchup_ids_for_report(include_ghosts=True):
@@ -344,12 +366,17 @@ class Tournament(Competition):
         """Joint ratings mean something with three players or more."""
         return len(self.rating_players()) > 2
 
+    def ratings_left_out(self) -> dict[str, str]:
+        """The matchups the joint ratings leave out, with their terms ({} if there are no ratings)."""
+        return self.uneven_matchups() if self.wants_ratings() else {}
+
     def ratings(self) -> RatingTable | None:
-        """The joint Bradley-Terry ratings of every linked group of players, or None (see fit_ratings)."""
+        """The joint Bradley-Terry ratings of every linked group of players, from the even games only,
+        or None (see fit_ratings; None too when no matchup's games are even)."""
         if not self.wants_ratings():
             return None
         games = []
-        for mid in self.matchup_ids_for_report(include_ghosts=True):
+        for mid in self.rated_matchup_ids():
             p1, p2 = self._matchup_players(mid)
             for r in self.results.get(mid, []):
                 score = score_for(r, p1)
@@ -363,9 +390,16 @@ class Tournament(Competition):
     def write_ratings(self, out: TextIO) -> None:
         if not self.wants_ratings():
             return
-        table = self.ratings()
         out.write("Ratings (Bradley-Terry, joint over the games within each group of players "
                   "linked by wins and losses)\n")
+        any_even = bool(self.rated_matchup_ids())
+        left_out = leave_out_line(self.ratings_left_out(), any_even)
+        if not any_even:
+            out.write(f"  {left_out}\n")
+            return
+        if left_out:
+            out.write(left_out + "\n")
+        table = self.ratings()
         if table is None:
             out.write("  none: fewer than two players have results\n")
             return
@@ -405,6 +439,7 @@ class Tournament(Competition):
             name, limit, detail_line = f"{p1} v {p2}", f"{len(results)}", \
                 "?? (missing from control file)"
         out.write(f"{name} ({limit} games)\n")
+        terms = self.uneven_matchups().get(mid)
         stats = compute_stats(results, p1, p2)
         if stats.unknown:
             out.write(f"unknown results: {stats.unknown} of {stats.total} games "
@@ -414,7 +449,7 @@ class Tournament(Competition):
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
-            out.write(elo_line(stats) + "\n")
+            out.write(elo_line(stats, terms) + "\n")
         if stats.adjudicated:
             out.write(f"adjudicated (the referee engine's score ended the game): "
                       f"{stats.adjudicated} of {stats.total} games\n")
@@ -423,7 +458,7 @@ class Tournament(Competition):
             out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
-            out.write(f"SPRT: {state.describe()}\n")
+            out.write(f"SPRT{f' ({terms})' if terms else ''}: {state.describe()}\n")
             if state.decision is not None:
                 out.write(f"stopped after {state.decided_at} games counted by the test, at LLR "
                           f"{state.llr_at_decision:.2f} (games finished after the stop count "
@@ -479,6 +514,7 @@ class Tournament(Competition):
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         matchups = []
+        uneven = self.uneven_matchups()
         for mid in self.matchup_ids_for_report(include_ghosts=True):
             if mid in self.matchups:
                 p1, p2 = self.matchups[mid].player_1, self.matchups[mid].player_2
@@ -497,6 +533,7 @@ class Tournament(Competition):
                              "alternating": spec.alternating if spec else None,
                              "game_settings": spec.game_settings if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
+                             "uneven_terms": uneven.get(mid),
                              "unknown_reasons": unknown_reasons(results),
                              "sprt": None if state is None else state.to_json(),
                              "results": [r.to_json() for r in results]})
@@ -510,4 +547,5 @@ class Tournament(Competition):
         report["sprt_method"] = SPRT_METHOD if self.sprt_states else None
         table = self.ratings()
         report["ratings"] = None if table is None else table.to_json()
+        report["ratings_excluded"] = list(self.ratings_left_out())
         return report

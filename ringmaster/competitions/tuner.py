@@ -26,6 +26,7 @@ from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.time_settings import check_player_clocks, player_time_control
 from ringmaster.errors import (
     CallbackError,
+    CompetitionError,
     ControlFileError,
     Interrupt,
     callback_error,
@@ -148,6 +149,36 @@ def default_confirm_games(tuning_games: int) -> int:
     return games + games % 2
 
 
+RESET_REMEDY = "start afresh with `ringmaster reset`"
+
+
+def changed_since_state(what: str, now: Any, before: Any) -> CompetitionError:
+    """The refusal of a resume whose control file changed what the games so far were played with:
+    "'opponent' is opp2 in the control file but was opp for the games so far; put it back, or ..."."""
+    return CompetitionError(f"{what} is {now} in the control file but was {before} for the games so "
+                            f"far; put it back, or {RESET_REMEDY}")
+
+
+def shown_apart(now: list[Any], before: list[Any]) -> tuple[list[str], list[str]]:
+    """Engine values for a refusal: short (short_value), or exact (repr) where the short ones would
+    read the same."""
+    show = short_value if [short_value(v) for v in now] != [short_value(v) for v in before] else repr
+    return [show(v) for v in now], [show(v) for v in before]
+
+
+def parameters_changed(codes: list[str], before: list[str] | int) -> CompetitionError:
+    """The refusal of a resume whose parameter list changed: before is the codes the state holds, or
+    (a state that holds none) how many parameters it had."""
+    now = ", ".join(codes)
+    if isinstance(before, int):
+        what = (f"the control file has {len(codes)} parameters ({now}) but the games so far had "
+                f"{before}")
+    else:
+        what = (f"the parameters are {now} in the control file but were {', '.join(before)} for the "
+                f"games so far")
+    return CompetitionError(f"{what}; put them back, or {RESET_REMEDY}")
+
+
 def interpret_candidate_colour(value: Any) -> str:
     if isinstance(value, str) and value.lower() in ("r", "random"):
         return "random"
@@ -229,11 +260,23 @@ class Tuner(Competition):
             raise ControlFileError("'komi': must be fractional to prevent jigos", setting="komi")
         settings = load_settings(TUNER_SETTINGS, config)
         self.candidate_colour = settings["candidate_colour"]
-        self.opponent = self.player(settings["opponent"], "'opponent'")
+        self.opponent = self.player(settings["opponent"], "'opponent'", setting="opponent")
         check_player_clocks(self.game_settings, (self.opponent,))
         self.candidate_maker: Callable[..., Any] = settings["make_candidate"]
         self.confirm_games: int = settings["confirm_games"] or 0
         self.confirm_games_given = config.get("confirm_games") is not None
+
+    def opponent_status(self) -> dict[str, Any]:
+        """The state's record of who the candidates played and with which colour."""
+        return {"opponent": self.opponent.code, "candidate_colour": self.candidate_colour}
+
+    def check_opponent_status(self, status: dict[str, Any]) -> None:
+        """Refuse a resume whose opponent or candidate_colour changed: the games so far and the new
+        ones would be mixed in every candidate's record. A state written before they were saved
+        has neither, and is accepted (as an opening suite missing from an older state is)."""
+        for setting, now in self.opponent_status().items():
+            if setting in status and status[setting] != now:
+                raise changed_since_state(f"'{setting}'", now, status[setting])
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""

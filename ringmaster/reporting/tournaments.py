@@ -1,4 +1,5 @@
-"""Pages in FILE.html for playoffs and all-play-alls: each matchup's Elo and SPRT plots, the cross table."""
+"""Pages in FILE.html for playoffs and all-play-alls: each matchup's Elo and SPRT plots, the cross table,
+an all-play-all's colours."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from ringmaster.reporting import svg
+from ringmaster.stats.even_games import leave_out_line
 from ringmaster.stats.win_rates import elo_interval, format_elo, likelihood_of_superiority
 
 ELO_PLOT_LIMIT = 800.0
@@ -36,13 +38,15 @@ def elo_path(results: list[dict[str, Any]], player: str) -> svg.Series:
 
 def playoff_context(report: dict[str, Any]) -> dict[str, Any]:
     """Each matchup's line, its Elo over games and its SPRT; the cross table with ratings."""
-    return _tournament_context(report, matchup_plots=True,
-                               cross=report.get("ratings") is not None)
+    return {**_tournament_context(report, matchup_plots=True,
+                                  cross=report.get("ratings") is not None), "colours": None}
 
 
 def allplayall_context(report: dict[str, Any]) -> dict[str, Any]:
-    """Each pairing's line and the cross table (no plot a pairing: there are many)."""
-    return _tournament_context(report, matchup_plots=False, cross=True)
+    """Each pairing's line, the cross table (no plot a pairing: there are many) and each
+    competitor's games and score by colour."""
+    return {**_tournament_context(report, matchup_plots=False, cross=True),
+            "colours": report.get("colours")}
 
 
 def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool) -> dict[str, Any]:
@@ -56,7 +60,16 @@ def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool
         matchups.append(entry)
         if matchup_plots:
             plots += _matchup_plots(report, m)
-    return {"matchups": matchups, "plots": plots, "cross": cross_table(report) if cross else None}
+    return {"matchups": matchups, "plots": plots, "cross": cross_table(report) if cross else None,
+            "ratings_left_out": ratings_left_out(report)}
+
+
+def ratings_left_out(report: dict[str, Any]) -> str | None:
+    """The line naming the matchups the joint ratings leave out (their games are not even), or None."""
+    excluded = set(report.get("ratings_excluded") or [])
+    uneven = {m["id"]: m.get("uneven_terms") or "not even" for m in report["matchups"]
+              if m["id"] in excluded}
+    return leave_out_line(uneven, any(m["id"] not in excluded for m in report["matchups"]))
 
 
 def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
@@ -82,10 +95,14 @@ def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
 
 
 def cross_table(report: dict[str, Any]) -> dict[str, Any]:
-    """Player x player: score and games of the row player against the column one."""
+    """Player x player: score and games of the row player against the column one, in the matchups
+    the joint ratings pool (those with games that are not even are left out, as there)."""
     players: list[str] = []
     cells: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    excluded = set(report.get("ratings_excluded") or [])
     for m in report["matchups"]:
+        if m["id"] in excluded:
+            continue
         s = m["stats"]
         a, b = s["player_1"], s["player_2"]
         for p in (a, b):

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ringmaster.competitions.base import Competition, PlayerCheck
+from ringmaster.competitions.base import Competition, PlayerCheck, Setup
 from ringmaster.errors import StartupCheckFailed, failed_check_message
 from ringmaster.game.engines import ChannelFactory, greet_player, launch_player, subprocess_channel
 from ringmaster.game.time_commands import PREFERENCE, lists_command, negotiate
@@ -78,19 +78,21 @@ def _launch_check(check: PlayerCheck, factory: ChannelFactory,
 
 def _finish_check(check: PlayerCheck, controller: GtpController | str | None,
                   notes: list[str] | None = None) -> str | None:
-    """Greet a launched engine, set up a board, ask for the commands the competition
-    needs, and close it. Returns an error message or None."""
+    """Greet a launched engine, set up each board its matchups use, ask for the commands the
+    competition needs, and close it. Returns an error message or None."""
     if not isinstance(controller, GtpController):
         return controller
     try:
         greet_player(controller, check.player, gtp_log=None)
     except (GtpChannelError, BadGtpResponse) as exc:
         return str(exc)
-    commands = get_rules_class(check.game).setup_commands(check.board_size, check.komi,
-                                                           dict(check.options))
+    where = ""
     try:
-        for command, *args in commands:
-            controller.do_command(command, *args)
+        set_up(controller, check.setup)
+        for matchup, board in check.more_boards:
+            where = f" (matchup {matchup}'s board)"
+            set_up(controller, board)
+        where = ""
         missing = [(command, why) for command, why in check.needs
                    if not lists_command(controller, command)]
         if check.timed and notes is not None and negotiate(controller).settings is None:
@@ -98,11 +100,18 @@ def _finish_check(check: PlayerCheck, controller: GtpController | str | None,
         controller.close()
     except (GtpChannelError, BadGtpResponse) as exc:
         controller.abandon()
-        return str(exc)
+        return f"{exc}{where}"
     if missing:
         return "; ".join(f"it has no '{command}' command, which {why} needs"
                          for command, why in missing)
     return None
+
+
+def set_up(controller: GtpController, board: Setup) -> None:
+    """Send the commands that set up a board (boardsize, clear_board, komi...)."""
+    for command, *args in get_rules_class(board.game).setup_commands(board.board_size, board.komi,
+                                                                     dict(board.options)):
+        controller.do_command(command, *args)
 
 
 def no_time_command_note(code: str) -> str:

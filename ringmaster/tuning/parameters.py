@@ -135,6 +135,12 @@ def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
 def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
     """Check an mc_tuner Parameter's settings: the scale must work at every first-generation centre."""
     split = settings["split"]
+    scale = settings["scale"]
+    if isinstance(scale, EXPLICIT) and split > len(scale.values):
+        # The cells beyond the list's length would repeat its values: twin candidates, which the
+        # bandit splits its games between as if they differed.
+        raise ValueError(f"'split' is {split}, more than the {len(scale.values)} values of its EXPLICIT "
+                         f"scale, so that some candidates would be twins; use split={len(scale.values)}")
     samples = [_apply(settings["scale"], (i + 0.5) / split, "scale") for i in range(split)]
     fmt = _check_format(settings["code"], settings["format"], samples[0])
     return ParameterSpec(code=settings["code"], convert=settings["scale"], format=fmt, split=split)

@@ -13,7 +13,8 @@ errors a subprocess's would. Options:
   --ill-formed-on N        answer the Nth genmove with 'Z99'
   --resign-on N            resign at the Nth genmove
   --fail-genmove-on N      failure response to the Nth genmove
-  --fail-command NAME      failure response to NAME (for example komi)
+  --fail-command NAME      failure response to NAME (for example komi), or to
+                           one command line ('boardsize 7')
   --reject-play            failure response 'illegal move' to every play
   --stderr-flood BYTES     write this much to stderr at every command
   --spawn-child            start a child process that sleeps (to test group kill)
@@ -204,7 +205,7 @@ def make_engine(options, misbehave, env) -> GtpEngine:
             misbehave.stderr("x" * options.stderr_flood)
         if command == options.hang_on_command:
             misbehave.hang()
-        if command in options.fail_command:
+        if command in options.fail_command or " ".join([command] + args) in options.fail_command:
             return True, f"{command} refused", False
         is_failure, text, end = original_run(command, args)
         line = " ".join([command] + args)

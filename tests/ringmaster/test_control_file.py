@@ -276,11 +276,55 @@ def test_a_bad_player_names_the_line_of_its_player_call(write_ctl, old, new, exp
      "line 14: parameter a: 'scale': invalid parameters for EXPLICIT: empty value list"),
     ("Parameter('a', scale=LINEAR(0, 1), split=0)", "line 13: parameter a: 'split': must be positive"),
     ("Parameter('a', scale=LINEAR(0, 1), splt=3)", "line 13: Parameter: unknown argument 'splt'"),
+    # Cells 2-4 would all be a=2, and cells 0 and 1 differ from them only by chance.
+    ("Parameter('a', scale=EXPLICIT([1, 2]), split=5)",
+     "line 13: parameter a: 'split' is 5, more than the 2 values of its EXPLICIT scale, so that some "
+     "candidates would be twins; use split=2"),
 ])
 def test_a_bad_parameter_names_the_line_of_its_call_or_its_scales(write_ctl, parameter, expected):
     text = TUNER.replace("SPLIT_B", "3").replace(
         "Parameter('a', scale=LINEAR(0, 1), split=SPLIT_A)", parameter)
     assert error(write_ctl, text) == f"error in control file comp.ctl {expected}"
+
+
+def test_an_explicit_scale_as_long_as_its_split_is_accepted(write_ctl):
+    text = TUNER.replace("SPLIT_B", "3").replace("scale=LINEAR(0, 1), split=SPLIT_A",
+                                                 "scale=EXPLICIT([1, 2]), split=2")
+    assert len(load(write_ctl, text).make_competition().tree.root.children) == 6
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("opponent = 'opp'", "opponent = 'nobody'", "line 5: 'opponent': unknown player nobody"),
+    ("number_of_games = 10", "number_of_games = 10\nstop_when_confident = 0.1",
+     "line 8: 'stop_when_confident': 0.1: must be more than 0.5 (a bar at or below 0.5 can be met by two "
+     "candidates at once) and less than 1.0"),
+    ("number_of_games = 10", "number_of_games = 10\nsummary_spec = [0]",
+     "line 8: 'summary_spec': item 0: must be positive"),
+    ("number_of_games = 10", "number_of_games = 10\nsummary_spec = []",
+     "line 8: 'summary_spec': empty list: give how many candidates to describe at each depth, e.g. [30]"),
+])
+def test_a_bad_tuner_setting_names_its_line(write_ctl, old, new, expected):
+    text = TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3").replace(old, new)
+    assert error(write_ctl, text) == f"error in control file comp.ctl {expected}"
+
+
+@pytest.mark.parametrize("competition_type", ["spsa_tuner", "bayes_tuner"])
+def test_a_split_a_continuous_tuner_ignores_is_warned_at_its_parameters_line(write_ctl, competition_type):
+    text = TUNER.replace("'mc_tuner'", repr(competition_type)).replace("SPLIT_A", "5").replace(
+        "number_of_games = 10", "number_of_games = 200").replace(
+        "Parameter('b', scale=LINEAR(0, 1), split=SPLIT_B)", "Parameter('b', scale=LINEAR(0, 1))")
+    control_file = load(write_ctl, text)
+    assert control_file.warnings == []
+    control_file.make_competition()
+    assert control_file.warnings == [
+        f"comp.ctl line 13: parameter a: 'split' has no effect on {competition_type}, which searches the "
+        f"whole range (it is accepted so that an mc_tuner control file works unchanged)"]
+
+
+def test_an_mc_tuner_split_is_not_warned(write_ctl):
+    control_file = load(write_ctl, TUNER.replace("SPLIT_A", "3").replace("SPLIT_B", "3"))
+    control_file.make_competition()
+    assert control_file.warnings == []
 
 
 @pytest.mark.parametrize("top, player, expected_a, expected_b", [

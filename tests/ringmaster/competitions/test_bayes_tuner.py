@@ -4,6 +4,7 @@ import io
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -350,8 +351,59 @@ def test_a_run_started_with_older_defaults_resumes_with_its_match_size_and_desig
 
 def test_changed_games_per_point_is_refused_on_reload():
     status = make_tuner().get_status()
-    with pytest.raises(CompetitionError, match="inconsistent"):
+    with pytest.raises(CompetitionError, match=r"^'games_per_point' is 12 in the control file but was "
+                       r"\d+ for the games so far; put it back, or start afresh with `ringmaster reset`$"):
         make_tuner(games_per_point=12).set_status(status)
+
+
+def test_a_changed_parameter_list_is_refused_naming_the_parameters():
+    status = make_tuner().get_status()
+    with pytest.raises(CompetitionError, match=r"^the parameters are y in the control file but were x "
+                       r"for the games so far; put them back, or start afresh with `ringmaster reset`$"):
+        make_tuner(parameters=[Parameter("y", scale=LINEAR(0, 1))]).set_status(status)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": {"opp2": Player("opp")}, "opponent": "opp2"},
+     "'opponent' is opp2 in the control file but was opp for the games so far"),
+    ({"candidate_colour": "w"}, "'candidate_colour' is w in the control file but was b for the games so far"),
+])
+def test_a_changed_opponent_or_colour_is_refused(changes, message):
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = "; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(**changes).set_status(status)
+    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
+    make_tuner(**changes).set_status(status)
+
+
+@pytest.mark.parametrize("after, message", [
+    (LINEAR(0, 2),
+     "'scale' is 0 to 2, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LOG(0.01, 1), "'scale' is 0.01 to 1, 0.1 at the middle in the control file but was 0 to 1, 0.5 at the "
+                   "middle"),
+])
+def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(after, message):
+    # the model's points are kept from 0 to 1: another scale would mix games at other engine values
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape("parameter x: " + message + remedy) + "$"):
+        make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
+    del status["scales"], status["start"]   # a state written before they were kept
+    make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
+
+
+def test_a_changed_start_is_refused_where_the_confirmation_games_play_it():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    with pytest.raises(CompetitionError, match="^parameter x: 'start' is 0.3 in the control file but "
+                                               "was 0.5 for the games so far"):
+        make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
+    # A run whose confirmation games play the opponent: every point keeps its own place, and the
+    # start only placed the design's first matches.
+    status["confirmation"]["against"] = "opponent"
+    tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)])
+    tuner.set_status(status)
+    assert tuner.start == [0.3]
 
 
 # Reports

@@ -3,6 +3,7 @@
 import io
 import json
 import random
+import re
 
 import pytest
 
@@ -231,8 +232,52 @@ def test_raised_batch_size_applies_on_reload():
 def test_changed_samples_per_generation_is_refused():
     status = json.loads(json.dumps(make_tuner().get_status()))
     other = make_tuner(default_config(samples_per_generation=5))
-    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+    with pytest.raises(CompetitionError, match=r"^'samples_per_generation' is 5 in the control file but "
+                       r"was 4 for the games so far; put it back, or start afresh with `ringmaster reset`$"):
         other.set_status(status)
+
+
+def test_a_changed_parameter_list_is_refused_naming_the_parameters():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    one = default_config(parameters=[Parameter("axisa", initial_mean=0.5, initial_variance=1.0)])
+    with pytest.raises(CompetitionError, match=r"^the parameters are axisa in the control file but were "
+                       r"axisa, axisb for the games so far; put them back, or start afresh"):
+        make_tuner(one).set_status(status)
+    del status["codes"]   # a state written before the codes were kept
+    with pytest.raises(CompetitionError, match=r"^the control file has 1 parameters \(axisa\) but the "
+                       r"games so far had 2; put them back"):
+        make_tuner(one).set_status(status)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": {"opp2": Player("test")}, "opponent": "opp2"},
+     "'opponent' is opp2 in the control file but was opp for the games so far"),
+    ({"candidate_colour": "b"}, "'candidate_colour' is b in the control file but was w for the games so far"),
+])
+def test_a_changed_opponent_or_colour_is_refused(changes, message):
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = "; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(default_config(**changes)).set_status(status)
+    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
+    make_tuner(default_config(**changes)).set_status(status)
+
+
+@pytest.mark.parametrize("axisa, message", [
+    (Parameter("axisa", initial_mean=0.5, initial_variance=1.0, transform=lambda x: 10 ** x),
+     "parameter axisa: 'transform' at the initial mean (0.5) is 3.162 in the control file but was 0.5"),
+    (Parameter("axisa", initial_mean=0.7, initial_variance=1.0),
+     "parameter axisa: 'initial_mean' is 0.7 in the control file but was 0.5"),
+])
+def test_a_changed_transform_or_initial_mean_is_refused(axisa, message):
+    # the distribution is kept in the transform's units, and confirmation games play the initial mean
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    config = default_config(parameters=[axisa, default_config()["parameters"][1]])
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(config).set_status(status)
+    del status["start"], status["transforms"]   # a state written before they were kept
+    make_tuner(config).set_status(status)
 
 
 def test_the_mean_is_recommended_only_once_it_beat_the_start_and_a_wandering_mean_is_warned():

@@ -4,6 +4,7 @@ import io
 import json
 import math
 import random
+import re
 
 import pytest
 
@@ -145,7 +146,15 @@ def test_parameter_constructor_checks_its_arguments():
     ({"make_candidate": lambda a, b: "not a player"},
      "'make_candidate': error from make_candidate(resign_at=0.0416667, initial_wins=5): "
      "returned 'not a player', not a Player"),
-    ({"stop_when_confident": 1.0}, "'stop_when_confident': must be between"),
+    ({"stop_when_confident": 1.0}, "'stop_when_confident': 1: must be more than 0.5"),
+    # At or below 0.5 two candidates can meet the bar at once (0.1 stopped a run after one game).
+    ({"stop_when_confident": 0.1}, "'stop_when_confident': 0.1: must be more than 0.5 (a bar at or "
+                                   "below 0.5 can be met by two candidates at once) and less than 1.0"),
+    ({"stop_when_confident": 0.5}, "'stop_when_confident': 0.5: must be more than 0.5"),
+    # A candidate table with a header and no rows, or none at all.
+    ({"summary_spec": [0]}, "'summary_spec': item 0: must be positive"),
+    ({"summary_spec": [30, -1]}, "'summary_spec': item 1: must be positive"),
+    ({"summary_spec": []}, "'summary_spec': empty list"),
     ({"max_depth": 0}, "'max_depth': must be positive"),
     ({"count_games_in_flight": "sometimes"},
      "'count_games_in_flight': unknown rule for games in flight: 'sometimes'"),
@@ -497,22 +506,66 @@ def test_state_round_trip_through_json():
     assert restored.get_game().game_id == str(int(in_flight.game_id) + 1)
 
 
-@pytest.mark.parametrize("changes", [
-    {"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
-                    Parameter("initial_wins", scale=LINEAR(0, 100), split=11)]},
-    {"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
-                    Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
-    {"parameters": [Parameter("resign_at", scale=float, split=10),
-                    Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
-    {"parameters": [Parameter("resign_at", scale=float, split=120)]},
+REMEDY = "; put it back, or start afresh with `ringmaster reset`"
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+                     Parameter("initial_wins", scale=LINEAR(0, 100), split=11)]},
+     "parameter initial_wins: 'split' is 11 in the control file but was 10 for the games so far" + REMEDY),
+    ({"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+                     Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
+     "parameter initial_wins: its scale or range changed: its candidates run from 4.95 to "
+     "94.05000000000001 in the control file but ran from 5.0 to 95.0 for the games so far" + REMEDY),
+    ({"parameters": [Parameter("resign_at", scale=float, split=10),
+                     Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
+     "parameter resign_at: 'split' is 10 in the control file but was 12 for the games so far" + REMEDY),
+    ({"parameters": [Parameter("resign_at", scale=float, split=120)]},
+     "the parameters are resign_at in the control file but were resign_at, initial_wins for the games "
+     "so far; put them back, or start afresh with `ringmaster reset`"),
+    ({"parameters": [Parameter("resign", scale=float, split=12),
+                     Parameter("initial_wins", scale=LINEAR(0, 100), split=10)]},
+     "the parameters are resign, initial_wins in the control file but were resign_at, initial_wins"),
 ])
-def test_inconsistent_control_file_is_refused(changes):
+def test_inconsistent_control_file_is_refused_naming_what_changed(changes, message):
     tuner = make_tuner()
     candidate_wins(tuner, tuner.get_game())
     status = json.loads(json.dumps(tuner.get_status()))
     other = make_tuner(default_config(**changes))
-    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+    with pytest.raises(CompetitionError) as info:
         other.set_status(status)
+    assert str(info.value).startswith(message)
+
+
+def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
+    # A state written before the parameters' codes were kept says how many there were.
+    tuner = make_tuner()
+    status = json.loads(json.dumps(tuner.get_status()))
+    del status["codes"]
+    make_tuner().set_status(status)
+    other = make_tuner(default_config(parameters=[Parameter("resign_at", scale=float, split=12)]))
+    with pytest.raises(CompetitionError, match=r"^the control file has 1 parameters \(resign_at\) but "
+                       r"the games so far had 2; put them back, or start afresh with `ringmaster reset`$"):
+        other.set_status(status)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": {"opp2": Player("test")}, "opponent": "opp2"},
+     "'opponent' is opp2 in the control file but was opp for the games so far"),
+    ({"candidate_colour": "random"},
+     "'candidate_colour' is random in the control file but was w for the games so far"),
+])
+def test_a_changed_opponent_or_colour_is_refused(changes, message):
+    # The games against opp and against opp2 would be mixed in every candidate's record.
+    tuner = make_tuner()
+    candidate_wins(tuner, tuner.get_game())
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["opponent"] == "opp" and status["candidate_colour"] == "w"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + REMEDY) + "$"):
+        make_tuner(default_config(**changes)).set_status(status)
+    # A state written before they were kept loads, as it always did.
+    del status["opponent"], status["candidate_colour"]
+    make_tuner(default_config(**changes)).set_status(status)
 
 
 def test_allowed_control_file_changes_are_accepted():

@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -291,8 +292,70 @@ def test_a_run_started_before_the_answer_was_an_average_keeps_its_final_theta():
 
 def test_changed_number_of_games_is_refused_on_reload():
     status = make_tuner().get_status()
-    with pytest.raises(CompetitionError, match="inconsistent"):
+    with pytest.raises(CompetitionError, match=r"^'number_of_games' makes 150 pairs in the control file but "
+                       r"made 100 for the games so far \(the gains are planned for the run's length\); "
+                       r"put it back, or start afresh with `ringmaster reset`$"):
         make_tuner(number_of_games=300).set_status(status)
+
+
+def test_a_changed_parameter_list_is_refused_naming_the_parameters():
+    status = make_tuner().get_status()
+    with pytest.raises(CompetitionError, match=r"^the parameters are y in the control file but were x "
+                       r"for the games so far; put them back, or start afresh with `ringmaster reset`$"):
+        make_tuner(parameters=[Parameter("y", scale=LINEAR(0, 1))]).set_status(status)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": {"opp2": Player("opp")}, "opponent": "opp2"},
+     "'opponent' is opp2 in the control file but was opp for the games so far"),
+    ({"candidate_colour": "random"},
+     "'candidate_colour' is random in the control file but was b for the games so far"),
+])
+def test_a_changed_opponent_or_colour_is_refused(changes, message):
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    remedy = "; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(**changes).set_status(status)
+    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
+    make_tuner(**changes).set_status(status)
+
+
+@pytest.mark.parametrize("before, after, message", [
+    (LINEAR(0, 1), LINEAR(0, 2),
+     "parameter x: 'scale' is 0 to 2, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LINEAR(1, 100), LOG(1, 100),
+     "parameter x: 'scale' is 1 to 100, 10 at the middle in the control file but was 1 to 100, 50.5 at "
+     "the middle"),
+    (EXPLICIT([1, 2, 3]), EXPLICIT([1, 2, 2, 3]),
+     "parameter x: 'scale' is [1, 2, 2, 3] in the control file but was [1, 2, 3]"),
+    (LINEAR(0, 1), LINEAR(0, 1, integer=True),
+     "parameter x: 'scale' is 0 to 1, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),
+    (LINEAR(0, 1), LINEAR(0, 1 + 1e-9),
+     "parameter x: 'scale' is 0.0 to 1.000000001, 0.5000000005 at the middle in the control file but "
+     "was 0.0 to 1.0, 0.5 at the middle"),
+])
+def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(before, after, message):
+    # theta and the pairs are kept from 0 to 1: another scale would play them at other engine values
+    tuner = make_tuner(parameters=[Parameter("x", scale=before, format="x: %s")])
+    status = json.loads(json.dumps(tuner.get_status()))
+    remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
+    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
+        make_tuner(parameters=[Parameter("x", scale=after, format="x: %s")]).set_status(status)
+    del status["scales"], status["start"]   # a state written before they were kept
+    make_tuner(parameters=[Parameter("x", scale=after, format="x: %s")]).set_status(status)
+
+
+def test_a_scale_written_otherwise_with_the_same_values_resumes():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    make_tuner(parameters=[Parameter("x", scale=LINEAR(0.0, 1.0), format="x: %.3f")]).set_status(status)
+
+
+def test_a_changed_start_is_refused():
+    # the confirmation games play the start: the verdict compares the answer with where the search began
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    with pytest.raises(CompetitionError, match=r"^parameter x: 'start' is 0.3 in the control file but was "
+                       r"0.5 for the games so far; put it back, or start afresh with `ringmaster reset`$"):
+        make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
 
 
 # Confirmation and reports

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -257,7 +258,9 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
     comp = competition(write_ctl, ALLPLAYALL % "['a', 'b', 'c']")
     jobs = [comp.get_game() for _ in range(6)]
     assert [j.game_id for j in jobs] == ["AvB_0", "AvC_0", "BvC_0", "AvB_1", "AvC_1", "BvC_1"]
-    assert (jobs[3].player_b.code, jobs[3].player_w.code) == ("b", "a")
+    # a and b (list positions 0 + 1: odd): b takes Black first; a and c (0 + 2): a does.
+    assert [(j.player_b.code, j.player_w.code) for j in jobs] == [
+        ("b", "a"), ("a", "c"), ("c", "b"), ("a", "b"), ("c", "a"), ("b", "c")]
     assert comp.get_game() is NO_GAME
     for job in jobs:
         respond(comp, job, "b")
@@ -343,3 +346,199 @@ def test_allplayall_refuses_a_handicap_setting_it_would_ignore(write_ctl, settin
     name = setting.split()[0]
     assert f"line 7: '{name}': not supported by allplayall: its games have no handicap" \
         in str(info.value)
+
+
+def play(comp, winners):
+    """Play each matchup's games in turn: winners[mid] is the winning colour of each of its games."""
+    left = {mid: list(colours) for mid, colours in winners.items()}
+    while (job := comp.get_game()) is not NO_GAME:
+        respond(comp, job, left[job.game_data[0]].pop(0))
+
+
+def report_text(comp):
+    out = io.StringIO()
+    comp.write_short_report(out)
+    return out.getvalue()
+
+
+# The reviewer's case: b beat a 6-2 in even games; with 4 handicap stones (komi 0.5) a, the weaker,
+# won all 8. Pooled, a was ranked first; c, split 2-2 with b, makes a third player.
+HANDICAP_CASE = ("Matchup('b', 'a', id='even', number_of_games=8), "
+                 "Matchup('a', 'b', id='hcap', handicap=4, komi=0.5, number_of_games=8), "
+                 "Matchup('c', 'b', id='cb', alternating=True, number_of_games=4),")
+HANDICAP_WINNERS = {"even": "bbbbbbww", "hcap": "b" * 8, "cb": "bbww"}
+
+
+def test_joint_ratings_leave_out_a_handicap_matchup_and_say_so(write_ctl):
+    comp = playoff(write_ctl, HANDICAP_CASE)
+    play(comp, HANDICAP_WINNERS)
+    report = report_text(comp)
+    ranked = [line.split()[1] for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
+    assert ranked.index("b") < ranked.index("a")
+    assert ("ratings leave out the matchups whose games are not even: "
+            "hcap (4 handicap stones, komi 0.5)\n") in report
+    # The handicap matchup's own Elo and SPRT-free line names its terms; the even ones don't.
+    assert "Elo a - b (4 handicap stones, komi 0.5): +inf" in report
+    assert "Elo b - a: +" in report
+    data = comp.get_json_report()
+    assert data["ratings_excluded"] == ["hcap"]
+    assert [m["uneven_terms"] for m in data["matchups"]] == [None, "4 handicap stones, komi 0.5", None]
+    rated = {r["player"]: r for r in data["ratings"]["ratings"]}
+    assert rated["b"]["elo"] > rated["a"]["elo"] and rated["a"]["games"] == 8
+
+
+def test_no_joint_ratings_when_every_matchup_is_a_handicap_one(write_ctl):
+    comp = playoff(write_ctl, "Matchup('a', 'b', handicap=2, number_of_games=2), "
+                              "Matchup('b', 'c', handicap=3, number_of_games=2),")
+    play(comp, {"0": "bw", "1": "bw"})
+    report = report_text(comp)
+    assert ("  none: joint ratings pool even games only, and no matchup's games are even (handicap "
+            "stones, or another komi): 0 (2 handicap stones, komi 7.5), 1 (3 handicap stones, komi 7.5)\n"
+            in report)
+    assert "rank" not in report
+    data = comp.get_json_report()
+    assert data["ratings"] is None and data["ratings_excluded"] == ["0", "1"]
+
+
+def test_a_matchup_at_another_komi_is_left_out_of_the_joint_ratings(write_ctl):
+    # Reverse komi, no stones: Black (a, player 1 in every game) is given the points a handicap would.
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2), Matchup('b', 'c', number_of_games=2), "
+                              "Matchup('a', 'c', id='rev', komi=-7.5, number_of_games=2),")
+    play(comp, {"0": "bw", "1": "bw", "rev": "bb"})
+    report = report_text(comp)
+    assert ("ratings leave out the matchups whose games are not even: "
+            "rev (komi -7.5, where the even games play at 7.5)\n") in report
+    assert comp.get_json_report()["ratings_excluded"] == ["rev"]
+
+
+ROUND_ROBIN = """
+competition_type = 'allplayall'
+players = {%s}
+board_size = 9
+komi = 7.5
+rounds = %d
+competitors = %r
+"""
+
+
+def round_robin(write_ctl, competitors, rounds):
+    players = ", ".join(f"'{c}': Player('e{c}')" for c in competitors)
+    return competition(write_ctl, ROUND_ROBIN % (players, rounds, competitors))
+
+
+def play_out(comp, winner="b"):
+    """Play every game left; return their jobs."""
+    jobs = []
+    while (job := comp.get_game()) is not NO_GAME:
+        respond(comp, job, winner)
+        jobs.append(job)
+    return jobs
+
+
+def black_white(comp):
+    """Each competitor's (games as Black, games as White), counted from the results."""
+    results = [r for rs in comp.results.values() for r in rs]
+    return {c: (sum(r.player_b == c for r in results), sum(r.player_w == c for r in results))
+            for c in comp.competitors}
+
+
+def test_allplayall_at_odd_rounds_gives_each_competitor_black_in_half_its_games(write_ctl):
+    # Player 1 took Black first in every pairing: g2 had Black in 4 of 6 games, g0 in 2.
+    comp = round_robin(write_ctl, ["g2", "g1", "g0"], 3)
+    assert len(play_out(comp)) == 9
+    assert black_white(comp) == {"g2": (3, 3), "g1": (3, 3), "g0": (3, 3)}
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+@pytest.mark.parametrize("rounds", range(1, 5))
+def test_allplayall_colours_differ_by_at_most_one_game_a_competitor(write_ctl, n, rounds):
+    comp = round_robin(write_ctl, [f"p{i}" for i in range(n)], rounds)
+    play_out(comp)
+    counts = black_white(comp)
+    assert all(b + w == rounds * (n - 1) for b, w in counts.values())
+    if n % 2 == 1 or rounds % 2 == 0:
+        assert all(b == w for b, w in counts.values()), counts
+    else:
+        assert all(abs(b - w) == 1 for b, w in counts.values()), counts
+    # Each pairing alternates, so an even number of games splits evenly in every pairing.
+    for mid, m in comp.matchups.items():
+        s = compute_stats(comp.results[mid], m.player_1, m.player_2)
+        assert abs(s.played_1b - s.played_2b) == rounds % 2
+
+
+def test_allplayall_resumes_an_older_state_keeping_its_colours(write_ctl):
+    old = round_robin(write_ctl, ["a", "b", "c"], 3)
+    for m in old.matchups.values():   # the rule before: player 1 Black first everywhere
+        m.player_2_black_first = False
+    jobs = [old.get_game() for _ in range(4)]   # AvB_0, AvC_0, BvC_0, AvB_1
+    assert [j.game_id for j in jobs] == ["AvB_0", "AvC_0", "BvC_0", "AvB_1"]
+    respond(old, jobs[0])
+    respond(old, jobs[3])   # BvC_0 and AvC_0 were in flight at the stop
+    status = saved_status(old)
+    del status["black_first"]
+    resumed = round_robin(write_ctl, ["a", "b", "c"], 3)
+    resumed.set_status(status)
+    rest = play_out(resumed)
+    colours = {j.game_id: (j.player_b.code, j.player_w.code) for j in jobs + rest}
+    assert sorted(j.game_id for j in rest) == ["AvB_2", "AvC_0", "AvC_1", "AvC_2", "BvC_0",
+                                                "BvC_1", "BvC_2"]
+    # Every pairing had begun: each keeps player 1 Black in its even games, the games in
+    # flight (AvC_0, BvC_0) replayed as they were started.
+    assert colours == {"AvB_0": ("a", "b"), "AvB_1": ("b", "a"), "AvB_2": ("a", "b"),
+                       "AvC_0": ("a", "c"), "AvC_1": ("c", "a"), "AvC_2": ("a", "c"),
+                       "BvC_0": ("b", "c"), "BvC_1": ("c", "b"), "BvC_2": ("b", "c")}
+    assert len(resumed.results["AvB"]) == 3 and resumed.is_complete()
+
+
+def test_allplayall_resumed_older_state_gives_pairings_not_begun_the_new_rule(write_ctl):
+    old = round_robin(write_ctl, ["a", "b", "c"], 3)
+    for m in old.matchups.values():
+        m.player_2_black_first = False
+    respond(old, old.get_game())   # AvB_0 only
+    status = saved_status(old)
+    del status["black_first"]
+    resumed = round_robin(write_ctl, ["a", "b", "c"], 3)
+    resumed.set_status(status)
+    colours = {j.game_id: (j.player_b.code, j.player_w.code) for j in play_out(resumed)}
+    assert colours["AvB_1"] == ("b", "a") and colours["AvB_2"] == ("a", "b")
+    assert colours["BvC_0"] == ("c", "b") and colours["BvC_2"] == ("c", "b")   # b + c: odd
+    assert black_white(resumed) == {"a": (4, 2), "b": (2, 4), "c": (3, 3)}
+
+
+def test_allplayall_state_keeps_each_begun_pairings_colours(write_ctl):
+    comp = round_robin(write_ctl, ["a", "b", "c"], 4)
+    jobs = [comp.get_game() for _ in range(4)]
+    respond(comp, jobs[1])
+    status = saved_status(comp)
+    assert status["black_first"] == {"AvB": "b", "AvC": "a", "BvC": "c"}
+    again = round_robin(write_ctl, ["a", "b", "c"], 4)
+    again.set_status(status)
+    replayed = [again.get_game() for _ in range(3)]
+    assert {(j.game_id, j.player_b.code) for j in replayed} == {
+        (j.game_id, j.player_b.code) for j in (jobs[0], jobs[2], jobs[3])}
+    # A state naming a player of no pairing's is refused.
+    with pytest.raises(CompetitionError, match="state is malformed: black_first"):
+        round_robin(write_ctl, ["a", "b", "c"], 4).set_status({**status, "black_first": {"AvB": "c"}})
+
+
+def test_allplayall_report_gives_each_competitors_colours_and_score(write_ctl):
+    comp = round_robin(write_ctl, ["g2", "g1", "g0"], 3)
+    play_out(comp, winner="b")
+    out = io.StringIO()
+    comp.write_short_report(out)
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Colours:"))
+    assert [line.split() for line in lines[start + 2:start + 6]] == [
+        ["player", "black", "score", "%", "white", "score", "%"],
+        ["A", "g2", "3", "3", "100.00%", "3", "0", "0.00%"],
+        ["B", "g1", "3", "3", "100.00%", "3", "0", "0.00%"],
+        ["C", "g0", "3", "3", "100.00%", "3", "0", "0.00%"]]
+    g2 = comp.get_json_report()["colours"][0]
+    assert g2 == {"player": "g2", "games_as_black": 3, "games_as_white": 3,
+                  "decided_as_black": 3, "decided_as_white": 3, "score_as_black": 3.0,
+                  "score_as_white": 0.0, "rate_as_black": 1.0, "rate_as_white": 0.0}
+    from ringmaster.reporting.html import render_html
+    page = render_html({**comp.get_json_report(), "games": [], "progress": {}})
+    assert "<h2>Colours</h2>" in page
+    assert re.search(r"<td class=\"l\">g2</td><td>3</td><td>3/3 100.0%</td>"
+                     r"<td>3</td><td>0/3 0.0%</td>", page)

@@ -19,6 +19,7 @@ from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.competitions.simulate import make_result, make_simulated_candidate, play_simulated
 from ringmaster.control_file import load_control_file
 from ringmaster.reporting.html import describe_game, engine_limits, render_html
+from ringmaster.reporting.tournaments import cross_table
 from ringmaster.run.game_index import GameEntry, entry_for_result
 from ringmaster.settings import Player
 from ringmaster.stats.timing import RunClock, progress
@@ -209,6 +210,41 @@ def test_allplayall_page_has_the_ratings_table(write_ctl):
     assert [r["player"] for r in ratings][0] == "a"
     assert "Likelihood of superiority" in page and "relative to mean" in page.replace("Relative", "relative")
     assert page.count("<svg") >= 1
+
+
+HANDICAP_PLAYOFF = """
+competition_type = 'playoff'
+players = {'g0': Player('engine-0'), 'g1': Player('engine-1'), 'g2': Player('engine-2')}
+board_size = 9
+komi = 7.5
+matchups = [
+    Matchup('g2', 'g0', number_of_games=8),
+    Matchup('g0', 'g2', id='hcap', handicap=4, komi=0.5, number_of_games=8),
+    Matchup('g1', 'g2', alternating=True, number_of_games=4),
+]
+"""
+
+
+def test_playoff_page_names_the_handicap_matchup_its_ratings_leave_out(write_ctl):
+    # The reviewer's case: g2 beat g0 6-2 in even games, g0 won all 8 with 4 stones (komi 0.5).
+    competition = load_control_file(write_ctl(HANDICAP_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    winners = {"0": list("bbbbbbww"), "hcap": ["b"] * 8, "2": list("bbww")}
+    while hasattr(job := competition.get_game(), "game_id"):
+        competition.process_game_result(make_result(job, winners[job.game_data[0]].pop(0)))
+    report = full_report(competition, [])
+    assert report["ratings_excluded"] == ["hcap"]
+    page = render_html(report)
+    check_page(page)
+    assert ('<p class="warn">Ratings leave out the matchups whose games are not even: '
+            "hcap (4 handicap stones, komi 0.5).</p>") in page
+    assert "Elo g0 − g2 (4 handicap stones, komi 0.5): <b>+inf" in page
+    ranked = [r["player"] for r in report["ratings"]["ratings"]]
+    assert ranked.index("g2") < ranked.index("g0")
+    # The cross table counts the even games only: g0 scored 2 of 8 against g2.
+    rows = dict(cross_table(report)["rows"])
+    g2_column = cross_table(report)["players"].index("g2")
+    assert rows["g0"][g2_column]["won"] == 2 and rows["g0"][g2_column]["games"] == 8
 
 
 def mc_tuner(depth, parameters):

@@ -464,7 +464,25 @@ def test_changed_control_file_is_refused_on_resume(write_ctl):
     Path(ctl).write_text(text)
     result = invoke("run", ctl, "-q")
     assert result.exit_code == 1
-    assert "status file is inconsistent with control file" in result.output
+    assert ("error loading competition state from comp.status: parameter name: 'split' is 2 in the "
+            "control file but was 3 for the games so far; put it back, or start afresh with "
+            "`ringmaster reset`") in result.output
+
+
+def test_a_changed_opponent_is_refused_on_resume(write_ctl):
+    # Else the games against opp and opp2 would be mixed in every candidate's record and the verdict.
+    ctl = write(write_ctl, MC_TUNER, games=2)
+    assert invoke("run", ctl, "-q", "-g", "1").exit_code == 0
+    text = Path(ctl).read_text()
+    Path(ctl).write_text(text.replace("{'opp': ", "{'opp2': ").replace("opponent = 'opp'",
+                                                                       "opponent = 'opp2'"))
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 1
+    assert ("error loading competition state from comp.status: 'opponent' is opp2 in the control file "
+            "but was opp for the games so far; put it back, or start afresh with `ringmaster reset`"
+            ) in result.output
+    Path(ctl).write_text(text)
+    assert invoke("run", ctl, "-q").exit_code == 0
 
 
 def test_ce_tuner_event_runs(write_ctl):

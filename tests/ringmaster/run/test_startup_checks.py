@@ -181,6 +181,22 @@ def test_each_player_is_checked_for_what_all_its_matchups_need(write_ctl):
     assert checks["q"].needs == (("fixed_handicap", "handicap 2 (fixed)"),) and checks["q"].timed
 
 
+def test_a_player_is_set_up_on_the_board_of_each_of_its_matchups(write_ctl):
+    # Checked only on its first matchup's board, an engine that can't play 7x7 passed the
+    # check, then every game of the 7x7 matchup was void and the run halted.
+    ctl = write_ctl(CTL.format(p=fake_engine_command(),
+                               q=fake_engine_command("--name", "q", "--fail-command", "boardsize 7"),
+                               top="", matchup="Matchup('q', 'p', id='small', board_size=7, "
+                                               "number_of_games=2), Matchup('p', 'q', id='again', "
+                                               "board_size=7, komi=0.5, number_of_games=2)"))
+    checks = load_control_file(ctl).make_competition().get_player_checks()
+    assert [(c.player.code, c.board_size, [(m, b.board_size) for m, b in c.more_boards])
+            for c in checks] == [("p", 9, [("small", 7)]), ("q", 9, [("small", 7)])]
+    errors = run_player_checks(checks, fake_engine_channel)
+    assert errors == [None, "failure response from 'boardsize 7' to player q: boardsize refused "
+                            "(matchup small's board)"]
+
+
 def test_a_matchup_with_no_games_asks_for_nothing(write_ctl):
     checks = checks_for(write_ctl, top="", matchup="Matchup('p', 'q', id='h', handicap=2, "
                                                     "time_control='absolute 5', number_of_games=0)")

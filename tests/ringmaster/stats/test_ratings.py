@@ -1,4 +1,4 @@
-"""Joint Bradley-Terry ratings against hand calculations."""
+"""Joint Bradley-Terry ratings against hand calculations; which matchups play the even games they pool."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from ringmaster.stats.even_games import even_komis, leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import fit_ratings
 
 
@@ -94,3 +95,16 @@ def test_too_few_players_and_an_anchor_without_games():
     assert fit_ratings([]) is None
     with pytest.raises(ValueError, match="anchor Z"):
         fit_ratings(games("A", "B", 2, 1), anchor="Z")
+
+
+def test_even_games_are_told_apart_by_handicap_stones_and_komi_on_each_board():
+    settings = {"a": {"board_size": 9, "komi": 7.0}, "b": {"board_size": 9, "komi": 7.0},
+                "c": {"board_size": 9, "komi": 0.5}, "d": {"board_size": 19, "komi": 7.5},
+                "e": {"board_size": 19, "komi": 0.5, "handicap": 4}}
+    assert even_komis(settings) == {("go", 9): 7.0, ("go", 19): 7.5}
+    assert uneven_matchups(settings) == {"c": "komi 0.5, where the even games play at 7",
+                                         "e": "4 handicap stones, komi 0.5"}
+    assert leave_out_line({}, True) is None
+    # On a tie the first matchup listed sets the even komi.
+    assert uneven_matchups({"x": {"board_size": 9, "komi": 6.5}, "y": {"board_size": 9, "komi": 5.5}}) \
+        == {"y": "komi 5.5, where the even games play at 6.5"}
