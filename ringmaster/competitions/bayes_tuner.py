@@ -831,7 +831,7 @@ class BayesTuner(ContinuousTuner):
         ce_tuner's and spsa_tuner's are: the model's own confidence doesn't tell a peak from a
         plateau (on a flat landscape its 95% interval at the answer passed any width bar, and
         its probability that the answer beats the start, taken at the point its games chose, was
-        0.975 or more in a quarter of the runs at 1,200 games: reports/tuner_verdicts.md). The
+        0.975 or more in 6 of 20 runs at 1,200 games: reports/tuner_verdicts.md). The
         model's win rate there is the uncertainty; a warning at an end of a range. None before
         any result."""
         found = self.recommendation()
