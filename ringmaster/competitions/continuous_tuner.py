@@ -98,6 +98,9 @@ class ContinuousTuner(Tuner):
     def sample_engine_parameters(self) -> tuple:
         return self.convert(self.start)
 
+    def start_parameters(self) -> list[float]:
+        return list(self.start)
+
     def scales_status(self) -> dict[str, Any]:
         """The state's record of what maps its points (optimiser units, 0 to 1) to engine values: each
         scale's record (scale_record) and the start (optimiser units)."""
@@ -105,7 +108,7 @@ class ContinuousTuner(Tuner):
 
     def check_scales_status(self, status: dict[str, Any]) -> None:
         """Refuse a resume whose scales changed: every point the state holds would be played at other
-        engine values. Where confirmation games play the start (spsa_tuner), a changed start is
+        engine values. Where confirmation games play the start (spsa_tuner, bayes_tuner), a changed start is
         refused too. A state written before these were kept has neither, and is accepted. Call once
         the parameter codes are known to match."""
         scales = status.get("scales")
@@ -116,7 +119,10 @@ class ContinuousTuner(Tuner):
                     now, before = map(describe_scale_record, shown_apart(new, list(old)))
                     raise changed_since_state(f"parameter {spec.code}: 'scale'", now, before)
         start = status.get("start")
-        if start is not None and self.confirms_against_start:
+        confirmation = status.get("confirmation")
+        plays_start = (self.confirms_against_start if confirmation is None
+                       else confirmation.get("against") == "start")   # as confirmation_from_json reads it
+        if start is not None and plays_start:
             for spec, old, new in zip(self.parameter_specs, start, self.start, strict=True):
                 if float(old) != new:
                     [now], [before] = shown_apart([spec.convert(new)], [spec.convert(float(old))])

@@ -137,9 +137,6 @@ class SpsaTuner(ContinuousTuner):
         if not self.confirm_games_given:   # SPSA has no measure of its own: test the answer by default
             self.confirm_games = default_confirm_games(self.number_of_games)
 
-    def start_parameters(self) -> list[float]:
-        return list(self.start)
-
     # State
 
     def set_clean_status(self) -> None:

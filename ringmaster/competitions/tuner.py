@@ -56,10 +56,12 @@ CONFIRM_PREFIX = "c"
 CONFIRM_PLAYER_CODE = "best"
 START_PLAYER_CODE = "start"
 
-CONFIRM_LOS_BAR = 0.95
+CONFIRM_LOS_BAR = 0.975
 """ce_tuner and spsa_tuner recommend their answer once it beat the start in confirmation games with
-this likelihood of superiority: their searches have no measure of their own that tells an answer on
-a peak from one on a plateau (reports/ has the simulations)."""
+this likelihood of superiority, and the 95% interval of its score against the start lies above
+even: their searches have no measure of their own that tells an answer on a peak from one on a
+plateau (reports/ has the simulations). 0.975 one-sided is what a two-sided 95% interval above 0
+asks; at 0.95, 'Use' stood beside an Elo interval reaching below 0 (reports/tuner_verdicts.md)."""
 
 EDGE_SHARE = 0.05
 """A continuous tuner's answer this close to an end of a parameter's range (a share of it) is warned:
@@ -141,7 +143,7 @@ def selection_bias_warning(confirm_games: int,
 
 
 def default_confirm_games(tuning_games: int) -> int:
-    """ce_tuner's and spsa_tuner's confirm_games when the control file sets none: a tenth of the
+    """The continuous tuners' confirm_games when the control file sets none: a tenth of the
     tuning games, at least 20, even (so that each side has each colour as often)."""
     games = max(20, round(tuning_games / 10))
     return games + games % 2
@@ -387,7 +389,7 @@ class Tuner(Competition):
         raise NotImplementedError
 
     # Confirmation games: the chosen candidate plays fresh games once tuning is over, against the
-    # opponent, or (confirms_against_start: ce_tuner and spsa_tuner) against the start of the search.
+    # opponent, or (confirms_against_start: the continuous tuners) against the start of the search.
 
     confirms_against_start = False
 
@@ -421,9 +423,11 @@ class Tuner(Competition):
         self.confirm_unknown = data.get("unknown", 0)   # counted them as losses
         self.confirm_played = data["played"]
         # A run from before confirmation against the start goes on against the opponent, with the
-        # confirm_games it had (0 unless the control file sets it).
+        # confirm_games it had (0 unless the control file sets it): ce_tuner's and spsa_tuner's
+        # before they had 'against', bayes_tuner's before it confirmed against the start.
         self.confirm_against = data.get("against", "opponent")
-        if "against" not in data and not self.confirm_games_given:
+        if self.confirm_against != ("start" if self.confirms_against_start else "opponent") \
+                and not self.confirm_games_given:
             self.confirm_games = 0
         if self.confirm_against not in ("start", "opponent"):
             raise ValueError("confirmation against")
@@ -517,9 +521,12 @@ class Tuner(Competition):
                         + (" (a jigo counts half)" if self.confirm_jigos else "") + f": LOS {los:.3f}")
             if not self.confirmation_complete():
                 evidence += f" ({self.confirm_played} of {self.confirm_games} played)"
-        # 'Use' only once every confirmation game is in: the ones to come may overturn it.
-        return Verdict(answer, los is not None and los >= CONFIRM_LOS_BAR, tuning_over, evidence,
-                       f"a recommendation needs LOS {CONFIRM_LOS_BAR:g} over the start",
+        # 'Use' only once every confirmation game is in: the ones to come may overturn it. The
+        # interval too, since LOS leaves jigos out and the interval of the score counts them half.
+        above = los is not None and wilson_interval(*self.confirmation_score())[0] > 0.5
+        return Verdict(answer, los is not None and los >= CONFIRM_LOS_BAR and above, tuning_over,
+                       evidence, f"a recommendation needs LOS {CONFIRM_LOS_BAR:g} over the start, and "
+                       "the 95% interval of its score above even",
                        [answer], settle, uncertainty, warnings or [],
                        evidence_complete=self.confirmation_complete())
 

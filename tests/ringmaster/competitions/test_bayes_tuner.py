@@ -393,9 +393,14 @@ def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(after, m
     make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
 
 
-def test_a_changed_start_resumes():
-    # every point keeps its own place; the start only places the design's first matches
+def test_a_changed_start_is_refused_where_the_confirmation_games_play_it():
     status = json.loads(json.dumps(make_tuner().get_status()))
+    with pytest.raises(CompetitionError, match="^parameter x: 'start' is 0.3 in the control file but "
+                                               "was 0.5 for the games so far"):
+        make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
+    # A run whose confirmation games play the opponent: every point keeps its own place, and the
+    # start only placed the design's first matches.
+    status["confirmation"]["against"] = "opponent"
     tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)])
     tuner.set_status(status)
     assert tuner.start == [0.3]
@@ -418,7 +423,7 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     out = io.StringIO()
     make_tuner(answer_smoothing=2).write_short_report(out)
     assert "No recommendation before the first result." in out.getvalue()
-    unconfirmed = make_tuner(number_of_games=200)
+    unconfirmed = make_tuner(number_of_games=200, confirm_games=0)
     run_simulation(unconfirmed, peak, 20, random.Random(6))
     out = io.StringIO()
     unconfirmed.write_screen_report(out)
@@ -426,7 +431,7 @@ def test_reports_give_the_recommendation_with_an_interval_and_the_model_along_ea
     assert "flatters it: by 2 to 5 win-rate points on the bench; set confirm_games for an unbiased figure)" \
         in out.getvalue()
     assert "The model along each parameter" in text
-    assert "confirmation: 2 fresh games for the best candidate once tuning ends" in text
+    assert "confirmation: 2 fresh games for the best candidate against the start once tuning ends" in text
     data = tuner.get_json_report()
     low, high = data["recommended"]["model_win_rate_95"]
     assert low < data["recommended"]["model_win_rate"] < high
@@ -518,23 +523,43 @@ def test_an_mc_tuner_control_file_switches_by_its_competition_type(kind, write_c
     assert tuner.number_of_games == 400 and tuner.confirm_games == 40
 
 
-def test_the_verdict_needs_a_narrow_interval_and_warns_at_the_end_of_a_range():
-    few = make_tuner(number_of_games=100)
-    run_simulation(few, peak, 100, random.Random(6))
-    low, high = few.get_json_report()["recommended"]["model_win_rate_95"]
-    assert high - low > 0.2 and not few.verdict().settled
-    assert few.verdict().headline() == "No clear winner yet"
-    assert few.get_json_report()["verdict"]["bar"] == "a recommendation needs it at most 0.2 wide"
-    many = make_tuner(number_of_games=1200)
-    run_simulation(many, peak, 1200, random.Random(6))
-    low, high = many.get_json_report()["recommended"]["model_win_rate_95"]
-    assert high - low <= 0.2 and many.verdict().headline() == f"Use {many.verdict().answer}"
+def test_the_verdict_needs_the_answer_to_beat_the_start_in_confirmation_games():
+    # On a flat landscape the model's 95% interval at its answer was narrow enough for the old
+    # bar (0.2 wide), and every run said 'Use': confirmation games against the start decide now.
+    flat = make_tuner(number_of_games=400)
+    assert flat.confirm_games == 40 and flat.confirm_against == "start"
+    assert run_simulation(flat, lambda p: 0.5, 500, random.Random(6)) == 440 and flat.is_complete()
+    low, high = flat.get_json_report()["recommended"]["model_win_rate_95"]
+    assert high - low <= 0.2
+    verdict = flat.verdict()
+    assert verdict.headline() == "No clear winner yet"
+    assert verdict.bar == ("a recommendation needs LOS 0.975 over the start, and the 95% interval of "
+                           "its score above even")
+    assert verdict.evidence.startswith("the answer beat the start (x: 0.500) in ")
+    assert verdict.uncertainty.startswith("the model's win rate there against the opponent is ")
+    steep = make_tuner(number_of_games=400)
+    run_simulation(steep, lambda p: 0.9 - 1.6 * (p[0] - 0.8) ** 2, 420, random.Random(6))
+    assert steep.verdict().headline() == f"Clearly leading so far: {steep.verdict().answer}"
+    run_simulation(steep, lambda p: 0.9 - 1.6 * (p[0] - 0.8) ** 2, 20, random.Random(7))
+    assert steep.is_complete() and steep.verdict().headline() == f"Use {steep.verdict().answer}"
     edge = make_tuner(number_of_games=200)
     run_simulation(edge, lambda p: 0.9 - 0.8 * p[0], 200, random.Random(6))
     assert edge.recommended_parameters()[0] < 0.05
     assert edge.verdict().warnings == [
         "warning: x lies at the lowest end of its range: the best value may be below it; widen the "
         "range of x and tune again"]
+
+
+def test_a_run_that_confirmed_against_the_opponent_goes_on_so_without_a_default():
+    tuner = make_tuner(number_of_games=200)
+    status = json.loads(json.dumps(tuner.get_status()))
+    status["confirmation"]["against"] = "opponent"   # a run started before it played the start
+    reloaded = make_tuner(number_of_games=200)
+    reloaded.set_status(status)
+    assert reloaded.confirm_games == 0 and reloaded.confirm_against == "opponent"
+    given = make_tuner(number_of_games=200, confirm_games=10)
+    given.set_status(status)
+    assert given.confirm_games == 10 and given.confirm_against == "opponent"
 
 
 # The trust region (trust_region = True)
@@ -792,12 +817,12 @@ def test_a_head_to_head_run_in_parallel_loses_nothing():
 
 
 def test_a_head_to_head_runs_state_round_trips_with_games_in_flight():
-    tuner = make_tuner(head_to_head=True, number_of_games=200)
+    tuner = make_tuner(head_to_head=True, number_of_games=200, confirm_games=0)
     assert run_simulation(tuner, peak, 120, random.Random(3)) == 120
     in_flight = [tuner.get_game() for _ in range(6)]
     status = json.loads(json.dumps(tuner.get_status()))
     assert any("y" in p for p in status["points"])
-    reloaded = make_tuner(seed=9, head_to_head=True, number_of_games=200)
+    reloaded = make_tuner(seed=9, head_to_head=True, number_of_games=200, confirm_games=0)
     reloaded.set_status(status)
     assert reloaded.recommendation() == tuner.recommendation()
     assert [(j.player_b.command, j.player_w.command) for j in

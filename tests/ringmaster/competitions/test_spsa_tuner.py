@@ -399,12 +399,12 @@ def test_the_verdict_waits_for_every_confirmation_game():
     while (job := tuner.get_game()) is not NO_GAME:
         jobs.append(job)
     assert len(jobs) == 20 and tuner.tuning_over()
-    for job in jobs[:3]:   # the answer wins its first 3: LOS 0.958, but 17 games are to come
+    for job in jobs[:4]:   # the answer wins its first 4: LOS 0.977, but 16 games are to come
         tuner.process_game_result(make_result(job, "b" if job.player_b.code == "best" else "w"))
     verdict = tuner.verdict()
     assert verdict.settled and verdict.headline() == f"Clearly leading so far: {verdict.answer}"
-    assert verdict.evidence.endswith("in 3 of 3 confirmation games: LOS 0.958 (3 of 20 played)")
-    for job in jobs[3:]:
+    assert verdict.evidence.endswith("in 4 of 4 confirmation games: LOS 0.977 (4 of 20 played)")
+    for job in jobs[4:]:
         tuner.process_game_result(make_result(job, "b" if job.player_b.code == "best" else "w"))
     assert tuner.verdict().headline() == f"Use {verdict.answer}"
 
@@ -440,16 +440,27 @@ def test_spsa_recommends_its_answer_only_once_it_beat_the_start_in_confirmation_
     assert not verdict.settled and verdict.headline() == "No clear winner yet"
     assert verdict.evidence == "not yet: 40 confirmation games against the start (x: 0.500) once tuning ends"
     assert verdict.uncertainty.startswith("over the averaged games theta stayed within x 0.")
-    games = _confirm(tuner, answer_wins=26)   # 26 of 40: LOS 0.97
+    games = _confirm(tuner, answer_wins=28)   # 28 of 40: LOS 0.994
     assert [(g.player_b.code, g.player_w.code) for g in games[:2]] == [("best", "start"), ("start", "best")]
     assert float(games[1].player_b.command[1]) == 0.5   # the start
     verdict = tuner.verdict()
     assert verdict.settled and verdict.headline() == f"Use {verdict.answer}"
-    assert verdict.evidence == ("the answer beat the start (x: 0.500) in 26 of 40 confirmation games: "
-                                "LOS 0.971")
+    assert verdict.evidence == ("the answer beat the start (x: 0.500) in 28 of 40 confirmation games: "
+                                "LOS 0.994")
+    assert verdict.bar == ("a recommendation needs LOS 0.975 over the start, and the 95% interval of "
+                           "its score above even")
     text = io.StringIO()
     tuner.write_short_report(text)
     assert f"Verdict: Use {verdict.answer}\n" in text.getvalue()
+    # 26 of 40 is LOS 0.971, with an Elo interval against the start reaching below 0: at a bar of
+    # 0.95 'Use' stood beside '+108 [-3, +219]'
+    close = make_tuner(number_of_games=400)
+    run_simulation(close, peak, 400, random.Random(4))
+    _confirm(close, answer_wins=26)
+    text = io.StringIO()
+    close.write_short_report(text)
+    assert not close.verdict().settled and "LOS 0.971" in close.verdict().evidence
+    assert "Elo vs start +108 [-3, +219]" in text.getvalue()
     again = make_tuner(number_of_games=400)
     run_simulation(again, peak, 400, random.Random(4))
     _confirm(again, answer_wins=22)   # 22 of 40: LOS 0.74

@@ -125,5 +125,6 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
                       "flatters it: by 1 to 3 win-rate points on the bench.")) in page
     assert (f"{x['shown_low']} to {x['shown_high']} (median {x['shown_median']}, half "
             f"{x['shown_low_50']} to {x['shown_high_50']}); {k['shown_low']} to {k['shown_high']}") in page
-    assert "Confirmation (fresh games against the opponent): 4 games once tuning ends" in page
+    assert "Confirmation (fresh games against the start, x: 5.00; k: 0.2): 4 games once tuning ends" in page
+    assert "The model's answer (where its mean win rate less 2 sd is highest)" in page
     assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page
