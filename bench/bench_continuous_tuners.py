@@ -196,8 +196,10 @@ def stated_level(tuner: Any) -> list[float] | None:
     found = tuner.recommendation() if hasattr(tuner, "recommendation") else None
     if found is None:
         return None
+    from ringmaster.competitions.bayes_reports import rate_interval
+
     _, mean, sd = found
-    return [round(rate, 6) for rate in tuner._rate_interval(mean, sd)]
+    return [round(rate, 6) for rate in rate_interval(mean, sd)]
 
 
 Task = tuple[str, str, int, tuple[int, ...], str, int]   # tuner, problem, seed, budgets, start mode, parallel

@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 from bench.clop_problems import PROBLEMS, Problem
+from ringmaster.competitions.bayes_reports import rate_interval
 from ringmaster.competitions.bayes_tuner import BayesTuner
 from ringmaster.competitions.simulate import make_simulated_candidate, run_simulation
 from ringmaster.settings import Player
@@ -59,7 +60,7 @@ def one_run(problem: Problem, seed: int, games: int) -> tuple[bool, bool, bool, 
     run_simulation(t, problem.win_rate, games + t.confirm_games, random.Random(seed * 7919 + games))
     assert t.is_complete()
     point, mean, sd = t.recommendation()
-    _, low, high = t._rate_interval(mean, sd)
+    _, low, high = rate_interval(mean, sd)
     gain = problem.win_rate(point) - problem.win_rate(t.start_parameters())
     return (high - low <= OLD_WIDTH_BAR, beats_start(t, point) >= MODEL_BAR,
             t.verdict().headline().startswith("Use"), gain)

@@ -6,6 +6,31 @@ import random
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.bayes_matches import latin_hypercube, next_pair, next_point
+from ringmaster.competitions.bayes_model import answer_model, best_mean, observed_matches, with_pending
+from ringmaster.competitions.bayes_reports import (
+    answer_note,
+    level_note,
+    optimism,
+    optimum_intervals,
+    optimum_location,
+    point_json,
+    rate_interval,
+    recommended_json,
+    slices,
+    write_answer,
+    write_optimum,
+    write_slices,
+)
+from ringmaster.competitions.bayes_settings import (
+    BAYES_SETTINGS,
+    MAX_INITIAL_POINTS,
+    TARGET_POINTS,
+    TRENDS,
+    default_games_per_point,
+    default_start_matches,
+)
+from ringmaster.competitions.bayes_trust_region import first_region, trust_region_best, trust_region_point
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.tuner import (
@@ -18,134 +43,17 @@ from ringmaster.competitions.tuner import (
 )
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
-from ringmaster.settings import (
-    Setting,
-    interpret_bool,
-    interpret_enum,
-    interpret_float,
-    interpret_optional,
-    interpret_positive_int,
-    load_settings,
-)
-from ringmaster.stats.win_rates import ELO_METHOD, elo_from_rate
+from ringmaster.settings import load_settings
+from ringmaster.stats.win_rates import ELO_METHOD
 
 if TYPE_CHECKING:
     from ringmaster.tuning.trust_region import TrustRegion
 
-TARGET_POINTS = 150          # with number_of_games known, matches are sized to give about this many points
-MIN_GAMES_PER_POINT = 4      # the binomial model takes a short match at its worth; 2-game matches
-                             # at a few hundred games let one lucky pair draw the search away
-UNLIMITED_GAMES_PER_POINT = 20
-RANDOM_CANDIDATES = 500
-LOCAL_CANDIDATES = 100
-KG_ANSWERS = 200             # uniform points among the knowledge gradient's possible answers
-KG_CHOICES = 150             # uniform points a lone match may go to (with head_to_head, only below
-                             # LONE_NEAR_DIMENSIONS parameters); and the pairs' random directions
-KG_SPREAD = 0.15             # sd of the choices near the current best (optimiser units)
-LONE_NEAR_DIMENSIONS = 2     # head_to_head: with this many parameters or more, a match against the
-                             # opponent is chosen only near the incumbent; in 1-D that gained nothing
-                             # and widened the optimum's interval five times (issue 34)
-ARGMAX_DRAWS = 200           # posterior draws for the optimum's location
-ARGMAX_POINTS = 400          # uniform points they are drawn at (with the played and the best's neighbours)
-OPTIMUM_QUANTILES = (0.025, 0.25, 0.5, 0.75, 0.975)   # of the draws' best points: 95%, the central half
-OPTIMUM_NAMES = ("low", "low_50", "median", "high_50", "high")
-SLICE_POINTS = 21
+# what bench/, reports/ and tests import from here, as before the settings, the choice of matches
+# and the reports had modules of their own
+__all__ = ["BayesTuner", "TARGET_POINTS", "default_games_per_point", "latin_hypercube"]
+
 INCONSISTENT = "status file is inconsistent with control file"
-TRENDS = ("constant", "quadratic")   # gaussian_process.TRENDS, named here so that settings need no numpy
-ACQUISITIONS = ("knowledge_gradient", "ucb")
-LOCAL_TREND = "constant"   # the trust region's local model: a quadratic fitted to the few dozen noisy
-                           # matches near the box put its answer wrong (reports/continuous_tuners.md)
-_FLATTERS = "the model's estimate where it is highest, from the games that chose the point, flatters it: by "
-OPTIMISM = _FLATTERS + "2 to 5 win-rate points on the bench"   # reports/continuous_tuners.md, issue 34
-OPTIMISM_WITH_PAIRS = _FLATTERS + "1 to 3 win-rate points on the bench"   # the same, head_to_head
-LEVEL_EVERY = 4   # head_to_head: every 4th match after the design plays the opponent at the incumbent
-LEVEL_NOTE = ("head-to-head matches measure differences: the model knows the win rate against the "
-              f"opponent only from its matches against the opponent (every {LEVEL_EVERY}th match after "
-              "the design is one, at the incumbent)")   # reports/continuous_tuners.md, issue 34
-PAIR_RADII = (0.02, 0.25)  # a head-to-head match's two points lie this far either side of the incumbent
-AXIS_RADII = 6             # head-to-head choices along each of the kernel's axes, at radii across PAIR_RADII
-ANSWER_SMOOTHING = 1.0     # the answer's model has the fit's lengthscales times this (answer_smoothing):
-                           # 2 gains on ridges, loses on Log1D and Rosenbrock (reports/continuous_tuners.md)
-ANSWER_CAUTION = 2.0       # the answer maximises the model's mean less this many sds (answer_caution): in
-                           # 4-D at 300 games it was drawn to sparse regions (reports/continuous_tuners.md)
-
-
-def _interpret_nonnegative_float(value: Any) -> float:
-    value = interpret_float(value)
-    if value < 0.0:
-        raise ValueError("must not be negative")
-    return value
-
-
-def _interpret_smoothing(value: Any) -> float:
-    value = interpret_float(value)
-    if value < 1.0:
-        raise ValueError("must be at least 1 (1: the fitted model's own maximum)")
-    return value
-
-
-MAX_INITIAL_POINTS = 10_000
-"""The most points the initial design may have: they are built at once, and the model's
-fit costs the cube of its points."""
-
-BAYES_SETTINGS = [
-    Setting("number_of_games", interpret_optional(interpret_positive_int), default=None),
-    Setting("games_per_point", interpret_optional(interpret_positive_int), default=None),
-    Setting("initial_points", interpret_optional(interpret_positive_int), default=None),
-    Setting("start_matches", interpret_optional(interpret_positive_int), default=None),
-    Setting("acquisition", interpret_enum(*ACQUISITIONS), default="knowledge_gradient"),
-    Setting("ucb_kappa", _interpret_nonnegative_float, default=1.96),
-    Setting("refit_every", interpret_positive_int, default=10),
-    Setting("trend", interpret_enum(*TRENDS), default="quadratic"),
-    Setting("trust_region", interpret_bool, default=False),
-    Setting("answer_smoothing", _interpret_smoothing, default=ANSWER_SMOOTHING),
-    Setting("answer_caution", _interpret_nonnegative_float, default=ANSWER_CAUTION),
-    Setting("head_to_head", interpret_optional(interpret_bool), default=None),
-]
-
-
-def default_games_per_point(number_of_games: int | None) -> int:
-    """Even, at least MIN_GAMES_PER_POINT, and about TARGET_POINTS points over the run (fewer
-    below TARGET_POINTS x MIN_GAMES_PER_POINT games)."""
-    if number_of_games is None:
-        return UNLIMITED_GAMES_PER_POINT
-    size = max(MIN_GAMES_PER_POINT, round(number_of_games / TARGET_POINTS))
-    return size + size % 2
-
-
-def default_start_matches(acquisition: str) -> int:
-    """Matches at the start in the initial design: 4 for the knowledge gradient (a model anchored
-    at the user's setting searches better at a few hundred games); 1 for UCB, which the anchor
-    misled (reports/continuous_tuners.md, issue 34)."""
-    return 4 if acquisition == "knowledge_gradient" else 1
-
-
-def latin_hypercube(count: int, dims: int, rng: random.Random) -> list[list[float]]:
-    """count points in [0, 1]^dims, one in each of count equal slices of every dimension."""
-    columns = []
-    for _ in range(dims):
-        column = [(i + rng.random()) / count for i in range(count)]
-        rng.shuffle(column)
-        columns.append(column)
-    return [list(point) for point in zip(*columns)]
-
-
-def pairs_either_side(centre: Any, steps: Any) -> tuple[Any, Any]:
-    """(plus, minus): the points centre + step and centre - step for each row of steps (each
-    coordinate at most 0.5), the pair moved inward together where one would leave [0, 1], so that
-    it keeps its full length.
-
-    Clipped point by point, a pair at an incumbent by an edge lost the part of its step beyond
-    the edge and measured the slope over as little as half its length: on the bench's Flat4D at
-    2,000 games, moving pairs inward whole cut bayes_tuner's mean regret by a fifth
-    (reports/continuous_tuners.md, issue 34).
-    """
-    import numpy as np
-
-    steps = np.asarray(steps, dtype=float)
-    reach = np.abs(steps)
-    middle = np.clip(np.asarray(centre, dtype=float), reach, 1.0 - reach)
-    return np.clip(middle + steps, 0.0, 1.0), np.clip(middle - steps, 0.0, 1.0)   # against rounding
 
 
 class BayesTuner(ContinuousTuner):
@@ -320,6 +228,7 @@ class BayesTuner(ContinuousTuner):
             raise ValueError("rotation's shape")
         return rows
 
+
     # The model
 
     def results(self) -> int:
@@ -328,23 +237,9 @@ class BayesTuner(ContinuousTuner):
     def _observed(self) -> list[dict[str, Any]]:
         return [p for p in self.points if p["games"] > 0]
 
-    def _observed_arrays(self) -> tuple[Any, Any, Any]:
-        """(x, wins, games) of the matches with results, as numpy arrays (a row or entry a match)."""
-        import numpy as np
-
-        observed = self._observed()
-        return (np.array([p["x"] for p in observed]), np.array([p["wins"] for p in observed]),
-                np.array([p["games"] for p in observed], dtype=float))
-
-    def _other_array(self, points: list[dict[str, Any]]) -> Any:
-        """The head-to-head matches' other points, a row per match (NaN for a match against the
-        opponent); None when no match was head to head."""
-        import numpy as np
-
-        if not any("y" in p for p in points):
-            return None
-        nan = [float("nan")] * len(self.parameter_specs)
-        return np.array([p.get("y", nan) for p in points], dtype=float)
+    def _played(self) -> Any:
+        """The points of the matches with results, a row each (numpy)."""
+        return observed_matches(self.points).x
 
     def model(self, search: bool = False) -> Any:
         """The GP on the matches so far (None before any result), its hyperparameters refitted every
@@ -365,8 +260,7 @@ class BayesTuner(ContinuousTuner):
                 self._keep_fit(gp, len(observed))
                 self._model_cache = (key, gp, True)
             return gp
-        x, wins, games = self._observed_arrays()
-        other = self._other_array(observed)
+        x, wins, games, other = observed_matches(self.points)
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
         due = start is None or len(observed) >= self.fitted_at + self.refit_every \
             or self.trend != self.fitted_trend
@@ -385,162 +279,11 @@ class BayesTuner(ContinuousTuner):
         self.fitted_trend = gp.trend
         self.fitted_at = observed
 
-    def _candidates(self, rng: Any, around: Any, spread: float, count: int,
-                    low: Any = 0.0, high: Any = 1.0) -> Any:
-        """count uniform points in the box from low to high (the whole space by default),
-        LOCAL_CANDIDATES normal ones (sd spread) around the rows of around, and around, all in it."""
-        import numpy as np
-
-        dims = len(self.parameter_specs)
-        around = np.atleast_2d(np.asarray(around, dtype=float))
-        centres = around[rng.integers(0, len(around), LOCAL_CANDIDATES)]
-        local = np.clip(centres + rng.normal(0.0, spread, centres.shape), low, high)
-        return np.concatenate([low + rng.random((count, dims)) * (high - low), local,
-                               np.clip(around, low, high)])
-
-    # The trust region (trust_region = True)
-
-    def _local_model(self, region: TrustRegion, refit: bool) -> tuple[Any, Any, Any]:
-        """(gp, low, side): a GP with a constant trend on the matches near the region's box, in
-        coordinates that make the box the unit cube, so that its lengthscales can shrink to a peak
-        the global model smooths over. Its hyperparameters are refitted every refit_every matches
-        when refit (and kept in the region); otherwise the region's are used as they are."""
-        import numpy as np
-
-        from ringmaster.tuning import trust_region
-        from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
-
-        x, wins, games = self._observed_arrays()
-        other = self._other_array(self._observed())   # head-to-head matches of an earlier run
-        low, high = trust_region.box(region.centre, region.side)
-        side = np.maximum(high - low, 1e-6)
-        near = trust_region.local_points(x, low, high)
-        local_x = (x[near] - low) / side
-        local_other = None if other is None else (other[near] - low) / side
-        start = None if region.local_hyper is None else \
-            Hyperparameters.from_lists(region.local_hyper, region.local_rotation)
-        if start is None or (refit and len(x) >= region.local_fitted_at + self.refit_every):
-            gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND, other=local_other)
-            if refit:
-                region.local_hyper, region.local_rotation = gp.hyper.to_lists()
-                region.local_fitted_at = len(x)
-        else:
-            gp = GaussianProcess(local_x, wins[near], games[near], start, trend=LOCAL_TREND,
-                                 other=local_other)
-        return gp, low, side
-
-    def _incumbent(self, local: Any, low: Any, side: Any) -> tuple[list[float], float]:
-        """The match played in the box (anywhere, if none is) with the local model's highest mean,
-        and that mean."""
-        import numpy as np
-
-        from ringmaster.tuning import trust_region
-
-        x = self._observed_arrays()[0]
-        candidates = x[trust_region.inside(x, low, low + side)]
-        if len(candidates) == 0:
-            candidates = x
-        means = local.predict_mean((candidates - low) / side)
-        best = int(np.argmax(means))
-        return [float(v) for v in candidates[best]], float(means[best])
-
-    def _trust_region_point(self, gp: Any, rng: Any) -> list[float]:
-        """The knowledge gradient's choice inside the box, by the local model; the box first moved
-        to the incumbent, its side counted a step (trust_region.step)."""
-        import numpy as np
-
-        from ringmaster.tuning import trust_region
-        from ringmaster.tuning.gaussian_process import knowledge_gradient
-
-        if self.region is None:
-            x = self._observed_arrays()[0]
-            self.region = trust_region.TrustRegion(
-                centre=[float(v) for v in x[int(np.argmax(gp.predict_mean(x)))]])
-        region = self.region
-        self._recommendation_cache = self._argmax_cache = None   # the answer is the box's: it moves
-        local, low, side = self._local_model(region, refit=True)
-        incumbent, value = self._incumbent(local, low, side)
-        trust_region.step(region, value)
-        region.centre = incumbent
-        local, low, side = self._local_model(region, refit=True)
-        region.last_value = self._incumbent(local, low, side)[1]
-        high = low + side
-        pending = np.array([p["x"] for p in self.points if p["games"] == 0])
-        if len(pending):   # counted as matches that went as the local model predicts, as in _next_point
-            pending = pending[trust_region.local_points(pending, low, high, at_least=0)]
-            if len(pending):
-                local = self._with_pending(local, [{"x": row} for row in (pending - low) / side])
-        scale = min(1.0, region.side)
-        answers = self._candidates(rng, region.centre, 0.05 * scale, KG_ANSWERS, low, high)
-        choices = self._candidates(rng, region.centre, KG_SPREAD * scale, KG_CHOICES, low, high)
-        gain = knowledge_gradient(local, (choices - low) / side, (answers - low) / side,
-                                  self.games_per_point)
-        return [float(v) for v in choices[int(np.argmax(gain))]]
-
-    def _trust_region_best(self, rng: Any) -> tuple[Any, Any, Any, Any]:
-        """(point, local model, low, side): where the local model's mean is highest in the box,
-        searched as _best_mean searches the whole space."""
-        import numpy as np
-
-        from ringmaster.tuning import trust_region
-
-        region = self.region
-        local, low, side = self._local_model(region, refit=False)
-        high = low + side
-        scale = min(1.0, region.side)
-        x = self._observed_arrays()[0]
-        around = x[trust_region.inside(x, low, high)]
-        if len(around) == 0:
-            around = np.atleast_2d(region.centre)
-        candidates = self._candidates(rng, around, 0.05 * scale, RANDOM_CANDIDATES, low, high)
-        for spread in (0.03, 0.01):
-            best = candidates[int(np.argmax(local.predict_mean((candidates - low) / side)))]
-            candidates = self._candidates(rng, best, spread * scale, 0, low, high)
-        point = candidates[int(np.argmax(local.predict_mean((candidates - low) / side)))]
-        return point, local, low, side
-
-    def _best_mean(self, gp: Any, rng: Any, caution: float = 0.0) -> Any:
-        """The candidate with the highest mean less caution sds: random points and the points
-        played, then twice the neighbourhood of the best so far."""
-        import numpy as np
-
-        def score(points: Any) -> Any:
-            if caution == 0.0:
-                return gp.predict_mean(points)
-            mean, sd = gp.predict(points)
-            return mean - caution * sd
-
-        played = np.array([p["x"] for p in self._observed()])
-        candidates = self._candidates(rng, played, 0.05, RANDOM_CANDIDATES)
-        for spread in (0.03, 0.01):
-            best = candidates[int(np.argmax(score(candidates)))]
-            candidates = self._candidates(rng, best, spread, 0)
-        return candidates[int(np.argmax(score(candidates)))]
-
-    def _answer_model(self, gp: Any) -> Any:
-        """The model whose mean's maximum is the answer: gp with its lengthscales times
-        answer_smoothing (gp itself at 1).
-
-        The maximum of a fit to noisy matches is drawn to its luckiest bump (the winner's
-        curse), and finding where a function peaks can want a wider window than fitting its
-        values does: doubling the fitted lengthscales halved bayes_tuner's mean regret on
-        IllCorrelated at 2,000 games, and raised it on Log1D and on Rosenbrock at 300 and 600
-        (reports/continuous_tuners.md, issue 34), so it is off by default.
-        """
-        if self.answer_smoothing == 1.0:
-            return gp
-        from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters
-
-        hyper = gp.hyper
-        smoother = Hyperparameters(tuple(self.answer_smoothing * ls for ls in hyper.lengthscales),
-                                   hyper.signal_sd, hyper.rotation)
-        return GaussianProcess(gp.x, gp.wins, gp.games, smoother, trend=gp.trend, start=gp.mode,
-                               other=gp.other)
-
     def recommendation(self) -> tuple[list[float], float, float] | None:
-        """(point, mean, sd): the point where the answer's model (_answer_model) has its highest
-        mean less answer_caution sds, with the fitted model's mean logit win rate there and its sd;
-        None before any result.
+        """(point, mean, sd): the point where the answer's model (bayes_model.answer_model) has its
+        highest mean less answer_caution sds, with the fitted model's mean logit win rate there and
+        its sd (in a trust region, the local model's highest mean: trust_region_best); None before
+        any result.
 
         The caution keeps the answer off a maximum that only the model's guess between sparse
         matches puts there: with 4 parameters at 300 games, 2 sds cut bayes_tuner's mean regret
@@ -559,10 +302,12 @@ class BayesTuner(ContinuousTuner):
             return self._recommendation_cache[1]
         rng = np.random.default_rng(self.results())
         if self.region is None:
-            point = self._best_mean(self._answer_model(gp), rng, self.answer_caution)
+            point = best_mean(answer_model(gp, self.answer_smoothing), self._played(), rng,
+                              self.answer_caution)
             mean, sd = gp.predict(point)
         else:
-            point, local, low, side = self._trust_region_best(rng)
+            point, local, low, side = trust_region_best(self.region, observed_matches(self.points), rng,
+                                                        self.refit_every)
             mean, sd = local.predict((point - low) / side)
         found = ([float(v) for v in point], float(mean[0]), float(sd[0]))
         self._recommendation_cache = (self.results(), found)
@@ -572,6 +317,20 @@ class BayesTuner(ContinuousTuner):
         """The point the model thinks best (the start before any result)."""
         found = self.recommendation()
         return list(self.start) if found is None else found[0]
+
+    def optimum_location(self) -> list[tuple[float, ...]] | None:
+        """Where the optimum lies by the model (bayes_reports.optimum_location), around the
+        recommendation; None before any result; seeded by the number of results."""
+        found = self.recommendation()
+        if found is None:
+            return None
+        if self._argmax_cache is not None and self._argmax_cache[0] == self.results():
+            return self._argmax_cache[1]
+        location = optimum_location(self.model(), found[0], self.results())
+        self._argmax_cache = (self.results(), location)
+        return location
+
+    # The choice of matches (bayes_matches, bayes_trust_region)
 
     @property
     def design_matches(self) -> int:
@@ -589,35 +348,11 @@ class BayesTuner(ContinuousTuner):
                                            random.Random(1))
         return self._design[index - 1]
 
-    def _with_pending(self, gp: Any, pending: list[dict[str, Any]]) -> Any:
-        """gp with a match of games_per_point for each of pending (matches still being played) that
-        went as gp predicts: the mean stays, the uncertainty there shrinks."""
-        import numpy as np
-
-        from ringmaster.tuning.gaussian_process import GaussianProcess
-
-        pending_x = np.array([p["x"] for p in pending])
-        predicted = gp.predict_mean(pending_x)
-        pending_other = self._other_array(pending)
-        if pending_other is not None:
-            paired = ~np.isnan(pending_other).any(axis=1)
-            predicted[paired] -= gp.predict_mean(pending_other[paired])
-        rate = 1.0 / (1.0 + np.exp(-predicted))
-        size = float(self.games_per_point)
-        other = None
-        if gp.other is not None or pending_other is not None:
-            nan = np.full(pending_x.shape, np.nan)
-            other = np.concatenate([np.full(gp.x.shape, np.nan) if gp.other is None else gp.other,
-                                    nan if pending_other is None else pending_other])
-        return GaussianProcess(np.concatenate([gp.x, pending_x]), np.concatenate([gp.wins, size * rate]),
-                               np.concatenate([gp.games, np.full(len(pending_x), size)]),
-                               gp.hyper, trend=gp.trend, other=other)
-
     def _with_matches_in_flight(self, gp: Any) -> Any:
-        """gp with the matches still being played counted as if they went as predicted (_with_pending),
-        so that parallel games spread."""
+        """gp with the matches still being played counted as if they went as predicted
+        (bayes_model.with_pending), so that parallel games spread."""
         pending = [p for p in self.points if p["games"] == 0]
-        return self._with_pending(gp, pending) if pending else gp
+        return with_pending(gp, pending, self.games_per_point) if pending else gp
 
     def _next_match(self) -> dict[str, Any]:
         """A new match: {"x": point} against the opponent, or with "y" the other point of a
@@ -629,103 +364,40 @@ class BayesTuner(ContinuousTuner):
         return {"x": self._next_point()}
 
     def _next_pair(self) -> dict[str, Any]:
-        """A match after the design with head_to_head: whichever the knowledge gradient rates higher
-        of the best head-to-head match, two points either side of the incumbent (the model's best
-        mean; moved inward together at an edge, pairs_either_side), in random directions and along
-        the kernel's axes, and the best match against the opponent; matches still being played
-        count as if they went as predicted.
-
-        A game between two candidates measures the difference of their strengths with about a
-        quarter of the variance that two games against the opponent do, and a pair either side
-        of the incumbent measures the slope there, as SPSA's pairs do. A match against the
-        opponent still wins where the model must look beyond the pairs' reach (CLOP's
-        IllCorrelated ridge); with LONE_NEAR_DIMENSIONS parameters or more it is chosen near the
-        incumbent too (normal choices, sd KG_SPREAD), since chosen anywhere it went mostly to far
-        corners the design had seen lose, where a logit's flat tail never rules out a rise
-        (reports/continuous_tuners.md, issue 34). Every LEVEL_EVERY-th match after the design
-        plays the opponent at the incumbent, since pairs say nothing of the level: without them the
-        win rate's interval at the answer was 0.20 to 0.33 wide on the bench at 1,200 games, with
-        them 0.11 to 0.12.
-        """
+        """A match after the design with head_to_head: bayes_matches.next_pair's, matches still being
+        played counted as if they went as predicted."""
         import numpy as np
-
-        from ringmaster.tuning.gaussian_process import knowledge_gradient, knowledge_gradient_head_to_head
 
         rng = np.random.default_rng(self.rng.getrandbits(64))
         gp = self._with_matches_in_flight(self.model(search=True))
-        best = self._best_mean(gp, rng)
-        if (len(self.points) - self.design_matches) % LEVEL_EVERY == LEVEL_EVERY - 1:
-            return {"x": [float(v) for v in best]}
-        dims = len(self.parameter_specs)
-        directions = rng.normal(size=(KG_CHOICES, dims))
-        directions /= np.linalg.norm(directions, axis=1)[:, None]
-        steps = directions * rng.uniform(*PAIR_RADII, (KG_CHOICES, 1))
-        # and along the kernel's axes (a ridge across the parameters lies along one of them)
-        axes = np.eye(dims) if gp.hyper.rotation is None else np.asarray(gp.hyper.rotation)
-        radii = np.geomspace(*PAIR_RADII, AXIS_RADII)
-        steps = np.concatenate([steps, (axes[:, None, :] * radii[None, :, None]).reshape(-1, dims)])
-        plus, minus = pairs_either_side(best, steps)
-        answers = self._candidates(rng, best, 0.05, KG_ANSWERS)
-        gain = knowledge_gradient_head_to_head(gp, plus, minus, answers, self.games_per_point)
-        chosen = int(np.argmax(gain))
-        choices = self._candidates(rng, best, KG_SPREAD,
-                                   0 if dims >= LONE_NEAR_DIMENSIONS else KG_CHOICES)
-        alone = knowledge_gradient(gp, choices, answers, self.games_per_point)
-        if alone.max() > gain[chosen]:
-            return {"x": [float(v) for v in choices[int(np.argmax(alone))]]}
-        return {"x": [float(v) for v in plus[chosen]], "y": [float(v) for v in minus[chosen]]}
+        return next_pair(gp, self._played(), rng, len(self.points) - self.design_matches,
+                         self.games_per_point)
 
     def _next_point(self) -> list[float]:
-        """A new point after the design: the acquisition's maximum, points still being played counted
-        as matches that went as the model predicts (so parallel games spread)."""
+        """A new point after the design against the opponent: the acquisition's maximum
+        (bayes_matches.next_point), or in a trust region the knowledge gradient's inside the box."""
         import numpy as np
-
-        from ringmaster.tuning.gaussian_process import knowledge_gradient
 
         gp = self.model(search=True)
         rng = np.random.default_rng(self.rng.getrandbits(64))
         if self.trust_region:
             return self._trust_region_point(gp, rng)
-        gp = self._with_matches_in_flight(gp)
-        best = self._best_mean(gp, rng)
-        if self.acquisition == "ucb":
-            candidates = self._candidates(rng, best, 0.05, RANDOM_CANDIDATES)
-            mean, sd = gp.predict(candidates)
-            return [float(v) for v in candidates[int(np.argmax(mean + self.ucb_kappa * sd))]]
-        answers = self._candidates(rng, best, 0.05, KG_ANSWERS)
-        choices = self._candidates(rng, best, KG_SPREAD, KG_CHOICES)
-        gain = knowledge_gradient(gp, choices, answers, self.games_per_point)
-        return [float(v) for v in choices[int(np.argmax(gain))]]
+        return next_point(self._with_matches_in_flight(gp), self._played(), rng, self.acquisition,
+                          self.ucb_kappa, self.games_per_point)
 
-    def optimum_location(self) -> list[tuple[float, ...]] | None:
-        """Where the optimum lies by the model: per parameter the OPTIMUM_QUANTILES (2.5%, 25%,
-        50%, 75%, 97.5%), in optimiser units, of the argmax of ARGMAX_DRAWS joint posterior draws
-        of f over ARGMAX_POINTS uniform points, the points played and the recommendation's
-        neighbours. None before any result; seeded by the number of results.
-
-        The central half is given beside the 95% interval: with two parameters the 95% interval
-        spans most of the range at 1,200 games (uncertain points far from the answer top its peak
-        in a few percent of draws), while the central half held the optimum about as often as it
-        claims (reports/continuous_tuners.md, issue 34)."""
+    def _trust_region_point(self, gp: Any, rng: Any) -> list[float]:
+        """bayes_trust_region.trust_region_point's choice, the box started around the best played
+        point where there is none yet."""
         import numpy as np
 
-        from ringmaster.tuning.gaussian_process import posterior_samples
+        observed = observed_matches(self.points)
+        if self.region is None:
+            self.region = first_region(gp, observed.x)
+        self._recommendation_cache = self._argmax_cache = None   # the answer is the box's: it moves
+        pending = np.array([p["x"] for p in self.points if p["games"] == 0])
+        return trust_region_point(self.region, observed, pending, rng, self.refit_every,
+                                  self.games_per_point)
 
-        found = self.recommendation()
-        if found is None:
-            return None
-        if self._argmax_cache is not None and self._argmax_cache[0] == self.results():
-            return self._argmax_cache[1]
-        gp = self.model()
-        rng = np.random.default_rng(self.results() + 1)
-        points = self._candidates(rng, np.array([found[0]]), 0.05, ARGMAX_POINTS)
-        points = np.concatenate([points, gp.x])
-        draws = posterior_samples(gp, points, ARGMAX_DRAWS, rng)
-        argmax = points[np.argmax(draws, axis=1)]
-        quantiles = np.quantile(argmax, OPTIMUM_QUANTILES, axis=0)
-        location = [tuple(float(q) for q in column) for column in quantiles.T]
-        self._argmax_cache = (self.results(), location)
-        return location
 
     # Games
 
@@ -798,33 +470,8 @@ class BayesTuner(ContinuousTuner):
         self.log_history(description)
         return f"{description} {response.game_result.sgf_result}"
 
-    # Reports
 
-    def _rate_interval(self, mean: float, sd: float) -> tuple[float, float, float]:
-        from ringmaster.tuning.gaussian_process import logistic
-        return logistic(mean), logistic(mean - 1.96 * sd), logistic(mean + 1.96 * sd)
-
-    def slices(self) -> list[dict[str, Any]]:
-        """The model along each parameter through the recommended point: values, win rate, 95% band."""
-        import numpy as np
-
-        found = self.recommendation()
-        if found is None:
-            return []
-        gp = self.model()
-        result = []
-        for j, spec in enumerate(self.parameter_specs):
-            grid = [i / (SLICE_POINTS - 1) for i in range(SLICE_POINTS)]
-            points = [list(found[0]) for _ in grid]
-            for point, value in zip(points, grid):
-                point[j] = value
-            mean, sd = gp.predict(np.array(points))
-            rows = [self._rate_interval(float(m), float(s)) for m, s in zip(mean, sd)]
-            result.append({"code": spec.code, "optimiser_values": grid,
-                           "engine_values": [self.convert(p)[j] for p in points],
-                           "win_rate": [r[0] for r in rows], "low": [r[1] for r in rows],
-                           "high": [r[2] for r in rows]})
-        return result
+    # The verdict and the reports (bayes_reports)
 
     def verdict(self) -> Verdict | None:
         """The model's best point, recommended once it beat the start in confirmation games, as
@@ -837,7 +484,7 @@ class BayesTuner(ContinuousTuner):
         found = self.recommendation()
         if found is None:
             return None
-        rate, low, high = self._rate_interval(found[1], found[2])
+        rate, low, high = rate_interval(found[1], found[2])
         codes = [spec.code for spec in self.parameter_specs]
         settle = ("more confirmation games (confirm_games), or more games (number_of_games)"
                   if self.confirm_games > 0 else "confirmation games against the start (confirm_games)")
@@ -846,6 +493,31 @@ class BayesTuner(ContinuousTuner):
             f"the model's win rate there against the opponent is {rate:.3f}, 95% interval {low:.3f} "
             f"to {high:.3f} (the model's, flattered by the games that chose the point)",
             continuous_edge_warnings(codes, found[0]))
+
+    def slices(self) -> list[dict[str, Any]]:
+        """The model along each parameter through the recommended point: values, win rate, 95% band."""
+        found = self.recommendation()
+        if found is None:
+            return []
+        return slices(self.model(), found[0], self.parameter_specs, self.convert)
+
+    def optimum_intervals(self) -> list[dict[str, Any]]:
+        """optimum_location() per parameter in engine units (bayes_reports.optimum_intervals); []
+        before any result."""
+        location = self.optimum_location()
+        found = self.recommendation()
+        if location is None or found is None:
+            return []
+        return optimum_intervals(location, found[0], self.parameter_specs, self.convert)
+
+    def _smoothing_in_effect(self) -> float | None:
+        """answer_smoothing where it shapes the answer; None in a trust region, whose answer is the
+        local model's."""
+        return None if self.region is not None else self.answer_smoothing
+
+    def _caution_in_effect(self) -> float | None:
+        """answer_caution where it shapes the answer; None in a trust region."""
+        return None if self.region is not None else self.answer_caution
 
     def write_screen_report(self, out: TextIO) -> None:
         played = self.results()
@@ -858,80 +530,16 @@ class BayesTuner(ContinuousTuner):
             out.write("No recommendation before the first result.\n")
         else:
             point, mean, sd = found
-            rate, low, high = self._rate_interval(mean, sd)
             out.writelines(line + "\n" for line in self.verdict().lines())
-            out.write(f"Recommended (the model's highest mean{self._answer_note()}): "
-                      f"{self.format_optimiser_parameters(point)}\n")
-            out.write(f"  model's win rate there {rate:.3f} [{low:.3f}, {high:.3f}]  "
-                      f"Elo vs opponent {elo_from_rate(rate):+.0f} "
-                      f"[{elo_from_rate(low):+.0f}, {elo_from_rate(high):+.0f}]\n")
-            out.write(f"  {selection_bias_warning(self.confirm_games, self._optimism())}\n")
-            level_note = self._level_note()
-            if level_note:
-                out.write(f"  ({level_note})\n")
-            out.write(f"Where the optimum lies, by the model (the best points of {ARGMAX_DRAWS} posterior "
-                      "draws: 95% of them, and the central half):\n")
-            for row in self.optimum_intervals():
-                out.write(f"  {row['shown_low']}  to  {row['shown_high']}  (median {row['shown_median']}; "
-                          f"half {row['shown_low_50']}  to  {row['shown_high_50']})\n")
-            self._write_slices(out)
+            level = level_note(self._observed())
+            write_answer(out, self.format_optimiser_parameters(point), mean, sd,
+                         answer_note(self._caution_in_effect(), self._smoothing_in_effect()),
+                         selection_bias_warning(self.confirm_games, optimism(level)), level)
+            write_optimum(out, self.optimum_intervals())
+            write_slices(out, self.slices(), self.parameter_specs)
         if self.confirm_games > 0:
             out.write("\n")
             self.write_confirmation_report(out)
-
-    def _optimism(self) -> str:
-        """How much the model's estimate at its answer flatters it on the bench: less once
-        head-to-head matches are played, since a quarter of the matches are then played at the
-        incumbent itself."""
-        return OPTIMISM_WITH_PAIRS if self._level_note() else OPTIMISM
-
-    def _level_note(self) -> str | None:
-        """LEVEL_NOTE where head-to-head matches have been played (None otherwise)."""
-        return LEVEL_NOTE if any("y" in p for p in self._observed()) else None
-
-    def _smoothing_in_effect(self) -> float | None:
-        """answer_smoothing where it shapes the answer; None in a trust region, whose answer is the
-        local model's."""
-        return None if self.region is not None else self.answer_smoothing
-
-    def _caution_in_effect(self) -> float | None:
-        """answer_caution where it shapes the answer; None in a trust region."""
-        return None if self.region is not None else self.answer_caution
-
-    def _answer_note(self) -> str:
-        """How the answer was chosen, for the screen report: the caution and the smoothing in effect."""
-        caution, smoothing = self._caution_in_effect(), self._smoothing_in_effect()
-        note = "" if caution in (None, 0.0) else f" less {caution:g} sd"
-        return note + ("" if smoothing in (None, 1.0) else f", its lengthscales x{smoothing:g}")
-
-    def optimum_intervals(self) -> list[dict[str, Any]]:
-        """optimum_location() per parameter in engine units: code, low, low_50, median, high_50, high
-        (the 95% interval's ends, the central half's and the median; each also as the parameter's
-        format shows it); [] before any result."""
-        location = self.optimum_location()
-        found = self.recommendation()
-        if location is None or found is None:
-            return []
-        rows = []
-        for j, (spec, quantiles) in enumerate(zip(self.parameter_specs, location)):
-            row: dict[str, Any] = {"code": spec.code, "optimiser": list(quantiles)}
-            for name, value in zip(OPTIMUM_NAMES, quantiles):
-                point = list(found[0])
-                point[j] = value
-                row[name] = self.convert(point)[j]
-                row[f"shown_{name}"] = spec.format % (row[name],)
-            rows.append(row)
-        return rows
-
-    def _write_slices(self, out: TextIO) -> None:
-        out.write("\nThe model along each parameter, the others at the recommendation "
-                  "(win rate [95%]):\n")
-        for s in self.slices():
-            out.write(f"  {s['code']}:\n")
-            for i in range(0, SLICE_POINTS, 4):
-                value = self.parameter_specs[[p.code for p in self.parameter_specs].index(s["code"])]
-                shown = value.format % (s["engine_values"][i],)
-                out.write(f"    {shown:<24} {s['win_rate'][i]:.3f} [{s['low'][i]:.3f}, {s['high'][i]:.3f}]\n")
 
     def write_short_report(self, out: TextIO) -> None:
         self.write_static_description(out)
@@ -939,29 +547,14 @@ class BayesTuner(ContinuousTuner):
         self.write_opponent_line(out)
         out.write("\n")
 
-    def _point_json(self, point: dict[str, Any]) -> dict[str, Any]:
-        """A match in the JSON report: its point, the other point where it was head to head (its wins
-        are the first point's against the second), wins and games."""
-        found = {"optimiser_parameters": point["x"],
-                 "parameters": self.format_optimiser_parameters(point["x"])}
-        if "y" in point:
-            found.update({"against_optimiser_parameters": point["y"],
-                          "against_parameters": self.format_optimiser_parameters(point["y"])})
-        return {**found, "wins": point["wins"], "games": point["games"]}
-
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()
         found = self.recommendation()
         recommended = None
         if found is not None:
-            rate, low, high = self._rate_interval(found[1], found[2])
-            recommended = {"optimiser_parameters": found[0],
-                           "parameters": self.format_optimiser_parameters(found[0]),
-                           "answer_smoothing": self._smoothing_in_effect(),
-                           "answer_caution": self._caution_in_effect(),
-                           "optimism": self._optimism(), "level_note": self._level_note(),
-                           "model_win_rate": rate, "model_win_rate_95": [low, high],
-                           "elo": elo_from_rate(rate), "optimum_95": self.optimum_intervals()}
+            recommended = recommended_json(found, self.format_optimiser_parameters(found[0]),
+                                           self._smoothing_in_effect(), self._caution_in_effect(),
+                                           level_note(self._observed()), self.optimum_intervals())
         played = self.results()
         gp = self.model()   # the model that gave the answer, refitted if due
         hyper, rotation = (None, None) if gp is None else gp.hyper.to_lists()
@@ -970,7 +563,7 @@ class BayesTuner(ContinuousTuner):
             "number_of_games": self.number_of_games,
             "stop_reason": self.stop_reason(played),
             "games_per_point": self.games_per_point,
-            "points": [self._point_json(p) for p in self.points],
+            "points": [point_json(p, self.format_optimiser_parameters) for p in self.points],
             "head_to_head": self.head_to_head,
             "hyperparameters": hyper,
             "kernel_rotation": rotation,

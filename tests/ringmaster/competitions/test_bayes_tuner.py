@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ringmaster.competitions import bayes_tuner as bayes
+from ringmaster.competitions import bayes_matches as matches
+from ringmaster.competitions.bayes_model import observed_matches
+from ringmaster.competitions.bayes_trust_region import local_model
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
 from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
@@ -79,9 +81,9 @@ def test_bad_settings_are_refused_in_one_line(changes, message):
 
 
 def test_the_trend_setting_offers_exactly_the_models_trends():
-    from ringmaster.competitions import bayes_tuner
+    from ringmaster.competitions import bayes_settings
     from ringmaster.tuning import gaussian_process
-    assert bayes_tuner.TRENDS == gaussian_process.TRENDS
+    assert bayes_settings.TRENDS == gaussian_process.TRENDS
 
 
 def test_match_size_gives_about_150_points_and_is_even():
@@ -716,16 +718,16 @@ def test_after_the_design_two_candidates_play_each_other_either_side_of_the_incu
 
 def test_every_fourth_match_after_the_design_plays_the_opponent_at_the_incumbent():
     tuner = make_tuner(head_to_head=True, games_per_point=4, answer_caution=0)
-    run_simulation(tuner, peak, 4 * (tuner.design_matches + bayes.LEVEL_EVERY - 1), random.Random(2))
+    run_simulation(tuner, peak, 4 * (tuner.design_matches + matches.LEVEL_EVERY - 1), random.Random(2))
     incumbent = tuner.recommended_parameters()
     jobs = [tuner.get_game() for _ in range(4)]
-    index = tuner.design_matches + bayes.LEVEL_EVERY - 1
+    index = tuner.design_matches + matches.LEVEL_EVERY - 1
     assert [j.game_id for j in jobs] == [f"{index}r{r}" for r in range(4)]
     assert {(j.player_b.code, j.player_w.code) for j in jobs} == {(f"p{index}", "opp")}
     assert "y" not in tuner.points[index] and abs(tuner.points[index]["x"][0] - incumbent[0]) < 0.01
     run_simulation(tuner, peak, 600 - tuner.results() - 4, random.Random(3))
     after = tuner.points[tuner.design_matches:]
-    assert all("y" not in p for p in after[bayes.LEVEL_EVERY - 1::bayes.LEVEL_EVERY])
+    assert all("y" not in p for p in after[matches.LEVEL_EVERY - 1::matches.LEVEL_EVERY])
     assert sum("y" in p for p in after) > len(after) // 2     # the others are mostly pairs here
 
 
@@ -752,15 +754,15 @@ def test_with_head_to_head_a_lone_match_is_chosen_near_the_incumbent_from_two_pa
     tuner = make_tuner(number_of_games=300, parameters=parameters)
     run_simulation(tuner, corner_peak if dims == 2 else lambda p: corner_peak([p[0], 0.95]), 300,
                    random.Random(2))
-    assert len(spans) > 20 and (max(spans) < 5 * bayes.KG_SPREAD) == near
+    assert len(spans) > 20 and (max(spans) < 5 * matches.KG_SPREAD) == near
     assert all(abs(v - 0.95) < 0.15 for v in tuner.recommended_parameters())
 
 
 def test_a_pair_is_moved_inward_whole_where_a_point_would_leave_the_range():
-    plus, minus = bayes.pairs_either_side([0.95, 0.5], [[0.1, 0.05], [0.02, -0.2], [-0.25, 0.25]])
+    plus, minus = matches.pairs_either_side([0.95, 0.5], [[0.1, 0.05], [0.02, -0.2], [-0.25, 0.25]])
     assert plus == pytest.approx(np.array([[1.0, 0.55], [0.97, 0.3], [0.5, 0.75]]))
     assert minus == pytest.approx(np.array([[0.8, 0.45], [0.93, 0.7], [1.0, 0.25]]))
-    plus, minus = bayes.pairs_either_side([0.0, 1.0], [[-0.25, 0.25]])
+    plus, minus = matches.pairs_either_side([0.0, 1.0], [[-0.25, 0.25]])
     assert plus == pytest.approx(np.array([[0.0, 1.0]])) and minus == pytest.approx(np.array([[0.5, 0.5]]))
 
 
@@ -778,11 +780,11 @@ def test_at_an_incumbent_by_the_edge_the_pairs_along_the_axes_keep_their_lengths
     monkeypatch.setattr(gaussian_process, "knowledge_gradient_head_to_head", recording)
     tuner = make_tuner(number_of_games=300, parameters=two_parameters())
     run_simulation(tuner, lambda p: corner_peak([1.0, p[1]]), 300, random.Random(2))
-    radii = np.geomspace(*bayes.PAIR_RADII, bayes.AXIS_RADII)
+    radii = np.geomspace(*matches.PAIR_RADII, matches.AXIS_RADII)
     near_edge = [h for h, incumbent in half_lengths if max(incumbent) > 1.0 - radii[-1]]
     assert len(near_edge) > 10
     for h in near_edge:   # each axis's radii, whole: the last 2 * AXIS_RADII steps are the axes'
-        assert h[-2 * bayes.AXIS_RADII:] == pytest.approx(np.tile(radii, 2))
+        assert h[-2 * matches.AXIS_RADII:] == pytest.approx(np.tile(radii, 2))
 
 
 def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_half():
@@ -804,7 +806,7 @@ def test_head_to_head_finds_the_peak_and_plays_around_it():
     point, mean, sd = tuner.recommendation()
     assert abs(point[0] - 0.7) < 0.08
     pairs = [p for p in tuner.points if "y" in p]
-    chosen = (len(tuner.points) - tuner.design_matches) * (bayes.LEVEL_EVERY - 1) // bayes.LEVEL_EVERY
+    chosen = (len(tuner.points) - tuner.design_matches) * (matches.LEVEL_EVERY - 1) // matches.LEVEL_EVERY
     assert len(pairs) > 0.8 * chosen      # here pairs are worth more than matches against the opponent
     middles = [(p["x"][0] + p["y"][0]) / 2 for p in pairs[len(pairs) // 2:]]
     assert sum(abs(m - 0.7) < 0.15 for m in middles) > 0.8 * len(middles)
@@ -885,6 +887,6 @@ def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_di
     boxed = make_tuner(trust_region=True, games_per_point=4)
     boxed.set_status(status)
     run_simulation(boxed, peak, 40, random.Random(3))
-    local, low, side = boxed._local_model(boxed.region, refit=False)
+    local, low, side = local_model(boxed.region, observed_matches(boxed.points), False, boxed.refit_every)
     assert local.other is not None        # the pairs are differences there too, not wins
     assert abs(boxed.recommendation()[0][0] - 0.7) < 0.15
