@@ -249,20 +249,6 @@ def test_a_changed_parameter_list_is_refused_naming_the_parameters():
         make_tuner(one).set_status(status)
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"players": {"opp2": Player("test")}, "opponent": "opp2"},
-     "'opponent' is opp2 in the control file but was opp for the games so far"),
-    ({"candidate_colour": "b"}, "'candidate_colour' is b in the control file but was w for the games so far"),
-])
-def test_a_changed_opponent_or_colour_is_refused(changes, message):
-    status = json.loads(json.dumps(make_tuner().get_status()))
-    remedy = "; put it back, or start afresh with `ringmaster reset`"
-    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
-        make_tuner(default_config(**changes)).set_status(status)
-    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
-    make_tuner(default_config(**changes)).set_status(status)
-
-
 @pytest.mark.parametrize("axisa, message", [
     (Parameter("axisa", initial_mean=0.5, initial_variance=1.0, transform=lambda x: 10 ** x),
      "parameter axisa: 'transform' at the initial mean (0.5) is 3.162 in the control file but was 0.5"),

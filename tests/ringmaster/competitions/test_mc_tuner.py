@@ -4,7 +4,6 @@ import io
 import json
 import math
 import random
-import re
 
 import pytest
 
@@ -547,25 +546,6 @@ def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
     with pytest.raises(CompetitionError, match=r"^the control file has 1 parameters \(resign_at\) but "
                        r"the games so far had 2; put them back, or start afresh with `ringmaster reset`$"):
         other.set_status(status)
-
-
-@pytest.mark.parametrize("changes, message", [
-    ({"players": {"opp2": Player("test")}, "opponent": "opp2"},
-     "'opponent' is opp2 in the control file but was opp for the games so far"),
-    ({"candidate_colour": "random"},
-     "'candidate_colour' is random in the control file but was w for the games so far"),
-])
-def test_a_changed_opponent_or_colour_is_refused(changes, message):
-    # The games against opp and against opp2 would be mixed in every candidate's record.
-    tuner = make_tuner()
-    candidate_wins(tuner, tuner.get_game())
-    status = json.loads(json.dumps(tuner.get_status()))
-    assert status["opponent"] == "opp" and status["candidate_colour"] == "w"
-    with pytest.raises(CompetitionError, match="^" + re.escape(message + REMEDY) + "$"):
-        make_tuner(default_config(**changes)).set_status(status)
-    # A state written before they were kept loads, as it always did.
-    del status["opponent"], status["candidate_colour"]
-    make_tuner(default_config(**changes)).set_status(status)
 
 
 def test_allowed_control_file_changes_are_accepted():

@@ -305,21 +305,6 @@ def test_a_changed_parameter_list_is_refused_naming_the_parameters():
         make_tuner(parameters=[Parameter("y", scale=LINEAR(0, 1))]).set_status(status)
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"players": {"opp2": Player("opp")}, "opponent": "opp2"},
-     "'opponent' is opp2 in the control file but was opp for the games so far"),
-    ({"candidate_colour": "random"},
-     "'candidate_colour' is random in the control file but was b for the games so far"),
-])
-def test_a_changed_opponent_or_colour_is_refused(changes, message):
-    status = json.loads(json.dumps(make_tuner().get_status()))
-    remedy = "; put it back, or start afresh with `ringmaster reset`"
-    with pytest.raises(CompetitionError, match="^" + re.escape(message + remedy) + "$"):
-        make_tuner(**changes).set_status(status)
-    del status["opponent"], status["candidate_colour"]   # a state written before they were kept
-    make_tuner(**changes).set_status(status)
-
-
 @pytest.mark.parametrize("before, after, message", [
     (LINEAR(0, 1), LINEAR(0, 2),
      "parameter x: 'scale' is 0 to 2, 1 at the middle in the control file but was 0 to 1, 0.5 at the middle"),

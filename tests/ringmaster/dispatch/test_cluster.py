@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -282,34 +283,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distributed):
-    games = 6
-    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
-                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
-                               games=games))
+@contextlib.contextmanager
+def own_cluster(distributed):
+    """A scheduler and one worker of our own, as processes: (address, the processes), each of
+    them killed at the end (a test may append more)."""
     port = _free_port()
     processes = _scheduler_and_worker(distributed, port)
-    address = f"tcp://127.0.0.1:{port}"
     try:
-        run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
-                                "--cluster", address], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while "response from game" not in _read(ctl[:-4] + ".log"):
-            assert time.monotonic() < deadline and run.poll() is None
-            time.sleep(0.05)
-        os.kill(processes[0].pid, signal.SIGKILL)   # the scheduler
-        output, _ = run.communicate(timeout=120)
-        assert run.returncode == EXIT_INTERRUPTED, output
-        assert "lost the Dask scheduler" in output
-        assert "Traceback" not in output
-        for process in processes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        processes = _scheduler_and_worker(distributed, port)
-        result = invoke("run", ctl, "-q", "--cluster", address)
-        assert result.exit_code == EXIT_OK, result.output
-        check_consistent(ctl, games)
+        yield f"tcp://127.0.0.1:{port}", processes
     finally:
         for process in processes:
             try:
@@ -319,25 +300,46 @@ def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distri
             process.wait()
 
 
+def run_until_a_result(write_ctl, address: str, games: int) -> tuple[str, subprocess.Popen]:
+    """A playoff of games 0.03 s a move, run on the cluster at address until its first result."""
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
+                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
+                               games=games))
+    run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
+                            "--cluster", address], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while "response from game" not in _read(ctl[:-4] + ".log"):
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.05)
+    return ctl, run
+
+
+def test_a_lost_scheduler_stops_the_run_cleanly_and_it_resumes(write_ctl, distributed):
+    games = 6
+    with own_cluster(distributed) as (address, processes):
+        ctl, run = run_until_a_result(write_ctl, address, games)
+        os.kill(processes[0].pid, signal.SIGKILL)   # the scheduler
+        output, _ = run.communicate(timeout=120)
+        assert run.returncode == EXIT_INTERRUPTED, output
+        assert "lost the Dask scheduler" in output
+        assert "Traceback" not in output
+        for process in processes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        processes[:] = _scheduler_and_worker(distributed, int(address.rsplit(":", 1)[1]))
+        result = invoke("run", ctl, "-q", "--cluster", address)
+        assert result.exit_code == EXIT_OK, result.output
+        check_consistent(ctl, games)
+
+
 def test_a_worker_joining_with_other_code_stops_the_run_and_no_game_is_lost(
         write_ctl, distributed, tmp_path):
     # A worker present at the start is checked by connect(); one that joins later, before
     # any result of its own is taken. The run stops with the results so far kept.
     games = 40
-    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.03"),
-                               q=fake_engine_command("--name", "q", "--move-delay", "0.03"),
-                               games=games))
-    port = _free_port()
-    processes = _scheduler_and_worker(distributed, port)
-    address = f"tcp://127.0.0.1:{port}"
-    try:
-        run = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-q",
-                                "--cluster", address], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while "response from game" not in _read(ctl[:-4] + ".log"):
-            assert time.monotonic() < deadline and run.poll() is None
-            time.sleep(0.05)
+    with own_cluster(distributed) as (address, processes):
+        ctl, run = run_until_a_result(write_ctl, address, games)
         environment = dict(os.environ, PYTHONPATH=_ringmaster_with_other_code(tmp_path / "other"))
         processes.append(subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
@@ -350,14 +352,9 @@ def test_a_worker_joining_with_other_code_stops_the_run_and_no_game_is_lost(
         counted = len(json.load(open(ctl[:-4] + ".status"))["competition"]["results"]["0"])
         assert 0 < counted < games
         check_consistent(ctl, counted)
-        os.killpg(processes.pop().pid, signal.SIGKILL)
+        other = processes.pop()
+        os.killpg(other.pid, signal.SIGKILL)
+        other.wait()
         result = invoke("run", ctl, "-q", "--cluster", address)
         assert result.exit_code == EXIT_OK, result.output
         check_consistent(ctl, games)
-    finally:
-        for process in processes:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            process.wait()
