@@ -81,6 +81,21 @@ class RunDirectory:
     def checkpoint(self, iteration: int) -> Path:
         return self.checkpoints / f"iter_{iteration:04d}.pt"
 
+    def check_usable(self) -> None:
+        """Raises ValueError unless root is a run (state.json there), or a place for a new one:
+        not a file, and holding no run's files without its state.json, which a new run would
+        overwrite (trainer.pt, checkpoints...)."""
+        if self.root.exists() and not self.root.is_dir():
+            raise ValueError(f"--run-dir {self.root}: a file, not a directory; give a directory "
+                             "for the run")
+        if self.state.exists():
+            return
+        held = [path.name for path in (self.config, self.trainer, self.checkpoints, self.replay,
+                                       self.metrics_json, self.elo) if path.exists()]
+        if held:
+            raise ValueError(f"{self.state}: missing, where {self.root} holds a run's "
+                             f"{', '.join(held)}; {RESTORE}")
+
 
 def _write_json(path: Path, data) -> None:
     tmp = path.with_name(path.name + ".tmp")
@@ -115,6 +130,7 @@ class Pipeline:
     def __init__(self, run_dir: Path, config: RunConfig, device: str = "auto",
                  log=print) -> None:
         self.paths = RunDirectory(run_dir)
+        self.paths.check_usable()
         self.device = resolve_device(device)
         self.log = log
         if self.paths.state.exists():

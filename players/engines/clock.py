@@ -39,6 +39,7 @@ class Clock:
       increment   -- fischer: seconds added after each move
       time_left, stones_left -- what is left, as time_left says it: the last time_left,
                      less what our genmoves spent since (None: neither told nor started);
+                     told: the controller's time_left since our last move, not our account;
                      stones 0 in main time, else the period's stones left, and for byoyomi
                      the periods left (the kgs-time_settings convention)
     """
@@ -51,6 +52,7 @@ class Clock:
     kind: str = "canadian"
     periods: int = 0
     increment: float = 0.0
+    told: bool = False   # time_left came from the controller since our last move (not our account)
 
     @property
     def left(self) -> float:
@@ -79,6 +81,7 @@ class Clock:
         ringmaster's clock does: a move that finishes main time and goes on is a period's
         first stone; a byo-yomi period is kept by a move within it, and each one overrun is
         lost, though never the last; Fischer adds its increment). Never below 0."""
+        self.told = False
         if self.kind == "none":
             return
         if self.time_left is None:

@@ -242,6 +242,7 @@ class GtpAdapter:
         clock = self.clocks.setdefault("bw".index(colour), Clock())
         clock.time_left = seconds
         clock.stones_left = stones
+        clock.told = True
 
     def _action(self, vertex: str) -> int:
         try:

@@ -127,8 +127,9 @@ class LagMeter:
         self._left = self._searched = None
 
     def observe(self, clock: Clock) -> None:
-        """The clock before our genmove."""
-        left = clock.time_left if in_main_time(clock) else None
+        """The clock before our genmove. Only a time_left the controller sent measures lag: our
+        own account falls by just what our genmove took, and would make the lag look nil."""
+        left = clock.time_left if in_main_time(clock) and clock.told else None
         if left is not None and self._left is not None and self._searched is not None:
             sample = self._left - left + (clock.increment if clock.kind == "fischer" else 0.0) \
                 - self._searched

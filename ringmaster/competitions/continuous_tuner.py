@@ -120,8 +120,9 @@ class ContinuousTuner(Tuner):
                     raise changed_since_state(f"parameter {spec.code}: 'scale'", now, before)
         start = status.get("start")
         confirmation = status.get("confirmation")
-        plays_start = (self.confirms_against_start if confirmation is None
-                       else confirmation.get("against") == "start")   # as confirmation_from_json reads it
+        plays_start = self.confirm_games > 0 and (
+            self.confirms_against_start if confirmation is None
+            else confirmation.get("against") == "start")   # as confirmation_from_json reads it
         if start is not None and plays_start:
             for spec, old, new in zip(self.parameter_specs, start, self.start, strict=True):
                 if float(old) != new:

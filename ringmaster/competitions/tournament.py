@@ -235,12 +235,14 @@ class Tournament(Competition):
     # Games
 
     def get_player_checks(self) -> list[PlayerCheck]:
-        """One check a player, in the settings of its first matchup, with the commands
-        all its matchups need (handicap, openings' set-up stones, scoring) and whether any
-        of them is timed; and one for the referee engine, if any, with what it needs."""
+        """One check a player, on the board of its first matchup and each other board its
+        matchups use, with the commands they all need (handicap, openings' set-up stones,
+        scoring) and whether any of them is timed; and one for the referee engine, if any,
+        with what it needs. Matchups this run won't play (run --matchup) ask for nothing."""
         checks: dict[str, PlayerCheck] = {}
         for m in self.matchups.values():
-            if m.number_of_games == 0:
+            if m.number_of_games == 0 or \
+                    (self.chosen_matchups is not None and m.id not in self.chosen_matchups):
                 continue
             for index, code in enumerate((m.player_1, m.player_2)):
                 base = code.split("#")[0]

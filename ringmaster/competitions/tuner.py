@@ -57,11 +57,12 @@ CONFIRM_PLAYER_CODE = "best"
 START_PLAYER_CODE = "start"
 
 CONFIRM_LOS_BAR = 0.975
-"""ce_tuner and spsa_tuner recommend their answer once it beat the start in confirmation games with
-this likelihood of superiority, and the 95% interval of its score against the start lies above
-even: their searches have no measure of their own that tells an answer on a peak from one on a
-plateau (reports/ has the simulations). 0.975 one-sided is what a two-sided 95% interval above 0
-asks; at 0.95, 'Use' stood beside an Elo interval reaching below 0 (reports/tuner_verdicts.md)."""
+"""ce_tuner, spsa_tuner and bayes_tuner recommend their answer once it beat the start in
+confirmation games with this likelihood of superiority, and the 95% interval of its score
+against the start lies above even: their searches have no measure of their own that tells an
+answer on a peak from one on a plateau (reports/ has the simulations). 0.975 one-sided is what a
+two-sided 95% interval above 0 asks; at 0.95, 'Use' stood beside an Elo interval reaching below
+0 (reports/tuner_verdicts.md)."""
 
 EDGE_SHARE = 0.05
 """A continuous tuner's answer this close to an end of a parameter's range (a share of it) is warned:

@@ -156,9 +156,10 @@ def worker_name() -> str:
 WATCH_INTERVAL = 0.5
 
 
-def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str]:
+def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str, str]:
     """A job on a Dask worker: stopped (its engines killed) once the run no longer wants
-    it (cancelled, or the ringmaster gone), and what its engines left behind killed after."""
+    it (cancelled, or the ringmaster gone), and what its engines left behind killed after.
+    Returns its outcome, the worker's name and the digest of the code that played it."""
     from distributed import get_worker
     worker = get_worker()
     key = worker.get_current_task()
@@ -170,7 +171,7 @@ def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str]:
                                        daemon=True)
             watcher.start()
             try:
-                return run_job(play, job), worker_name()
+                return run_job(play, job), worker_name(), code_fingerprint()
             finally:
                 finished.set()
     finally:
@@ -218,8 +219,9 @@ class ClusterLoop(JobLoop):
         self.workers: set[str] = set(client.scheduler_info().get("workers", {}))
         self.unreachable_since: float | None = None
         # Workers whose code matches ours: those there at the start were checked by connect(),
-        # any that joins since is checked before its first result is taken.
+        # any that joins since on the next poll.
         self.checked: set[str] = set(self.workers)
+        self.refused: ClusterUnavailable | None = None   # a result came from other code
 
     def submit(self, job: Any) -> Any:
         # A unique key and pure=False: Dask would otherwise hand back the cached result
@@ -253,15 +255,20 @@ class ClusterLoop(JobLoop):
     def _deliver(self, future: Any, job: Job) -> None:
         from distributed import KilledWorker
         if future.status == "finished":
-            outcome, where = future.result()
-            address = where.rsplit(" ", 1)[-1]
-            if address not in self.checked:
-                self.check_joined({address})
-            if address not in self.checked:
-                self.source.process_error_response(
-                    job, f"played on the Dask worker {where}, which left before its ringmaster "
-                         "code could be checked")
+            result = future.result()
+            if not (isinstance(result, tuple) and len(result) == 3 and result[2] == code_fingerprint()):
+                # Played by other code (one older than this check returns 2 items): not taken,
+                # so it is played again when the run resumes; the run stops once every
+                # other finished game is delivered (between).
+                if self.refused is None:
+                    where = result[1] if isinstance(result, tuple) and len(result) > 1 else "?"
+                    theirs = result[2] if isinstance(result, tuple) and len(result) > 2 else "none"
+                    self.refused = ClusterUnavailable(
+                        f"the Dask worker {where} joined the run with other ringmaster code than "
+                        f"this one ({theirs} against {code_fingerprint()}): install this ringmaster "
+                        "on every worker; the results so far are saved")
                 return
+            outcome, where, _ = result
             self.source.note_host(job, where)
             deliver(self.source, job, outcome)
             return
@@ -278,6 +285,10 @@ class ClusterLoop(JobLoop):
         self.source.process_error_response(job, message)
 
     def between(self) -> None:
+        """Raises ClusterUnavailable once a result came from other code (every other finished
+        game delivered first); watches the workers."""
+        if self.refused is not None:
+            raise self.refused
         self.watch(time.monotonic())
 
     def watch(self, now: float) -> None:
@@ -299,6 +310,7 @@ class ClusterLoop(JobLoop):
                 raise ClusterLost(self._lost_message()) from None
             return
         self.unreachable_since = None
+        self.checked &= workers   # one that comes back at the same address is checked again
         self.check_joined(workers)
         ours = {f.key: job for f, job in self.in_flight.items()}
         for worker in self.workers - workers:
@@ -313,17 +325,20 @@ class ClusterLoop(JobLoop):
                     self.playing_on[key] = worker
 
     def check_joined(self, workers: set[str]) -> None:
-        """Check the code of those of workers not checked yet and still there.
+        """Check the code of those of workers not checked yet and still there, so that a run
+        stops as soon as one with other code joins (every result carries the digest of the
+        code that played it too: _deliver takes none from other code).
 
         Raises ClusterUnavailable (the run stops, its results saved) if one differs.
         """
-        new = sorted(workers - self.checked)
-        if new:
-            present = set(self.client.scheduler_info().get("workers", {}))
-            new = [w for w in new if w in present]   # one gone would cost a 30 s connect timeout
-        if new:
-            require_same_code(self.client, new, joined=True)
-            self.checked.update(new)
+        for worker in sorted(workers - self.checked):
+            try:
+                require_same_code(self.client, [worker], joined=True)
+            except ClusterUnavailable:
+                if worker in self.client.scheduler_info().get("workers", {}):
+                    raise
+                continue   # it left while being checked: nothing of its is taken unchecked
+            self.checked.add(worker)
 
     def _lost_message(self) -> str:
         return ("lost the Dask scheduler; the results so far are saved, and games in progress "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -20,13 +21,18 @@ def opponent_of(colour: Colour) -> Colour:
 
 
 
+VERTEX = re.compile(r"[A-Za-z][1-9][0-9]?|pass", re.IGNORECASE)
+"""GTP's vertex: a letter and a row number (no sign, no leading zero, ASCII digits), or pass."""
+
+
 def parse_vertex(vertex: str, board_size: int) -> tuple[int, int] | None:
-    """A GTP vertex as sgfmill reads it, (row, col) or None for pass, in ASCII only: GTP's
-    vertex is a letter and a number, and int() would also read other scripts' digits ('a١').
+    """A GTP vertex as sgfmill reads it, (row, col) or None for pass, in GTP's own form only:
+    sgfmill reads the row with int(), which also takes 'C+5', 'A03' and other scripts' digits
+    ('a١'), so an engine's odd vertex passed as a move.
 
     Raises ValueError if the text isn't a vertex on a board of this size.
     """
-    if not vertex.isascii():
+    if not VERTEX.fullmatch(vertex):
         raise ValueError(f"not a vertex: {vertex!r}")
     return common.move_from_vertex(vertex, board_size)
 

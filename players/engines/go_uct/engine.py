@@ -263,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.playouts < 1 or options.threads < 1:
         print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
         return 2
+    refusal = gtp_adapter.budget_refusal(None, options.seconds)
+    if refusal:
+        print(f"mcts: {refusal}", file=sys.stderr)
+        return 2
     negative = [f"--prior-{name.replace('_', '-')}" for name, _ in PRIOR_OPTIONS
                 if not getattr(options, f"prior_{name}") >= 0]
     if negative or not (options.prior_weight >= 0 and options.prior_even >= 0):

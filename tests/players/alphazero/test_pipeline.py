@@ -330,6 +330,9 @@ def train_refusal(capsys, argv: list[str]) -> str:
     ("state.json", lambda run: (run / "state.json").write_text('{"games": 1}'),
      "not a run's state (it lacks iteration, train_steps"),
     ("config.json", lambda run: (run / "config.json").unlink(), "can't read it"),
+    # A new run started here overwrote the run's trainer.pt, config and checkpoints.
+    ("state.json", lambda run: (run / "state.json").unlink(),
+     "missing, where {run} holds a run's config.json, trainer.pt, checkpoints, replay"),
     ("replay/iter_00001.npz", lambda run: (run / "replay" / "iter_00001.npz").write_bytes(b"PK"),
      "a corrupt replay shard; delete it to resume without its positions"),
 ])
@@ -337,7 +340,7 @@ def test_a_missing_or_corrupt_run_file_is_named_with_what_to_do(finished_run, tm
                                                                  name, break_it, says):
     run = broken_copy(finished_run, tmp_path, break_it)
     line = train_refusal(capsys, ["--run-dir", str(run), "--device", "cpu", "--iterations", "1"])
-    assert line.startswith(f"train: {run / name}: {says}")
+    assert line.startswith(f"train: {run / name}: {says.format(run=run)}")
     if name != "replay/iter_00001.npz":
         assert line.endswith("; restore it from a copy, or start a new run in another --run-dir")
 
@@ -362,3 +365,6 @@ def test_bad_settings_leave_no_run_directory_behind(tmp_path, capsys):
     assert train_refusal(capsys, ["--run-dir", str(tmp_path / "gpu"), "--device", "gpu"]) == \
         "train: --device 'gpu': expected auto, cpu, cuda or cuda:N"
     assert not (tmp_path / "gpu").exists()
+    (tmp_path / "file.pt").write_text("x")
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "file.pt")]) == \
+        f"train: --run-dir {tmp_path / 'file.pt'}: a file, not a directory; give a directory for the run"

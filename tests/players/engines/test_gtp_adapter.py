@@ -266,7 +266,11 @@ def test_a_vertex_is_a_letter_and_ascii_digits():
     ok(engine, "play b a1")
     with pytest.raises(ValueError, match="not a vertex"):
         GoRules(5).parse_move("c٣")
-    assert GoRules(5).parse_move("c3") == (2, 2)
+    assert GoRules(5).parse_move("c3") == (2, 2) and GoRules(5).parse_move("PASS") is None
+    for odd in ["C+3", "A03", "a 1", "+c3", "c-3"]:   # int() took the first two
+        fails(engine, f"play w {odd}")
+        with pytest.raises(ValueError, match="not a vertex"):
+            GoRules(5).parse_move(odd)
 
 
 def test_othello_engines_have_no_handicap_commands():

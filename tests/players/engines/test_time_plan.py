@@ -86,31 +86,41 @@ def test_plan_move_is_the_clocks_own_budget_unless_managed():
 def test_lag_meter_measures_what_the_clock_charged_beyond_the_search():
     meter = LagMeter()
     clock = absolute(20, left=20.0)
+    clock.told = True                                      # as the controller's time_left
     assert meter.lag() == LAG                              # nothing measured yet
     meter.observe(clock)
     meter.searched(0.50)
-    clock.time_left = 19.44
+    clock.time_left, clock.told = 19.44, True
     meter.observe(clock)
     assert meter.lag() == pytest.approx(0.06)
     meter.searched(0.30)
-    clock.time_left = 19.10
+    clock.time_left, clock.told = 19.10, True
     meter.observe(clock)
     assert meter.lag() == pytest.approx((0.06 + 0.04) / 2)
     meter.searched(0.30)
-    clock.time_left = 20.0                                 # a new game: no sample
+    clock.time_left, clock.told = 20.0, True               # a new game: no sample
     meter.observe(clock)
     meter.reset()
-    clock.time_left = 10.0
+    clock.time_left, clock.told = 10.0, True
     meter.observe(clock)
     assert len(meter.samples) == 2
     fischer = clock_from_settings(["fischer", "60", "2"], fischer=True)
     meter = LagMeter()
-    fischer.time_left = 50.0
+    fischer.time_left, fischer.told = 50.0, True
     meter.observe(fischer)
     meter.searched(1.0)
-    fischer.time_left = 50.95                              # +2 increment, 1.05 spent
+    fischer.time_left, fischer.told = 50.95, True          # +2 increment, 1.05 spent
     meter.observe(fischer)
     assert meter.lag() == pytest.approx(0.05)
+    # Our own account, with no time_left from the controller, falls by just our move's
+    # seconds: it measures nothing (it made the lag look nil, and the engine overspent).
+    meter = LagMeter()
+    clock = absolute(20, left=20.0)
+    meter.observe(clock)
+    meter.searched(0.50)
+    clock.spend(0.501)
+    meter.observe(clock)
+    assert not meter.samples and meter.lag() == LAG
 
 
 def test_lag_meter_ignores_overtime():
@@ -180,7 +190,7 @@ def play_absolute(main: float, moves: int, lag: float, *, manage: bool, extend: 
     left after each move (the controller's view)."""
     clock, meter, left, lefts = absolute(main), LagMeter(), main, []
     for k in range(moves):
-        clock.time_left = left
+        clock.time_left, clock.told = left, True               # the controller's time_left
         meter.observe(clock)
         plan = plan_move(clock, max(4, 81 - 2 * k), 81, meter.lag(), manage=manage,
                          extend_ratio=extend)

@@ -386,8 +386,10 @@ def test_a_changed_start_is_refused_where_the_confirmation_games_play_it():
     with pytest.raises(CompetitionError, match="^parameter x: 'start' is 0.3 in the control file but "
                                                "was 0.5 for the games so far"):
         make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
-    # A run whose confirmation games play the opponent: every point keeps its own place, and the
-    # start only placed the design's first matches.
+    # With no confirmation games, or a run whose confirmation games play the opponent: every
+    # point keeps its own place, and the start only placed the design's first matches.
+    make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)],
+               confirm_games=0).set_status(status)
     status["confirmation"]["against"] = "opponent"
     tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)])
     tuner.set_status(status)

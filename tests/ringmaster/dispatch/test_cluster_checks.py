@@ -89,3 +89,54 @@ def test_a_player_failing_on_several_workers_is_counted_once():
     assert str(StartupCheckFailed(failures)).startswith("1 player failed the startup check")
     failures.append("player p failed startup check: it crashed")
     assert str(StartupCheckFailed(failures)).startswith("2 players failed the startup check")
+
+
+class FakeFuture:
+    """A finished Dask future holding what _cluster_task returned."""
+
+    def __init__(self, key, result) -> None:
+        self.key, self._result, self.status = key, result, "finished"
+
+    def result(self):
+        return self._result
+
+    def release(self) -> None:
+        pass
+
+
+class RecordingSource:
+    def __init__(self) -> None:
+        self.responses: list = []
+
+    def note_host(self, job, host) -> None:
+        pass
+
+    def process_response(self, response) -> None:
+        self.responses.append(response)
+
+    def process_error_response(self, job, message) -> None:
+        self.responses.append(("void", message))
+
+
+def test_a_result_from_other_code_is_not_taken_and_the_others_are_before_the_run_stops():
+    # Two games finish together: the first from a worker that joined with other code (or an
+    # older one, which returns no digest), the second from a checked worker. The first is
+    # played again when the run resumes; the second must be recorded, not thrown away.
+    from ringmaster.dispatch.cluster import ClusterLoop
+
+    class Client:
+        def scheduler_info(self):
+            return {"workers": {}}
+
+    ours = code_fingerprint()
+    for bad in [((True, "lost"), "w2 tcp://10.0.0.3:1", "0123456789ab"), ((True, "lost"), "w2 x")]:
+        source = RecordingSource()
+        loop = ClusterLoop(Client(), source, play=None, parallel=2, note=print)
+        loop.deliver(FakeFuture("a", bad), job=None)
+        loop.deliver(FakeFuture("b", ((True, "counted"), "w1 tcp://10.0.0.2:1", ours)), job=None)
+        assert source.responses == ["counted"]
+        with pytest.raises(ClusterUnavailable, match=(
+                r"^the Dask worker w2 .* joined the run with other ringmaster code than this one "
+                rf"\((0123456789ab|none) against {ours}\): install this ringmaster on every worker; "
+                r"the results so far are saved$")):
+            loop.between()

@@ -195,6 +195,12 @@ def test_a_player_is_set_up_on_the_board_of_each_of_its_matchups(write_ctl):
     errors = run_player_checks(checks, fake_engine_channel)
     assert errors == [None, "failure response from 'boardsize 7' to player q: boardsize refused "
                             "(matchup small's board)"]
+    # run --matchup 0: the 7x7 matchups get no games in this run, so their boards aren't checked
+    competition = load_control_file(ctl).make_competition()
+    competition.set_clean_status()
+    competition.choose_matchups(["0"])
+    assert [c.more_boards for c in competition.get_player_checks()] == [(), ()]
+    assert run_player_checks(competition.get_player_checks(), fake_engine_channel) == [None, None]
 
 
 def test_a_matchup_with_no_games_asks_for_nothing(write_ctl):
