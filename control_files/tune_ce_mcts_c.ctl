@@ -2,7 +2,7 @@ competition_type = 'ce_tuner'
 
 description = """
 Cross-entropy tuning of the UCT exploration constant of our rollout MCTS
-engine on 7x7 Go, against the engine with the default constant. The tuner
+engine on 7x7 Go, against the same engine at c = 1.0. The tuner
 works on log10(c), so the search moves on a log scale.
     ringmaster run control_files/tune_ce_mcts_c.ctl -j 2
 """

@@ -2,7 +2,7 @@ competition_type = 'mc_tuner'
 
 description = """
 Tune the UCT exploration constant of our rollout MCTS engine on 7x7 Go,
-against the same engine with the default constant. Works out of the box:
+against the same engine at c = 1.0. Works out of the box:
     ringmaster run control_files/tune_mcts_c_7x7.ctl -j 2
 The event stops early once the best candidate beats every other with
 posterior probability 0.95, then the winner plays 40 fresh games.

@@ -2,8 +2,10 @@ competition_type = 'mc_tuner'
 
 description = """
 Tune two settings of our rollout MCTS engine against GNU Go (level 0) on 9x9:
-the exploration constant (log scale) and the playout policy, as a depth-2 UCT
-tree over the constant. Needs GNU Go in /usr/games (Debian's gnugo package).
+the exploration constant (log scale, 8 values) and the playout policy (light or
+heavy): a grid of 16 candidates. (Not a depth-2 tree: its second level would
+split the policy again, into twin candidates sharing the games of one.) Needs
+GNU Go in /usr/games (Debian's gnugo package).
     ringmaster run control_files/tune_mcts_vs_gnugo.ctl -j 8
 At even strength GNU Go wins nearly every game against 800 playouts, so the
 candidates take black with a negative komi (a handicap would do as well: our
@@ -28,7 +30,7 @@ candidate_colour = 'b'
 number_of_games = 2000
 
 parameters = [
-    Parameter('c', scale=LOG(0.1, 4.0), split=4, format='c: %.2f'),
+    Parameter('c', scale=LOG(0.1, 4.0), split=8, format='c: %.2f'),
     Parameter('policy', scale=EXPLICIT(['light', 'heavy']), split=2, format='%s'),
 ]
 
@@ -47,7 +49,7 @@ def make_candidate(c, policy):
 exploration_coefficient = 0.45
 initial_visits = 10
 initial_wins = 5
-max_depth = 2
+max_depth = 1
 summary_spec = [8, 8]
 log_tree_to_history_period = 100
 

@@ -54,6 +54,7 @@ def test_every_command_of_the_tutorial_runs_as_the_page_says(tmp_path, gnugo):
     assert out.count("game 0_0: ") == 1 and "game 0_3: " in out
     # Steps 3 and 4: each tuning run ends with its verdict.
     assert out.count("Verdict: ") == 2
+    assert "parameter c: 'split' has no effect on spsa_tuner" in out + proc.stderr   # as step 4 says
     assert "8/8 tuning games played" in out and "8/8 games played" in out
     assert "confirmation games (2/2) for c: " in out and "against the start" in out
     # Step 5: reset leaves only the control files.

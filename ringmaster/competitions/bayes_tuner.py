@@ -422,6 +422,11 @@ class BayesTuner(ContinuousTuner):
             return NO_GAME
         index, round_number = divmod(number, self.games_per_point)
         if index == len(self.points):
+            if index >= self.design_matches and self.model() is None:
+                # Every design game is in flight (-j above the design's games) and none has a
+                # result: the model that chooses the next match has nothing yet. Wait for one.
+                self.scheduler.retry(number)
+                return NO_GAME
             self.points.append({**self._next_match(), "wins": 0.0, "games": 0})
         point = self.points[index]
         engine_parameters = self.convert(point["x"])

@@ -241,11 +241,16 @@ class CeTuner(Tuner):
         result = response.game_result
         if result.winning_player == code:
             self.wins[number] += 1
+            outcome = "won"
         elif result.winning_player is None:
             self.wins[number] += 0.5
+            outcome = "drew" if result.is_jigo else "got no result"
+        else:
+            outcome = "lost"
+        parameters = self.format_optimiser_parameters(self.sample_parameters[number])
         if self._generation_fixed():
             self._finish_generation()
-        return f"{code} {result.describe()}"
+        return f"{parameters} [sample {code}] {outcome} {result.sgf_result}"
 
     def process_game_error(self, job: GameJob, previous_error_count: int) -> tuple[bool, bool]:
         """Halt if no game has succeeded in this run; otherwise replay it once, halting on a second failure.

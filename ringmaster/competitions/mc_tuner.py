@@ -37,7 +37,7 @@ from ringmaster.tuning.parameters import (
     load_parameters,
     mc_parameter_spec,
 )
-from ringmaster.tuning.scales import SCALE_GLOBALS
+from ringmaster.tuning.scales import SCALE_GLOBALS, is_categorical
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
 
 
@@ -331,9 +331,11 @@ class McTuner(Tuner):
         return "running"
 
     def edge_warnings(self, path: Path) -> list[str]:
-        """A warning for each end of a parameter's range the candidate's cell touches."""
+        """A warning for each end of a parameter's range the candidate's cell touches (a list
+        of choices, such as EXPLICIT(['light', 'heavy']), has no ends to widen)."""
         return [edge_warning(self.parameter_specs[i].code, end)
-                for i, end in edges_touched(self.tree.splits, path)]
+                for i, end in edges_touched(self.tree.splits, path)
+                if not is_categorical(self.parameter_specs[i].convert)]
 
     def verdict(self) -> Verdict:
         """Use the leader only once it is better than every other with probability >= the bar;

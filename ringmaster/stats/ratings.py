@@ -85,7 +85,7 @@ class Unrated:
             parts.append(f"won every game against {', '.join(self.beat)}")
         if self.lost_to:
             parts.append(f"lost every game against {', '.join(self.lost_to)}")
-        return f"{'; '.join(parts)} ({self.games:g} games)"
+        return f"{'; '.join(parts)} ({self.games:g} game{'' if self.games == 1 else 's'})"
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "games": self.games, "score": self.score,

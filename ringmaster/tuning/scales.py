@@ -165,6 +165,13 @@ class EXPLICIT(Scale):
         return (self.values.index(value) + 0.5) / len(self.values)
 
 
+def is_categorical(scale: Any) -> bool:
+    """An EXPLICIT list holding a value that is no number ('light', 'heavy'): a list of choices,
+    whose first and last are no ends of a range."""
+    return isinstance(scale, EXPLICIT) and not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in scale.values)
+
+
 def is_integer_scale(scale: Any) -> bool:
     """True for a LINEAR or LOG scale with integer=True, and for EXPLICIT (a list of values)."""
     return isinstance(scale, EXPLICIT) or (isinstance(scale, (LINEAR, LOG)) and scale.integer)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ringmaster.competitions import bayes_matches as matches
+from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.bayes_model import observed_matches
 from ringmaster.competitions.bayes_trust_region import local_model
 from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_point, latin_hypercube
@@ -878,3 +879,15 @@ def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_di
     local, low, side = local_model(boxed.region, observed_matches(boxed.points), False, boxed.refit_every)
     assert local.other is not None        # the pairs are differences there too, not wins
     assert abs(boxed.recommendation()[0][0] - 0.7) < 0.15
+
+
+def test_with_every_design_game_in_flight_it_waits_for_a_result():
+    # -j above the design's games: the game after them had no model to choose it, and
+    # get_game raised AttributeError ('NoneType' object has no attribute 'predict_mean').
+    tuner = make_tuner(number_of_games=400, games_per_point=4)
+    design = [tuner.get_game() for _ in range(4 * tuner.design_matches)]
+    assert all(job is not NO_GAME for job in design)
+    assert tuner.get_game() is NO_GAME and tuner.get_game() is NO_GAME
+    tuner.process_game_result(make_result(design[0], "b"))
+    job = tuner.get_game()
+    assert job is not NO_GAME and job.game_id == f"{tuner.design_matches}r0"

@@ -120,6 +120,16 @@ def test_game_ids_and_candidates():
                                                             "g0#0r1"]
 
 
+def test_a_games_line_names_the_sample_its_parameters_and_what_it_did():
+    # It read 'g0#0 mcts-c1 beat g0#0 W+R': the sample's code where a player's name goes.
+    tuner = make_tuner()
+    jobs = [tuner.get_game() for _ in range(3)]
+    shown = [tuner.format_optimiser_parameters(tuner.sample_parameters[n]) for n in range(3)]
+    assert tuner.process_game_result(make_result(jobs[0], "w")) == f"{shown[0]} [sample g0#0] won W+R"
+    assert tuner.process_game_result(make_result(jobs[1], "b")) == f"{shown[1]} [sample g0#1] lost B+R"
+    assert tuner.process_game_result(make_result(jobs[2], None, "0")) == f"{shown[2]} [sample g0#2] drew 0"
+
+
 def test_a_generation_updates_the_distribution_towards_the_elite():
     tuner = make_tuner(default_config(samples_per_generation=3, batch_size=2,
                                       elite_proportion=0.34, step_size=0.5))

@@ -142,3 +142,17 @@ def test_parallel_run_finds_the_answer():
     assert run_simulation(tuner, step, 600, random.Random(4), parallel=8) == 600
     assert tuner.tree.best_path() == (3,)
     assert all(node.in_flight == 0 for node in tuner.tree.walk_nodes(tuner.tree.root))
+
+
+def test_a_list_of_choices_has_no_end_of_range_to_warn_of():
+    # 'policy lies at the lowest end of its range ... widen the range of policy', for
+    # EXPLICIT(['light', 'heavy']): there is nothing below 'light'. A list of numbers keeps it.
+    from ringmaster.tuning.scales import EXPLICIT, is_categorical
+    assert is_categorical(EXPLICIT(["light", "heavy"])) and is_categorical(EXPLICIT([1, "x"]))
+    assert not is_categorical(EXPLICIT([1, 2.5, 4])) and not is_categorical(LINEAR(0, 1))
+    for values, warned in [(["light", "heavy"], False), ([8, 16], True)]:
+        tuner = make_tuner(parameters=[Parameter("c", scale=LINEAR(0, 1), split=2),
+                                       Parameter("policy", scale=EXPLICIT(values), split=2)])
+        warnings = [w for cell in range(4) for w in tuner.edge_warnings((cell,))]
+        assert any("warning: c lies at" in w for w in warnings)
+        assert any("warning: policy lies at" in w for w in warnings) == warned

@@ -58,6 +58,8 @@ def test_a_star_rates_only_the_players_linked_both_ways():
     assert [r.player for r in table.ratings] == ["mcts-1000", "mcts-200"]
     assert [(u.player, u.beat, u.lost_to) for u in table.unrated] == [("random", [], ["mcts-1000"])]
     assert table.unrated[0].note() == "lost every game against mcts-1000 (4 games)"
+    one = fit_ratings(games("a", "b", 2, 1) + games("a", "c", 1, 0))
+    assert one.unrated[0].note() == "lost every game against a (1 game)"
     assert table.superiority("random", "mcts-200") is None
     assert table.superiority("mcts-1000", "mcts-200") > 0.5
     # mcts-1000's rating rests on the 8 games it both won and lost, not on random's.
