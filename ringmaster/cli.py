@@ -175,7 +175,7 @@ def check(control_file: str, cluster: str | None) -> None:
     for failure in failures:
         click.echo(failure)
     if failures:
-        raise StartupCheckFailed(failures)
+        raise StartupCheckFailed(failures, stderr_shown=True)
 
 
 @cli.command()

@@ -136,12 +136,14 @@ class StartupCheckFailed(RingmasterError):
 
     exit_code = EXIT_CHECKS_FAILED
 
-    def __init__(self, failures: list[str]) -> None:
+    def __init__(self, failures: list[str], stderr_shown: bool = False) -> None:
+        """stderr_shown: the engines' stderr went to the terminal (the check command), so the
+        message doesn't send the user to the check command for it."""
         # A player failing on several Dask workers has a line for each: count players.
         players = {match.group(1) for line in failures if (match := _FAILED_PLAYER.search(line))}
         count = len(players) or len(failures)
-        super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup "
-                         f"check (use the 'check' command to see stderr output)")
+        hint = "" if stderr_shown else " (use the 'check' command to see stderr output)"
+        super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup check{hint}")
         self.failures = list(failures)
 
 

@@ -12,6 +12,7 @@ from ringmaster.competitions.tournament import Tournament
 from ringmaster.errors import (
     Interrupt,
     RunInterrupted,
+    StartupCheckFailed,
     StateFileError,
     StorageError,
     UsageError,
@@ -135,14 +136,20 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                                              usable_cores())
             if warning is not None:
                 ringmaster.warn(warning)
-            require_players_pass(ringmaster.competition, ringmaster.channel_factory, say, quiet,
-                                 engines_started_together(parallel), warn=ringmaster.warn)
-            client = None
-            if cluster is not None:
-                from ringmaster.dispatch.cluster import connect
-                client = stack.enter_context(connect(cluster))
-                require_cluster_passes(ringmaster.competition, client, ringmaster.paths.directory,
-                                       say, quiet)
+            try:
+                require_players_pass(ringmaster.competition, ringmaster.channel_factory, say, quiet,
+                                     engines_started_together(parallel), warn=ringmaster.warn)
+                client = None
+                if cluster is not None:
+                    from ringmaster.dispatch.cluster import connect
+                    client = stack.enter_context(connect(cluster))
+                    require_cluster_passes(ringmaster.competition, client,
+                                           ringmaster.paths.directory, say, quiet)
+            except StartupCheckFailed as exc:   # the log says why this run played nothing
+                for failure in exc.failures:
+                    ringmaster.log(failure)
+                ringmaster.log(f"run refused: {exc}")
+                raise
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp, cluster=client)
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started

@@ -225,6 +225,8 @@ def test_check_reports_failures_with_stderr(write_ctl):
     assert "checking player p1" in result.output
     assert "player p2 failed startup check: failure response from 'komi 0.5' to player p2: " \
            "komi refused" in result.output
+    # check shows the engines' stderr itself: it doesn't send the user to check
+    assert result.stderr == "ringmaster: 1 player failed the startup check\n"
 
 
 def test_run_refuses_to_start_when_a_check_fails(write_ctl):
@@ -237,6 +239,10 @@ def test_run_refuses_to_start_when_a_check_fails(write_ctl):
     assert ("ringmaster: 1 player failed the startup check (use the 'check' command to see "
             "stderr output)\n") == result.stderr
     assert not os.path.exists(ctl[:-4] + ".games")
+    # The log says why the run played nothing (it had only 'run ended').
+    log = open(ctl[:-4] + ".log").read()
+    assert "player p2 failed startup check: error reading response to first command" in log
+    assert "run refused: 1 player failed the startup check" in log
 
 
 def test_void_games_halt_the_run_with_its_own_exit_code(write_ctl):
