@@ -37,7 +37,7 @@ from ringmaster.tuning.parameters import (
     load_parameters,
     mc_parameter_spec,
 )
-from ringmaster.tuning.scales import SCALE_GLOBALS, is_categorical
+from ringmaster.tuning.scales import EXPLICIT, SCALE_GLOBALS, is_categorical
 from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
 
 
@@ -129,6 +129,7 @@ class McTuner(Tuner):
                          initial_visits=settings["initial_visits"],
                          initial_wins=settings["initial_wins"],
                          count_in_flight=settings["count_games_in_flight"])
+        self.warn_of_twins(config["parameters"], settings["max_depth"])
         self.check_make_candidate(self.sample_engine_parameters())
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
@@ -329,6 +330,23 @@ class McTuner(Tuner):
         if self.number_of_games is not None and self.tree.root.games >= self.number_of_games:
             return f"stopped: number_of_games ({self.number_of_games}) played"
         return "running"
+
+    def warn_of_twins(self, parameters: list[Any], max_depth: int) -> None:
+        """A warning for each EXPLICIT parameter whose list the tree's cells outnumber at its
+        deepest level (split ** max_depth cells on fewer values): candidates that differ only in
+        its cell there are twins, sharing the games of one (a depth-2 tree split
+        EXPLICIT(['light', 'heavy']) again)."""
+        for item, spec in zip(parameters, self.parameter_specs):
+            values = getattr(spec.convert, "values", None)
+            if not isinstance(spec.convert, EXPLICIT) or values is None or spec.split is None:
+                continue
+            cells = spec.split ** max_depth
+            if max_depth > 1 and cells > len(values):
+                self.control_file_warnings.append((item.line, (
+                    f"parameter {spec.code}: split {spec.split} at each of max_depth {max_depth} "
+                    f"levels makes {cells} cells of its {len(values)} values, so candidates that "
+                    "differ only in it are twins sharing the games of one; use a longer list, or "
+                    "max_depth 1")))
 
     def edge_warnings(self, path: Path) -> list[str]:
         """A warning for each end of a parameter's range the candidate's cell touches (a list
