@@ -59,11 +59,29 @@ NO_GAME = NoGameAvailable()
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A board a player is set up on: what Rules.setup_commands takes."""
+
+    board_size: int
+    komi: float
+    game: str = "go"
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, settings: dict[str, Any], options: bool = True) -> Setup:
+        """The board of a game's settings; options: with the game's own settings given there
+        (rules_options: Pig's pig_target...)."""
+        return cls(settings["board_size"], settings["komi"], settings.get("game") or DEFAULT_GAME,
+                   tuple(rules_options(settings).items()) if options else ())
+
+
+@dataclass(frozen=True)
 class PlayerCheck:
-    """A start-up check: start the engine, set up a board, check it has the commands the
-    competition needs, and close it.
+    """A start-up check: start the engine, set up each board it will play on, check it has the
+    commands the competition needs, and close it.
 
     Public attributes:
+      setup -- the board it is set up on first
       needs -- ((GTP command, what needs it), ...): a missing one fails the check
       timed -- the player plays at a time control: an engine with no time command is
                named in a warning (it is timed all the same)
@@ -72,28 +90,10 @@ class PlayerCheck:
     """
 
     player: PlayerSpec
-    board_size: int
-    komi: float
-    game: str = "go"
-    options: tuple[tuple[str, Any], ...] = ()
+    setup: Setup
     needs: tuple[tuple[str, str], ...] = ()
     timed: bool = False
     more_boards: tuple[tuple[str, Setup], ...] = ()
-
-    @property
-    def setup(self) -> Setup:
-        """The first board it is set up on."""
-        return Setup(self.board_size, self.komi, self.game, self.options)
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A board a player is set up on: what Rules.setup_commands takes."""
-
-    board_size: int
-    komi: float
-    game: str = "go"
-    options: tuple[tuple[str, Any], ...] = ()
 
 
 def handicap_needs(settings: dict[str, Any], as_black: bool,

@@ -336,15 +336,16 @@ class McTuner(Tuner):
         deepest level (split ** max_depth cells on fewer values): candidates that differ only in
         its cell there are twins, sharing the games of one (a depth-2 tree split
         EXPLICIT(['light', 'heavy']) again)."""
+        if max_depth == 1:
+            return
         for item, spec in zip(parameters, self.parameter_specs):
-            values = getattr(spec.convert, "values", None)
-            if not isinstance(spec.convert, EXPLICIT) or values is None or spec.split is None:
+            if not isinstance(spec.convert, EXPLICIT):
                 continue
-            cells = spec.split ** max_depth
-            if max_depth > 1 and cells > len(values):
+            cells, values = spec.split ** max_depth, len(spec.convert.values)
+            if cells > values:
                 self.control_file_warnings.append((item.line, (
                     f"parameter {spec.code}: split {spec.split} at each of max_depth {max_depth} "
-                    f"levels makes {cells} cells of its {len(values)} values, so candidates that "
+                    f"levels makes {cells} cells of its {values} values, so candidates that "
                     "differ only in it are twins sharing the games of one; use a longer list, or "
                     "max_depth 1")))
 

@@ -13,7 +13,6 @@ from ringmaster.competitions.base import (
     Setup,
     describe_game_settings,
     handicap_needs,
-    rules_options,
     saved_game_settings,
 )
 from ringmaster.competitions.matchup_stats import (
@@ -264,10 +263,8 @@ class Tournament(Competition):
                    needs: tuple[tuple[str, str], ...], timed: bool = False) -> None:
         """Add what matchup m asks of player to its check: the first matchup's board is the
         check's own, another matchup's different board is one more to set up."""
-        setup = Setup(m.game_settings["board_size"], m.game_settings["komi"],
-                      m.game_settings.get("game", "go"), tuple(rules_options(m.game_settings).items()))
-        check = checks.get(key) or PlayerCheck(player, setup.board_size, setup.komi, setup.game,
-                                               setup.options)
+        setup = Setup.of(m.game_settings)
+        check = checks.get(key) or PlayerCheck(player, setup)
         boards = [check.setup] + [board for _, board in check.more_boards]
         more = check.more_boards + (((m.id, setup),) if setup not in boards else ())
         checks[key] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),

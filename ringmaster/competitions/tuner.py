@@ -12,6 +12,7 @@ from ringmaster.competitions.base import (
     GAME_SETTINGS,
     Competition,
     PlayerCheck,
+    Setup,
     check_game_settings,
     describe_game_settings,
     handicap_needs,
@@ -372,8 +373,8 @@ class Tuner(Competition):
         candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
         opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
                                    self.candidate_colour == "random")
-        checks = [PlayerCheck(player, self.game_settings["board_size"], self.game_settings["komi"],
-                              self.game_settings["game"],
+        setup = Setup.of(self.game_settings, options=False)
+        checks = [PlayerCheck(player, setup,
                               needs=handicap_needs(self.game_settings, as_black="b" in colours,
                                                    as_white="w" in colours)
                               + player_scoring_needs(self.game_settings, self.referee),
@@ -381,9 +382,7 @@ class Tuner(Competition):
                   for player, colours in ((candidate, candidate_colours),
                                           (self.opponent, opponent_colours))]
         if self.referee is not None:
-            checks.append(PlayerCheck(self.referee, self.game_settings["board_size"],
-                                      self.game_settings["komi"], self.game_settings["game"],
-                                      needs=referee_needs(self.game_settings)))
+            checks.append(PlayerCheck(self.referee, setup, needs=referee_needs(self.game_settings)))
         return checks
 
     def sample_engine_parameters(self) -> tuple:

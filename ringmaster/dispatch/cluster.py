@@ -120,6 +120,9 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
+RESULTS_SAVED = "; the results so far are saved"   # ends a refusal of a worker during a run
+
+
 def require_same_code(client: Any, workers: list[str] | None = None, joined: bool = False) -> None:
     """Raises ClusterUnavailable naming a worker whose ringmaster code differs from this one's.
 
@@ -127,7 +130,7 @@ def require_same_code(client: Any, workers: list[str] | None = None, joined: boo
     joined: they joined during a run, whose results so far are saved (the message says so).
     """
     ours = code_fingerprint()
-    later = "; the results so far are saved" if joined else ""
+    later = RESULTS_SAVED if joined else ""
     try:
         theirs = client.run(_named, code_fingerprint, workers=workers)
     except Exception as exc:  # noqa: BLE001 (a worker that can't run the check has other code)
@@ -136,10 +139,17 @@ def require_same_code(client: Any, workers: list[str] | None = None, joined: boo
             f"this ringmaster on every worker{later}") from None
     for address, (host, fingerprint) in sorted(theirs.items()):
         if fingerprint != ours:
-            raise ClusterUnavailable(
-                f"the Dask worker {host} {address} "
-                f"{'joined the run with' if joined else 'runs'} other ringmaster code than this one "
-                f"({fingerprint} against {ours}): install this ringmaster on every worker{later}")
+            raise other_code(f"{host} {address}", fingerprint, joined)
+
+
+def other_code(worker: str, theirs: str, joined: bool) -> ClusterUnavailable:
+    """The refusal of a worker ('HOST ADDRESS') whose code's digest is theirs; joined: it joined
+    during a run, whose results so far are saved."""
+    later = RESULTS_SAVED if joined else ""
+    return ClusterUnavailable(
+        f"the Dask worker {worker} {'joined the run with' if joined else 'runs'} other ringmaster "
+        f"code than this one ({theirs} against {code_fingerprint()}): install this ringmaster on "
+        f"every worker{later}")
 
 
 def worker_name() -> str:
@@ -263,10 +273,7 @@ class ClusterLoop(JobLoop):
                 if self.refused is None:
                     where = result[1] if isinstance(result, tuple) and len(result) > 1 else "?"
                     theirs = result[2] if isinstance(result, tuple) and len(result) > 2 else "none"
-                    self.refused = ClusterUnavailable(
-                        f"the Dask worker {where} joined the run with other ringmaster code than "
-                        f"this one ({theirs} against {code_fingerprint()}): install this ringmaster "
-                        "on every worker; the results so far are saved")
+                    self.refused = other_code(where, theirs, joined=True)
                 return
             outcome, where, _ = result
             self.source.note_host(job, where)

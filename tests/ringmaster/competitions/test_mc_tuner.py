@@ -187,7 +187,7 @@ def test_player_checks_use_the_first_candidate():
     assert [c.player.code for c in checks] == ["candidate", "opp"]
     assert checks[0].player.command == ("cand", str(1 / 24), "5.0")
     assert checks[1].player.command == ("test",)
-    assert (checks[0].board_size, checks[0].komi) == (13, 7.5)
+    assert (checks[0].setup.board_size, checks[0].setup.komi) == (13, 7.5)
 
 
 def test_explicit_scale_candidates_see_each_value():

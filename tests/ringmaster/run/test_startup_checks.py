@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from ringmaster.competitions.base import PlayerCheck
+from ringmaster.competitions.base import PlayerCheck, Setup
 from ringmaster.control_file import load_control_file
 from ringmaster.game.job import PlayerSpec
 from ringmaster.run.lifecycle import parallel_clock_warning, run_competition
@@ -24,7 +24,7 @@ from tests.fakes.fake_commands import fake_engine_command
 
 def check(code: str, *options: str) -> PlayerCheck:
     return PlayerCheck(PlayerSpec(code, tuple(fake_engine_command(*options)), timeout=2),
-                       board_size=9, komi=7.5)
+                       Setup(board_size=9, komi=7.5))
 
 
 def launches_and_first_commands(events: list) -> list:
@@ -190,7 +190,7 @@ def test_a_player_is_set_up_on_the_board_of_each_of_its_matchups(write_ctl):
                                                "number_of_games=2), Matchup('p', 'q', id='again', "
                                                "board_size=7, komi=0.5, number_of_games=2)"))
     checks = load_control_file(ctl).make_competition().get_player_checks()
-    assert [(c.player.code, c.board_size, [(m, b.board_size) for m, b in c.more_boards])
+    assert [(c.player.code, c.setup.board_size, [(m, b.board_size) for m, b in c.more_boards])
             for c in checks] == [("p", 9, [("small", 7)]), ("q", 9, [("small", 7)])]
     errors = run_player_checks(checks, fake_engine_channel)
     assert errors == [None, "failure response from 'boardsize 7' to player q: boardsize refused "
