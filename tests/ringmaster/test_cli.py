@@ -315,7 +315,7 @@ def test_console_script_in_gomill_order(write_ctl):
     proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "run", "-q"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", ctl, "frobnicate"],
+    proc = subprocess.run([sys.executable, "-m", "ringmaster", ctl, "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.startswith("ringmaster: no such command 'frobnicate'; ")
