@@ -185,10 +185,8 @@ class McTuner(Tuner):
             old_ends = [old_values[0][i], old_values[1][i]]
             new_ends = [values[0][i], values[1][i]]
             if old_ends != new_ends:
-                raise CompetitionError(
-                    f"parameter {spec.code}: its scale or range changed: its candidates run from "
-                    f"{new_ends[0]} to {new_ends[1]} in the control file but ran from {old_ends[0]} to "
-                    f"{old_ends[1]} for the games so far; put it back, or {RESET_REMEDY}")
+                raise changed_since_state(f"parameter {spec.code}: 'scale' (its first and last candidates)",
+                                          " to ".join(new_ends), " to ".join(old_ends))
 
     def set_status(self, status: dict[str, Any]) -> None:
         self.check_opponent_status(status)

@@ -591,8 +591,8 @@ REMEDY = "; put it back, or start afresh with `ringmaster reset`"
      "parameter initial_wins: 'split' is 11 in the control file but was 10 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
                      Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
-     "parameter initial_wins: its scale or range changed: its candidates run from 4.95 to "
-     "94.05000000000001 in the control file but ran from 5.0 to 95.0 for the games so far" + REMEDY),
+     "parameter initial_wins: 'scale' (its first and last candidates) is 4.95 to 94.05000000000001 in the "
+     "control file but was 5.0 to 95.0 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=10),
                      Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
      "parameter resign_at: 'split' is 10 in the control file but was 12 for the games so far" + REMEDY),
@@ -611,6 +611,17 @@ def test_inconsistent_control_file_is_refused_naming_what_changed(changes, messa
     with pytest.raises(CompetitionError) as info:
         other.set_status(status)
     assert str(info.value).startswith(message)
+
+
+def test_a_changed_explicit_list_is_refused_naming_its_first_and_last_candidates():
+    status = json.loads(json.dumps(make_tuner(twins_config()).get_status()))
+    changed = twins_config()
+    changed["parameters"][1] = Parameter("policy", scale=EXPLICIT(["light", "medium"]), split=2)
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(changed).set_status(status)
+    assert str(info.value) == (
+        "parameter policy: 'scale' (its first and last candidates) is 'light' to 'medium' in the control "
+        "file but was 'light' to 'heavy' for the games so far" + REMEDY)
 
 
 def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
