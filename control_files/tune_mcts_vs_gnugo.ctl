@@ -3,9 +3,9 @@ competition_type = 'mc_tuner'
 description = """
 Tune two settings of our rollout MCTS engine against GNU Go (level 0) on 9x9:
 the exploration constant (log scale, 8 values) and the playout policy (light or
-heavy): a grid of 16 candidates. (Not a depth-2 tree: its second level would
-split the policy again, into twin candidates sharing the games of one.) Needs
-GNU Go in /usr/games (Debian's gnugo package).
+heavy): a grid of 16 candidates. (A depth-2 tree would split only c again:
+the policy's two values are used up at the first level.) Needs GNU Go in
+/usr/games (Debian's gnugo package).
     ringmaster run control_files/tune_mcts_vs_gnugo.ctl -j 8
 At even strength GNU Go wins nearly every game against 800 playouts, so the
 candidates take black with a negative komi (a handicap would do as well: our

@@ -38,7 +38,7 @@ from ringmaster.tuning.parameters import (
     mc_parameter_spec,
 )
 from ringmaster.tuning.scales import EXPLICIT, SCALE_GLOBALS, is_categorical
-from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, edges_touched, in_flight_rule
+from ringmaster.tuning.tree import BEST_RULE, Node, Path, Tree, in_flight_rule
 
 
 def _interpret_confidence_bar(value: Any) -> float:
@@ -128,8 +128,9 @@ class McTuner(Tuner):
                          exploration_coefficient=settings["exploration_coefficient"],
                          initial_visits=settings["initial_visits"],
                          initial_wins=settings["initial_wins"],
-                         count_in_flight=settings["count_games_in_flight"])
-        self.warn_of_twins(config["parameters"], settings["max_depth"])
+                         count_in_flight=settings["count_games_in_flight"],
+                         value_counts=[len(spec.convert.values) if isinstance(spec.convert, EXPLICIT)
+                                       else None for spec in self.parameter_specs])
         self.check_make_candidate(self.sample_engine_parameters())
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
@@ -142,8 +143,7 @@ class McTuner(Tuner):
 
     def set_clean_status(self) -> None:
         self.scheduler = SimpleScheduler()
-        self.tree.root = self.tree.new_node()
-        self.tree.expand(self.tree.root)
+        self.tree.reset()
         self.opponent_description: str | None = None
         self.outstanding = {}
         self.confident = False
@@ -185,10 +185,8 @@ class McTuner(Tuner):
             old_ends = [old_values[0][i], old_values[1][i]]
             new_ends = [values[0][i], values[1][i]]
             if old_ends != new_ends:
-                raise CompetitionError(
-                    f"parameter {spec.code}: its scale or range changed: its candidates run from "
-                    f"{new_ends[0]} to {new_ends[1]} in the control file but ran from {old_ends[0]} to "
-                    f"{old_ends[1]} for the games so far; put it back, or {RESET_REMEDY}")
+                raise changed_since_state(f"parameter {spec.code}: 'scale' (its first and last candidates)",
+                                          " to ".join(new_ends), " to ".join(old_ends))
 
     def set_status(self, status: dict[str, Any]) -> None:
         self.check_opponent_status(status)
@@ -331,29 +329,24 @@ class McTuner(Tuner):
             return f"stopped: number_of_games ({self.number_of_games}) played"
         return "running"
 
-    def warn_of_twins(self, parameters: list[Any], max_depth: int) -> None:
-        """A warning for each EXPLICIT parameter whose list the tree's cells outnumber at its
-        deepest level (split ** max_depth cells on fewer values): candidates that differ only in
-        its cell there are twins, sharing the games of one (a depth-2 tree split
-        EXPLICIT(['light', 'heavy']) again)."""
-        if max_depth == 1:
-            return
-        for item, spec in zip(parameters, self.parameter_specs):
-            if not isinstance(spec.convert, EXPLICIT):
-                continue
-            cells, values = spec.split ** max_depth, len(spec.convert.values)
-            if cells > values:
-                self.control_file_warnings.append((item.line, (
-                    f"parameter {spec.code}: split {spec.split} at each of max_depth {max_depth} "
-                    f"levels makes {cells} cells of its {values} values, so candidates that "
-                    "differ only in it are twins sharing the games of one; use a longer list, or "
-                    "max_depth 1")))
+    def twin_warnings(self) -> list[str]:
+        """A warning where the tree, resumed from an older ringmaster's state, keeps the uniform
+        shape that split an EXPLICIT list again once its values were used up."""
+        if not self.tree.uniform:
+            return []
+        twinned = self.tree.twinned()
+        codes = ", ".join(self.parameter_specs[i].code for i in twinned)
+        lists, them = ("list", "it") if len(twinned) == 1 else ("lists", "them")
+        return [f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
+                f"the EXPLICIT {lists} of {codes} again once the values are used up, so candidates below "
+                f"the first level that differ only in {them} may be twins sharing the games of one; "
+                f"{RESET_REMEDY} for a tree without them"]
 
     def edge_warnings(self, path: Path) -> list[str]:
         """A warning for each end of a parameter's range the candidate's cell touches (a list
         of choices, such as EXPLICIT(['light', 'heavy']), has no ends to widen)."""
         return [edge_warning(self.parameter_specs[i].code, end)
-                for i, end in edges_touched(self.tree.splits, path)
+                for i, end in self.tree.edges_touched(path)
                 if not is_categorical(self.parameter_specs[i].convert)]
 
     def verdict(self) -> Verdict:
@@ -376,7 +369,8 @@ class McTuner(Tuner):
         settled = bool(best) and self.best_probability() >= bar
         return Verdict(answer, settled, self.tuning_over(), evidence, f"a recommendation needs {bar:g}" + (
                            ", its stop_when_confident" if self.stop_when_confident is not None else ""),
-                       leaders, settle, warnings=self.edge_warnings(best) if best else [])
+                       leaders, settle,
+                       warnings=self.twin_warnings() + (self.edge_warnings(best) if best else []))
 
     # Descriptions
 
@@ -389,7 +383,7 @@ class McTuner(Tuner):
         """The history's tree dump line: 'cell parameters win rate games'."""
         parameters = self.format_optimiser_parameters(self.tree.parameters_for_path(path))
         rate = f"{node.won / node.games:.3f}" if node.games else "--"
-        return f"cell {self.tree.describe_path(path[-1:])}: {parameters}  win rate {rate}  " \
+        return f"cell {self.tree.describe_step(len(path) - 1, path[-1])}: {parameters}  win rate {rate}  " \
                f"games {node.games}"
 
     def describe_tree(self) -> str:

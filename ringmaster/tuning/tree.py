@@ -76,36 +76,44 @@ def _cube_coordinates(splits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(result)
 
 
-def parameters_for_path(splits: list[int], path: Path) -> list[float]:
-    """The optimiser parameters at the centre of the cell a path from the root leads to."""
-    coordinates = _cube_coordinates(tuple(splits))
+def _cell(splits: list[int], path: Path,
+          levels: list[list[int]] | None) -> tuple[list[float], list[float]]:
+    """(low corner, breadth) of the cell a path leads to; levels: the splits at each step of the
+    path (by default splits at every step)."""
     low = [0.0] * len(splits)
     breadth = [1.0] * len(splits)
-    for index in path:
-        breadth = [b / s for b, s in zip(breadth, splits)]
-        low = [lo + b * c for lo, b, c in zip(low, breadth, coordinates[index])]
+    for depth, index in enumerate(path):
+        level = splits if levels is None else levels[depth]
+        coordinates = _cube_coordinates(tuple(level))[index]
+        breadth = [b / s for b, s in zip(breadth, level)]
+        low = [lo + b * c for lo, b, c in zip(low, breadth, coordinates)]
+    return low, breadth
+
+
+def parameters_for_path(splits: list[int], path: Path,
+                        levels: list[list[int]] | None = None) -> list[float]:
+    """The optimiser parameters at the centre of the cell a path from the root leads to (levels:
+    the splits at each step, by default splits)."""
+    low, breadth = _cell(splits, path, levels)
     return [lo + 0.5 * b for lo, b in zip(low, breadth)]
 
 
-def cell_bounds(splits: list[int], path: Path) -> tuple[list[float], list[float]]:
+def cell_bounds(splits: list[int], path: Path,
+                levels: list[list[int]] | None = None) -> tuple[list[float], list[float]]:
     """The (low, high) corners, in optimiser parameters, of the cell a path leads to."""
-    coordinates = _cube_coordinates(tuple(splits))
-    low = [0.0] * len(splits)
-    breadth = [1.0] * len(splits)
-    for index in path:
-        breadth = [b / s for b, s in zip(breadth, splits)]
-        low = [lo + b * c for lo, b, c in zip(low, breadth, coordinates[index])]
+    low, breadth = _cell(splits, path, levels)
     return low, [lo + b for lo, b in zip(low, breadth)]
 
 
-def edges_touched(splits: list[int], path: Path) -> list[tuple[int, str]]:
+def edges_touched(splits: list[int], path: Path,
+                  levels: list[list[int]] | None = None) -> list[tuple[int, str]]:
     """(parameter index, 'low' or 'high') for each end of a range the path's cell touches.
 
     Parameters with split 1 are not tuned and never count.
     """
     if not path:
         return []
-    low, high = cell_bounds(splits, path)
+    low, high = cell_bounds(splits, path, levels)
     result = []
     for i, split in enumerate(splits):
         if split <= 1:
@@ -152,37 +160,88 @@ class Tree:
       'ignore' (or False): not at all; this is Gomill's behaviour.
       When counted, a node already chosen once is expanded when chosen again
       even if its game hasn't finished (the manual's rule).
+    value_counts -- for each parameter, how many values it has (an EXPLICIT list's
+      length), or None (a range): see splits_at.
+    uniform -- True for a tree grown by an older ringmaster, which split every parameter
+      at every level (set_root keeps such a tree, and grows it so).
     """
 
     def __init__(self, splits: list[int], max_depth: int, exploration_coefficient: float,
                  initial_visits: int, initial_wins: int,
-                 count_in_flight: bool | str = True) -> None:
+                 count_in_flight: bool | str = True,
+                 value_counts: list[int | None] | None = None) -> None:
         self.splits = list(splits)
-        self.branching_factor = math.prod(splits)
+        self.value_counts = [None] * len(self.splits) if value_counts is None else list(value_counts)
+        self.branching_factor = math.prod(splits)   # the root's children: the first generation
         self.max_depth = max_depth
         self.exploration_coefficient = exploration_coefficient
         self.initial_visits = initial_visits
         self.initial_wins = initial_wins
         self.in_flight_rule = in_flight_rule(count_in_flight)
         self.count_in_flight = self.in_flight_rule != "ignore"
-        self.coordinates = cube_coordinates(self.splits)
+        self._twin_free: dict[int, list[int]] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        """An unplayed tree: the root and the first generation."""
+        self.uniform = False
         self.root = self.new_node()
-        self.expand(self.root)
+        self.expand(self.root, 0)
 
     def new_node(self) -> Node:
         return Node(self.initial_visits, self.initial_wins)
 
-    def expand(self, node: Node) -> None:
-        node.children = [self.new_node() for _ in range(self.branching_factor)]
+    def twin_free_splits(self, depth: int) -> list[int]:
+        """The splits dividing a cell at this depth (0: the root) into its children.
+
+        Below the root a parameter with a list of values (value_counts) is split only while
+        split ** (depth + 1) is at most its length: further on its cells would outnumber its
+        values, and candidates differing only in it would be twins, the same engine playing
+        as two. Where it is not split the children keep their parent's value.
+        """
+        if depth == 0:
+            return self.splits
+        if depth not in self._twin_free:
+            self._twin_free[depth] = [
+                split if count is None or split ** (depth + 1) <= count else 1
+                for split, count in zip(self.splits, self.value_counts)]
+        return self._twin_free[depth]
+
+    def splits_at(self, depth: int) -> list[int]:
+        """The splits dividing a cell at this depth into its children (twin_free_splits, or
+        splits at every depth in a uniform tree)."""
+        return self.splits if self.uniform else self.twin_free_splits(depth)
+
+    def can_expand(self, depth: int) -> bool:
+        """False where nothing is left to split: every parameter split 1 at this depth though
+        not at the root (the one child would be its parent again)."""
+        splits = self.splits_at(depth)
+        return math.prod(splits) > 1 or splits == self.splits
+
+    def expand(self, node: Node, depth: int) -> None:
+        """Give a node at this depth its children."""
+        node.children = [self.new_node() for _ in range(math.prod(self.splits_at(depth)))]
 
     def set_root(self, root: Node) -> None:
-        """Raises ValueError if the root doesn't have the right number of children."""
-        if not root.children or len(root.children) != self.branching_factor:
-            raise ValueError("wrong number of candidates")
-        for node in self.walk_nodes(root):
-            if node.children is not None and len(node.children) != self.branching_factor:
-                raise ValueError("wrong number of candidates")
-        self.root = root
+        """Raises ValueError if a node hasn't the right number of children for its depth.
+
+        A tree that fits only the uniform shape, which an older ringmaster grew (it split a
+        list of values again once used up), is kept so: self.uniform becomes True.
+        """
+        for uniform in (False, True):
+            self.uniform = uniform
+            if self._fits(root, 0):
+                self.root = root
+                return
+        self.uniform = False
+        raise ValueError("wrong number of candidates")
+
+    def _fits(self, node: Node, depth: int) -> bool:
+        if node.children is None:
+            return depth > 0
+        if not self.can_expand(depth) or len(node.children) != math.prod(self.splits_at(depth)):
+            return False
+        return all(self._fits(child, depth + 1) for child in node.children)
 
     @staticmethod
     def walk_nodes(node: Node) -> Iterator[Node]:
@@ -190,14 +249,40 @@ class Tree:
         for child in node.children or ():
             yield from Tree.walk_nodes(child)
 
+    def height(self) -> int:
+        """The depth of the deepest candidate."""
+        def below(node: Node) -> int:
+            return 1 + max(map(below, node.children)) if node.children else 0
+        return below(self.root)
+
+    def twinned(self) -> list[int]:
+        """The parameters (indices) a uniform tree splits where twin_free_splits would not, at a
+        depth it reaches (max_depth, or deeper nodes grown before max_depth was lowered)."""
+        deepest = max(self.max_depth, self.height())
+        return sorted({i for depth in range(1, deepest)
+                       for i, split in enumerate(self.twin_free_splits(depth))
+                       if split != self.splits[i]})
+
     # Geometry
 
+    def path_levels(self, path: Path) -> list[list[int]]:
+        """The splits at each step of a path."""
+        return [self.splits_at(depth) for depth in range(len(path))]
+
     def parameters_for_path(self, path: Path) -> list[float]:
-        return parameters_for_path(self.splits, path)
+        return parameters_for_path(self.splits, path, self.path_levels(path))
+
+    def edges_touched(self, path: Path) -> list[tuple[int, str]]:
+        """edges_touched for a path of this tree."""
+        return edges_touched(self.splits, path, self.path_levels(path))
 
     def describe_path(self, path: Path) -> str:
         """'3' at depth 1, '3 > 1' at depth 2 (the division chosen at each level)."""
-        return " > ".join(describe_choice(self.coordinates[i]) for i in path)
+        return " > ".join(self.describe_step(depth, i) for depth, i in enumerate(path))
+
+    def describe_step(self, depth: int, index: int) -> str:
+        """The division a child (index) of a cell at this depth takes: '0,1' for two parameters."""
+        return describe_choice(_cube_coordinates(tuple(self.splits_at(depth)))[index])
 
     def node_for_path(self, path: Path) -> Node:
         node = self.root
@@ -254,8 +339,8 @@ class Tree:
             index = self.choose_child(node, rng)
             path.append(index)
             node = node.children[index]
-        if len(path) < self.max_depth and self.is_ripe(node):
-            self.expand(node)
+        if len(path) < self.max_depth and self.is_ripe(node) and self.can_expand(len(path)):
+            self.expand(node, len(path))
             index = self.choose_child(node, rng)
             path.append(index)
         return tuple(path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ringmaster.control_file import load_control_file
@@ -327,27 +329,27 @@ def test_an_mc_tuner_split_is_not_warned(write_ctl):
     assert control_file.warnings == []
 
 
-@pytest.mark.parametrize("values, depth, warned", [
-    ("['light', 'heavy']", 2, True), ("['light', 'heavy']", 1, False),
-    ("[1, 2, 3, 4]", 2, False), ("[1, 2, 3]", 2, True)])
-def test_a_tree_deeper_than_an_explicit_list_is_warned_of_its_twins(write_ctl, values, depth, warned):
-    # A depth-2 tree split EXPLICIT(['light', 'heavy']) again: pairs of identical candidates.
-    text = TUNER.replace("SPLIT_A", "3").replace(
+@pytest.mark.parametrize("values, depth", [
+    ("['light', 'heavy']", 2), ("['light', 'heavy']", 1), ("[1, 2, 3, 4]", 2), ("[1, 2, 3]", 2),
+    ("[1, 2, 3]", 3)])
+def test_a_tree_deeper_than_an_explicit_list_makes_no_twins(write_ctl, values, depth):
+    # A depth-2 tree split EXPLICIT(['light', 'heavy']) again: pairs of identical candidates, which
+    # the control file was warned of. It no longer splits a list its cells have used up.
+    text = TUNER.replace("SPLIT_A", "3").replace("= 0.45", "= 5").replace(
         "Parameter('b', scale=LINEAR(0, 1), split=SPLIT_B)",
         f"Parameter('b', scale=EXPLICIT({values}), split=2)")
     control_file = load(write_ctl, text + f"max_depth = {depth}\n")
     competition = control_file.make_competition()
-    if warned:
-        count = len(eval(values))
-        assert control_file.warnings == [
-            f"comp.ctl line 14: parameter b: split 2 at each of max_depth 2 levels makes 4 cells of its "
-            f"{count} values, so candidates that differ only in it are twins sharing the games of one; "
-            "use a longer list, or max_depth 1"]
-        leaves = [tuple(competition.convert(competition.tree.parameters_for_path((i, j))))
-                  for i in range(6) for j in range(6)]   # 3 x 2 children at each level
-        assert len(set(leaves)) < len(leaves)   # what it warns of: candidates that are the same
-    else:
-        assert control_file.warnings == []
+    assert control_file.warnings == []
+    tree, rng = competition.tree, random.Random(0)
+    for _ in range(500):
+        path = tree.select(rng)
+        tree.start_game(path)
+        tree.record_result(path, rng.random() < 0.5)
+    for level in range(1, depth + 1):
+        candidates = [tuple(competition.convert(tree.parameters_for_path(path)))
+                      for path, _ in tree.generations(level)]
+        assert len(candidates) > 6 * (level - 1) and len(set(candidates)) == len(candidates)
 
 
 @pytest.mark.parametrize("top, player, expected_a, expected_b", [

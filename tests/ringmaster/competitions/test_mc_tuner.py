@@ -241,6 +241,61 @@ def test_coordinates_description():
 
 # Selection and update on hand-built trees
 
+def play_tree(tree, games, seed=0):
+    """Play games through the tree as the tuner would, each won or lost at random."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        path = tree.select(rng)
+        tree.start_game(path)
+        tree.record_result(path, rng.random() < 0.5)
+
+
+def candidates_by_depth(tuner):
+    """The engine parameters of every candidate the tree holds, a list for each depth."""
+    tree = tuner.tree
+    return [[tuple(tuner.convert(tree.parameters_for_path(path))) for path, _ in tree.generations(depth)]
+            for depth in range(1, tree.max_depth + 1)]
+
+
+@pytest.mark.parametrize("length, split, max_depth", [
+    (2, 2, 2), (2, 2, 3), (3, 2, 2), (3, 3, 3), (4, 2, 3), (5, 2, 3), (6, 2, 3), (6, 3, 2), (9, 3, 3)])
+def test_a_deeper_tree_makes_no_twins_of_an_explicit_list(length, split, max_depth):
+    # A tree that split EXPLICIT(['light', 'heavy']) again at depth 2 made pairs of candidates with the
+    # same values (twins), the same engine sharing the games of one.
+    tuner = make_tuner(default_config(max_depth=max_depth, exploration_coefficient=5.0, parameters=[
+        Parameter("c", scale=LINEAR(0, 1), split=2),
+        Parameter("v", scale=EXPLICIT(range(length)), split=split)]))
+    play_tree(tuner.tree, 1500)
+    generations = candidates_by_depth(tuner)
+    assert len(generations[1]) > 2 * split   # the games reached below the first level
+    for candidates in generations:
+        assert len(set(candidates)) == len(candidates)
+
+
+@pytest.mark.parametrize("length, split, levels", [
+    (2, 2, [[8, 2], [8, 1], [8, 1]]), (4, 2, [[8, 2], [8, 2], [8, 1]]), (9, 3, [[8, 3], [8, 3], [8, 1]]),
+    (8, 2, [[8, 2], [8, 2], [8, 2]]), (5, 2, [[8, 2], [8, 2], [8, 1]]), (3, 3, [[8, 3], [8, 1], [8, 1]])])
+def test_an_explicit_list_is_split_while_its_cells_are_no_more_than_its_values(length, split, levels):
+    # Where split ** max_depth <= its length the tree is as before (every level splits it).
+    tree = Tree([8, split], 3, 0.5, 10, 5, value_counts=[None, length])
+    assert [tree.splits_at(depth) for depth in range(3)] == levels
+
+
+def test_the_children_of_a_used_up_explicit_cell_keep_its_value():
+    # c (8 cells) and policy (light, heavy): below the first level only c is split again.
+    tuner = make_tuner(default_config(max_depth=2, parameters=[
+        Parameter("c", scale=LINEAR(0, 8), split=8), Parameter("policy", scale=EXPLICIT(["light", "heavy"]),
+                                                              split=2)]))
+    tree = tuner.tree
+    parent = 2 * 3 + 1   # c cell 3 (3 to 4), heavy
+    tree.expand(tree.node_for_path((parent,)), 1)
+    assert len(tree.node_for_path((parent,)).children) == 8
+    children = [tuner.convert(tree.parameters_for_path((parent, i))) for i in range(8)]
+    assert children == [(3 + (i + 0.5) / 8, "heavy") for i in range(8)]
+    assert tree.describe_path((parent, 5)) == "3,1 > 5,0"
+    assert tree.edges_touched((parent, 0)) == [(1, "high")]   # the child's cell is its parent's heavy half
+
+
 def hand_tree(records, exploration=0.5, count_in_flight=True):
     """A depth-1 tree whose children have these (games, wins), initial 10/5."""
     tree = Tree([len(records)], 1, exploration, 10, 5, count_in_flight=count_in_flight)
@@ -362,6 +417,15 @@ def test_no_expansion_at_max_depth():
     assert tree.root.count_nodes() == 3
 
 
+def test_a_candidate_with_nothing_left_to_split_is_not_expanded():
+    # One EXPLICIT parameter whose list the first level uses up: a child would be its parent again.
+    tree = Tree([3], 2, 0.5, 10, 5, value_counts=[3])
+    play_tree(tree, 50)
+    assert len(tree.select(random.Random(0))) == 1
+    assert tree.root.count_nodes() == 4
+    assert Tree([3], 2, 0.5, 10, 5, value_counts=[9]).can_expand(1)
+
+
 def test_recommended_candidate_walks_down_by_most_games():
     tree = Tree([2], 2, 0.5, 10, 5)
     # (0,) has fewer wins per game but more games: the bandit believed in it, so it is chosen.
@@ -473,6 +537,19 @@ def test_history_lines_and_tree_dump():
     assert len(dump) == 6
 
 
+def test_the_tree_dump_names_a_cell_by_its_own_level():
+    # Below the first level the list is used up: the children of a cell split only sd.
+    config = default_config(max_depth=2, parameters=[
+        Parameter("sd", scale=LINEAR(0, 100), split=2, format="sd: %d"),
+        Parameter("lv", scale=EXPLICIT([0, 1]), split=2)])
+    tuner = make_tuner(config)
+    tuner.tree.expand(tuner.tree.root.children[3], 1)
+    dump = tuner.describe_tree().splitlines()
+    assert dump[6:8] == ["    cell 0,0: sd: 62; lv: 1  win rate --  games 0",
+                         "    cell 1,0: sd: 87; lv: 1  win rate --  games 0"]
+    assert tuner.describe_path((3, 1)) == "sd: 87; lv: 1 [cell 1,1 > 1,0]"
+
+
 def test_void_game_rules():
     tuner = make_tuner()
     job = tuner.get_game()
@@ -514,8 +591,8 @@ REMEDY = "; put it back, or start afresh with `ringmaster reset`"
      "parameter initial_wins: 'split' is 11 in the control file but was 10 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
                      Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
-     "parameter initial_wins: its scale or range changed: its candidates run from 4.95 to "
-     "94.05000000000001 in the control file but ran from 5.0 to 95.0 for the games so far" + REMEDY),
+     "parameter initial_wins: 'scale' (its first and last candidates) is 4.95 to 94.05000000000001 in the "
+     "control file but was 5.0 to 95.0 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=10),
                      Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
      "parameter resign_at: 'split' is 10 in the control file but was 12 for the games so far" + REMEDY),
@@ -534,6 +611,17 @@ def test_inconsistent_control_file_is_refused_naming_what_changed(changes, messa
     with pytest.raises(CompetitionError) as info:
         other.set_status(status)
     assert str(info.value).startswith(message)
+
+
+def test_a_changed_explicit_list_is_refused_naming_its_first_and_last_candidates():
+    status = json.loads(json.dumps(make_tuner(twins_config()).get_status()))
+    changed = twins_config()
+    changed["parameters"][1] = Parameter("policy", scale=EXPLICIT(["light", "medium"]), split=2)
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(changed).set_status(status)
+    assert str(info.value) == (
+        "parameter policy: 'scale' (its first and last candidates) is 'light' to 'medium' in the control "
+        "file but was 'light' to 'heavy' for the games so far" + REMEDY)
 
 
 def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
@@ -562,6 +650,69 @@ def test_allowed_control_file_changes_are_accepted():
     # Existing candidates keep their initial counts; new ones get the new values.
     assert other.tree.root.children[0].prior_visits == 10
     assert other.tree.new_node().prior_visits == 4
+
+
+# Written by the ringmaster before twin-free trees (d9a8e36) for twins_config() after 12 games: its
+# candidate 3 (c 0.75, heavy) was split into 4, heavy in each (twins: 3 > 0 and 3 > 1, 3 > 2 and 3 > 3).
+OLD_TWINS_STATE = {
+    "scheduler": {"next_new": 12, "unfixed": []},
+    "tree": [10, 5, 12, 8, [[10, 5, 0, 0, None], [10, 5, 1, 0, None], [10, 5, 0, 0, None], [10, 5, 11, 8, [
+        [10, 5, 0, 0, None], [10, 5, 2, 1, None], [10, 5, 8, 6, None], [10, 5, 0, 0, None]]]]],
+    "opponent_description": None, "codes": ["c", "policy"], "splits": [2, 2],
+    "check_values": [["0.25", "'light'"], ["0.75", "'heavy'"]],
+    "confirmation": {"parameters": None, "label": "", "scheduler": {"next_new": 0, "unfixed": []}, "won": 0,
+                     "jigos": 0, "unknown": 0, "played": 0, "against": "opponent"},
+    "opponent": "opp", "candidate_colour": "w"}
+
+
+def twins_config():
+    """A depth-2 tree over c and a list of two policies, which the first level uses up."""
+    return default_config(max_depth=2, parameters=[
+        Parameter("c", scale=LINEAR(0, 1), split=2),
+        Parameter("policy", scale=EXPLICIT(["light", "heavy"]), split=2)])
+
+
+def test_a_state_whose_tree_split_a_used_up_list_resumes_in_its_older_shape():
+    tuner = make_tuner(twins_config())
+    tuner.set_status(json.loads(json.dumps(OLD_TWINS_STATE)))
+    assert tuner.tree.uniform
+    assert tuner.get_status() == OLD_TWINS_STATE
+    # Its candidates are where the older ringmaster put them, twins included.
+    assert [tuner.convert(tuner.tree.parameters_for_path((3, i))) for i in range(4)] == [
+        (0.625, "heavy"), (0.625, "heavy"), (0.875, "heavy"), (0.875, "heavy")]
+    assert tuner.verdict().warnings[0] == (
+        "warning: this run's tree keeps the shape an older ringmaster gave it, which splits the EXPLICIT "
+        "list of policy again once the values are used up, so candidates below the first level that "
+        "differ only in it may be twins sharing the games of one; start afresh with `ringmaster reset` "
+        "for a tree without them")
+    assert "may be twins" in report(tuner)
+    # It grows in that shape, and starts afresh in the twin-free one.
+    play_tree(tuner.tree, 200)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4}
+    tuner.set_clean_status()
+    assert not tuner.tree.uniform and tuner.verdict().warnings == []
+
+
+def test_an_older_state_that_split_nothing_below_the_first_level_resumes_twin_free():
+    status = json.loads(json.dumps(OLD_TWINS_STATE))
+    status["tree"][4][3][4] = None
+    tuner = make_tuner(twins_config())
+    tuner.set_status(status)
+    assert not tuner.tree.uniform and tuner.get_status() == status
+    play_tree(tuner.tree, 200)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
+
+
+def test_a_twin_free_state_resumes_as_it_was_and_a_misshapen_one_is_refused():
+    tuner = make_tuner(twins_config())
+    play_tree(tuner.tree, 100)
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(twins_config())
+    restored.set_status(status)
+    assert not restored.tree.uniform and restored.tree.root == tuner.tree.root
+    status["tree"][4][0][4] = [[10, 5, 0, 0, None]] * 3   # neither shape
+    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+        make_tuner(twins_config()).set_status(status)
 
 
 # Reports
