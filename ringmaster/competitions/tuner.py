@@ -373,7 +373,7 @@ class Tuner(Competition):
         candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
         opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
                                    self.candidate_colour == "random")
-        setup = Setup.of(self.game_settings, options=False)
+        setup = Setup.of(self.game_settings)   # as its games: the game's own options too
         checks = [PlayerCheck(player, setup,
                               needs=handicap_needs(self.game_settings, as_black="b" in colours,
                                                    as_white="w" in colours)
