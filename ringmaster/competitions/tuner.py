@@ -398,6 +398,16 @@ class Tuner(Competition):
         against when confirms_against_start."""
         raise NotImplementedError
 
+    def state_plays_start(self, confirmation: dict[str, Any] | None) -> bool:
+        """Whether a state's confirmation games (its 'confirmation'; None where it kept none) test the
+        answer against the start, with some played or (this control file's confirm_games) to play:
+        then a changed start would play them, or report them, against another."""
+        if confirmation is None:
+            return self.confirms_against_start and self.confirm_games > 0
+        # 'against' as confirmation_from_json reads it
+        return confirmation.get("against", "opponent") == "start" and (
+            self.confirm_games > 0 or confirmation["played"] > 0)
+
     def clean_confirmation(self) -> None:
         self.confirm_parameters: list[float] | None = None
         self.confirm_label = ""
