@@ -68,11 +68,11 @@ class Setup:
     options: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def of(cls, settings: dict[str, Any], options: bool = True) -> Setup:
-        """The board of a game's settings; options: with the game's own settings given there
-        (rules_options: Pig's pig_target...)."""
+    def of(cls, settings: dict[str, Any]) -> Setup:
+        """The board a game's settings set up, with the game's own settings given there
+        (rules_options: Pig's pig_target...), as its games are."""
         return cls(settings["board_size"], settings["komi"], settings.get("game") or DEFAULT_GAME,
-                   tuple(rules_options(settings).items()) if options else ())
+                   tuple(rules_options(settings).items()))
 
 
 @dataclass(frozen=True)

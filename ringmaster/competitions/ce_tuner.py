@@ -19,7 +19,7 @@ from ringmaster.competitions.tuner import (
     short_value,
     shown_apart,
 )
-from ringmaster.errors import CompetitionError, ControlFileError
+from ringmaster.errors import CallbackError, CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import format_float
 from ringmaster.settings import (
@@ -40,6 +40,7 @@ from ringmaster.tuning.cross_entropy import (
 from ringmaster.tuning.parameters import (
     CE_PARAMETER_SETTINGS,
     CeParameter,
+    apply_scale,
     ce_parameter_spec,
     load_parameters,
 )
@@ -148,24 +149,32 @@ class CeTuner(Tuner):
         return {"start": means, "transforms": [plain_value(v) for v in self.convert(means)]}
 
     def check_transforms_status(self, status: dict[str, Any]) -> None:
-        """Refuse a resume whose initial means or transforms changed: the distribution and the samples
-        would be played at other engine values, or confirmation games against another start. A state
-        written before these were kept has neither, and is accepted. Call once the parameter codes are
-        known to match."""
+        """Refuse a resume whose transforms changed at the state's initial means (the distribution and
+        the samples would be played at other engine values), or whose initial means changed where the
+        state's confirmation games play the start (state_plays_start). A state written before these
+        were kept has neither, and is accepted. Call once the parameter codes are known to match."""
         start, transforms = status.get("start"), status.get("transforms")
         if start is None or transforms is None:
             return
-        now = self.transforms_status()
-        for spec, old_mean, new_mean in zip(self.parameter_specs, start, now["start"], strict=True):
-            if float(old_mean) != new_mean:
-                [shown_new], [shown_old] = shown_apart([new_mean], [float(old_mean)])
-                raise changed_since_state(f"parameter {spec.code}: 'initial_mean'", shown_new, shown_old)
-        for spec, mean, old, new in zip(self.parameter_specs, now["start"], transforms, now["transforms"],
-                                        strict=True):
+        start = [float(mean) for mean in start]
+        if self.state_plays_start(status.get("confirmation")):
+            for spec, old_mean, new_mean in zip(self.parameter_specs, start, self.start_parameters(),
+                                                strict=True):
+                if old_mean != new_mean:
+                    [shown_new], [shown_old] = shown_apart([new_mean], [old_mean])
+                    raise changed_since_state(f"parameter {spec.code}: 'initial_mean'", shown_new,
+                                              shown_old)
+        for spec, mean, now_mean, old in zip(self.parameter_specs, start, self.start_parameters(),
+                                             transforms, strict=True):
+            try:
+                new = plain_value(apply_scale(spec, spec.convert, mean))
+            except CallbackError as exc:   # it fails where the games so far had a value
+                new = f"an error ({exc})"
             if old != new:
                 [shown_new], [shown_old] = shown_apart([new], [old])
-                raise changed_since_state(f"parameter {spec.code}: 'transform' at the initial mean "
-                                          f"({mean:g})", shown_new, shown_old)
+                where = "the initial mean" if mean == now_mean else "the earlier initial mean"
+                raise changed_since_state(f"parameter {spec.code}: 'transform' at {where} ({mean:g})",
+                                          shown_new, shown_old)
 
     def set_status(self, status: dict[str, Any]) -> None:
         self.check_opponent_status(status)

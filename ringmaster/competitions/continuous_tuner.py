@@ -108,9 +108,9 @@ class ContinuousTuner(Tuner):
 
     def check_scales_status(self, status: dict[str, Any]) -> None:
         """Refuse a resume whose scales changed: every point the state holds would be played at other
-        engine values. Where confirmation games play the start (spsa_tuner, bayes_tuner), a changed start is
-        refused too. A state written before these were kept has neither, and is accepted. Call once
-        the parameter codes are known to match."""
+        engine values. Where confirmation games play the start (spsa_tuner, bayes_tuner), with some to
+        play or played (state_plays_start), a changed start is refused too. A state written before these
+        were kept has neither, and is accepted. Call once the parameter codes are known to match."""
         scales = status.get("scales")
         if scales is not None:
             for spec, old in zip(self.parameter_specs, scales, strict=True):
@@ -119,11 +119,7 @@ class ContinuousTuner(Tuner):
                     now, before = map(describe_scale_record, shown_apart(new, list(old)))
                     raise changed_since_state(f"parameter {spec.code}: 'scale'", now, before)
         start = status.get("start")
-        confirmation = status.get("confirmation")
-        plays_start = self.confirm_games > 0 and (
-            self.confirms_against_start if confirmation is None
-            else confirmation.get("against") == "start")   # as confirmation_from_json reads it
-        if start is not None and plays_start:
+        if start is not None and self.state_plays_start(status.get("confirmation")):
             for spec, old, new in zip(self.parameter_specs, start, self.start, strict=True):
                 if float(old) != new:
                     [now], [before] = shown_apart([spec.convert(new)], [spec.convert(float(old))])

@@ -373,7 +373,7 @@ class Tuner(Competition):
         candidate_colours = {"b": "b", "w": "w", "random": "bw"}[self.candidate_colour]
         opponent_colours = "".join(c for c in "bw" if c not in candidate_colours or
                                    self.candidate_colour == "random")
-        setup = Setup.of(self.game_settings, options=False)
+        setup = Setup.of(self.game_settings)   # as its games: the game's own options too
         checks = [PlayerCheck(player, setup,
                               needs=handicap_needs(self.game_settings, as_black="b" in colours,
                                                    as_white="w" in colours)
@@ -397,6 +397,16 @@ class Tuner(Competition):
         """Where the search started (optimiser parameters): what confirmation games test the answer
         against when confirms_against_start."""
         raise NotImplementedError
+
+    def state_plays_start(self, confirmation: dict[str, Any] | None) -> bool:
+        """Whether a state's confirmation games (its 'confirmation'; None where it kept none) test the
+        answer against the start, with some played or (this control file's confirm_games) to play:
+        then a changed start would play them, or report them, against another."""
+        if confirmation is None:
+            return self.confirms_against_start and self.confirm_games > 0
+        # 'against' as confirmation_from_json reads it
+        return confirmation.get("against", "opponent") == "start" and (
+            self.confirm_games > 0 or confirmation["played"] > 0)
 
     def clean_confirmation(self) -> None:
         self.confirm_parameters: list[float] | None = None

@@ -391,6 +391,13 @@ def test_a_changed_start_is_refused_where_the_confirmation_games_play_it():
     # point keeps its own place, and the start only placed the design's first matches.
     make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)],
                confirm_games=0).set_status(status)
+    # Confirmation games played against the start are kept: with confirm_games raised again they
+    # would be reported as against the new one.
+    played = json.loads(json.dumps(status))
+    played["confirmation"]["played"] = 2
+    with pytest.raises(CompetitionError, match="^parameter x: 'start' is 0.3 in the control file"):
+        make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)],
+                   confirm_games=0).set_status(played)
     status["confirmation"]["against"] = "opponent"
     tuner = make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)])
     tuner.set_status(status)

@@ -276,6 +276,54 @@ def test_a_changed_transform_or_initial_mean_is_refused(axisa, message):
     make_tuner(config).set_status(status)
 
 
+def moved_start(mean=0.7):
+    """default_config with axisa's initial mean moved (its transform, the identity, unchanged)."""
+    return [Parameter("axisa", initial_mean=mean, initial_variance=1.0), default_config()["parameters"][1]]
+
+
+def test_a_changed_initial_mean_resumes_where_no_confirmation_game_plays_the_start():
+    # Only confirmation games against the start play the initial means: the distribution and the
+    # samples are kept in the transform's units, which the state checks at its own initial mean.
+    tuner = make_tuner()
+    tuner.process_game_result(make_result(tuner.get_game(), "w"))
+    status = json.loads(json.dumps(tuner.get_status()))
+    opponent = json.loads(json.dumps(status))
+    del opponent["confirmation"]["against"]   # a run from before confirmation against the start
+    resumed = make_tuner(default_config(parameters=moved_start()))
+    resumed.set_status(opponent)
+    assert resumed.confirm_against == "opponent" and resumed.distribution == tuner.distribution
+    assert resumed.get_status()["start"] == [0.7, 50.0]   # the next state keeps the new start
+    make_tuner(default_config(parameters=moved_start(), confirm_games=0)).set_status(status)
+    # A changed transform is refused all the same, at the state's initial mean.
+    moved = moved_start()
+    moved[0] = Parameter("axisa", initial_mean=0.7, initial_variance=1.0, transform=lambda x: 2 * x)
+    with pytest.raises(CompetitionError, match=re.escape(
+            "parameter axisa: 'transform' at the earlier initial mean (0.5) is 1 in the control file "
+            "but was 0.5 for the games so far")):
+        make_tuner(default_config(parameters=moved)).set_status(opponent)
+    moved[0] = Parameter("axisa", initial_mean=0.7, initial_variance=1.0, transform=lambda x: 1 / (x - 0.5))
+    with pytest.raises(CompetitionError, match=re.escape(
+            "(0.5) is an error (error from scale for axisa (applied to 0.5): ZeroDivisionError: float "
+            "division by zero) in the control file but was 0.5")):
+        make_tuner(default_config(parameters=moved)).set_status(opponent)
+
+
+@pytest.mark.parametrize("confirm_games, played", [(None, 0), (4, 0), (4, 4), (0, 2)])
+def test_a_changed_initial_mean_is_refused_where_confirmation_games_play_the_start(confirm_games, played):
+    # Games to play against the start would play another one; games played against it would be
+    # reported as against the new one.
+    tuner = make_tuner()
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["confirmation"]["against"] == "start"
+    status["confirmation"]["played"] = played
+    config = default_config(parameters=moved_start())
+    if confirm_games is not None:
+        config["confirm_games"] = confirm_games
+    with pytest.raises(CompetitionError, match="^" + re.escape(
+            "parameter axisa: 'initial_mean' is 0.7 in the control file but was 0.5 for the games so far")):
+        make_tuner(config).set_status(status)
+
+
 def test_the_mean_is_recommended_only_once_it_beat_the_start_and_a_wandering_mean_is_warned():
     config = default_config(make_candidate=make_simulated_candidate, number_of_generations=1,
                             parameters=[Parameter("a", initial_mean=0.5, initial_variance=0.01,

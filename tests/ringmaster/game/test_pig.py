@@ -6,6 +6,7 @@ import os
 import pytest
 
 from players.engines.pig_hold import HoldAt, make_pig_engine
+from ringmaster.cli import EXIT_CHECKS_FAILED
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.pig_referee import dice_seed
@@ -16,6 +17,7 @@ from ringmaster.rules import get_rules_class
 from ringmaster.rules.pig import PigRules
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.run.startup_checks import run_player_checks, startup_failures
+from tests.fakes import cli
 from tests.fakes.channels import EngineChannel
 
 
@@ -199,6 +201,46 @@ def test_an_engine_refusing_pig_target_fails_its_startup_check(tmp_path):
     ringmaster = Ringmaster(str(ctl), channel_factory=factory_for(engines))
     failures = startup_failures(ringmaster.competition, ringmaster.channel_factory)
     assert len(failures) == 1 and "deaf" in failures[0] and "pig-target" in failures[0]
+
+
+CE_TUNER = """competition_type = 'ce_tuner'
+game = 'pig'
+{extra}
+players = {{'h10': Player('h10')}}
+opponent = 'h10'
+candidate_colour = 'b'
+parameters = [Parameter('hold', initial_mean=20.0, initial_variance=4.0)]
+def make_candidate(hold):
+    return Player('net50')
+number_of_generations = 1
+samples_per_generation = 2
+batch_size = 1
+elite_proportion = 0.5
+step_size = 0.5
+"""
+
+# A network trained for target 50 refuses any other (as pig_mcts does), by the engine's command.
+NET50_ENGINES = {"net50": lambda: make_pig_engine(HoldAt(20), "net50", only_target=50)[0],
+                 "h10": lambda: hold_engine(10)}
+
+
+def net50_factory(spec, env, stderr):
+    return EngineChannel(NET50_ENGINES[spec.command[0]]())
+
+
+@pytest.mark.parametrize("control", [CE_TUNER, CONTROL.replace("Player('h20')", "Player('net50')")])
+def test_a_candidate_refusing_the_games_target_fails_a_tuners_check_as_a_playoffs(tmp_path, control):
+    # A tuner's check sets up the board its games use, pig-target 100 included: a check on the
+    # default target passed, and then every game was void.
+    ctl = tmp_path / "pig.ctl"
+    ctl.write_text(control.format(extra="pig_target = 50"))
+    assert cli.invoke("check", str(ctl), channel_factory=net50_factory).exit_code == 0
+    ctl.write_text(control.format(extra="pig_target = 100"))
+    result = cli.invoke("check", str(ctl), channel_factory=net50_factory)
+    assert result.exit_code == EXIT_CHECKS_FAILED
+    player = "candidate" if control is CE_TUNER else "h20"
+    assert (f"player {player} failed startup check: failure response from 'pig-target 100' to player "
+            f"{player}: this engine's network plays target 50 only") in result.output
 
 
 @pytest.mark.parametrize("extra, message", [
