@@ -8,6 +8,7 @@ from pathlib import Path
 
 import torch
 
+from players.errors import CheckpointError
 from players.nets.model import NetConfig, PolicyValueNet, make_net
 
 # What to do about a file that isn't one of our checkpoints.
@@ -15,10 +16,6 @@ REMEDY = "give a .pt file that `python -m players train` wrote (players/models/ 
 
 # A game kind's name in messages, and the names of its networks.
 KIND_NAMES = {"othello": "Othello (othelloN)", "go": "Go (goN)", "pig": "Pig (pigN)"}
-
-
-class CheckpointError(ValueError):
-    """A file that isn't a checkpoint the caller can use; the message names the file and what to do."""
 
 
 def save_checkpoint(path: str | Path, model: PolicyValueNet, meta: dict | None = None) -> None:
@@ -46,18 +43,31 @@ def load_checkpoint(path: str | Path, device: str | torch.device = "cpu", *,
     is corrupt or truncated, isn't one of our checkpoints, or is for another game.
     """
     data = _read(Path(path))
+    corrupt = CheckpointError(f"{path}: a corrupt checkpoint (its network doesn't match its "
+                              f"settings); {REMEDY}")
+    meta = data.get("meta") or {}
     try:
-        config = NetConfig(**data["config"])
-        model = make_net(config)
-        model.load_state_dict(data["state_dict"])
-        meta = dict(data.get("meta") or {})
-    except (KeyError, TypeError, ValueError, RuntimeError, AttributeError):
-        raise CheckpointError(f"{path}: a corrupt checkpoint (its network doesn't match its "
-                              f"settings); {REMEDY}") from None
+        config = NetConfig.from_dict(data.get("config"))
+    except ValueError:
+        raise corrupt from None
+    if not isinstance(meta, dict):
+        raise corrupt
+    model = make_net(config)
+    load_weights(model, data.get("state_dict"), corrupt)
     if kinds is not None:
         _check_game(path, config, kinds, user)
     model.to(device).eval()
-    return model, meta
+    return model, dict(meta)
+
+
+def load_weights(model: torch.nn.Module, state_dict: object, error: Exception) -> None:
+    """Load a file's weights into model. Raises error if they don't fit it (keys or shapes)."""
+    if not isinstance(state_dict, dict):
+        raise error
+    try:
+        model.load_state_dict(state_dict)
+    except RuntimeError:   # torch's error for missing, unexpected or misshapen weights
+        raise error from None
 
 
 def _read(path: Path) -> dict:
