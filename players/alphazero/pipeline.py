@@ -12,22 +12,21 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from players.alphazero import metrics as metrics_io
 from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, make_optimizer, make_schedule, train_steps
-from players.errors import PlayersError, RunDirError, UsageError, refuse
+from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, refuse
 from players.games import GAMES, SIZED, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
-from players.nets.checkpoint import load_checkpoint, load_weights, save_checkpoint
+from players.nets.checkpoint import load_checkpoint, load_trainer, save_checkpoint, save_trainer
 from players.nets.encoding import encoder_for
-from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
-from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net
+from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device, set_threads
+from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net, seed_weights
+from players.nets.train import TrainConfig, make_optimizer, make_schedule, train_steps
 
 
 @dataclass(frozen=True)
@@ -176,7 +175,7 @@ class Pipeline:
 
     def _start(self) -> None:
         """A new run: the directory is made only now that every setting has been checked."""
-        torch.manual_seed(self.config.seed)
+        seed_weights(self.config.seed)
         self.model = make_net(self._net_config()).to(self.device)
         self.optimizer = make_optimizer(self.model, self.train_config)
         self.iteration = 0
@@ -220,29 +219,10 @@ class Pipeline:
         path = self.paths.trainer
         if not path.is_file():
             raise RunDirError(f"{path}: missing, and the run can't resume without it; {RESTORE}")
-        corrupt = RunDirError(f"{path}: corrupt or truncated; {RESTORE}")
         try:
-            trainer = torch.load(path, map_location="cpu", weights_only=False)
-        except OSError as exc:
-            raise RunDirError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
-        except Exception:  # whatever torch and pickle make of a corrupt or truncated file
-            raise corrupt from None
-        if not isinstance(trainer, dict) or not isinstance(trainer.get("optimizer"), dict):
-            raise corrupt
-        try:
-            config = NetConfig.from_dict(trainer.get("config"))
-        except ValueError:
-            raise corrupt from None
-        self.model = make_net(config).to(self.device)
-        load_weights(self.model, trainer.get("model"), corrupt)
-        self.model.eval()
-        self.optimizer = make_optimizer(self.model, self.train_config)
-        self.rng = np.random.default_rng()
-        try:
-            self.optimizer.load_state_dict(trainer["optimizer"])
-            self.rng.bit_generator.state = trainer.get("rng")
-        except (KeyError, TypeError, ValueError):  # the file's state doesn't fit the run's
-            raise corrupt from None
+            self.model, self.optimizer, self.rng = load_trainer(path, self.train_config, self.device)
+        except CheckpointError as exc:
+            raise RunDirError(f"{exc}; {RESTORE}") from None
 
     def _shard_sizes(self) -> dict[int, int]:
         """Positions each iteration's self-play added, as metrics.json counts them (what it has)."""
@@ -260,11 +240,7 @@ class Pipeline:
 
     def _save_state(self) -> None:
         """The commit point of an iteration: trainer state first, then state.json."""
-        tmp = self.paths.trainer.with_name("trainer.pt.tmp")
-        torch.save({"config": self.model.config.to_dict(), "model": self.model.state_dict(),
-                    "optimizer": self.optimizer.state_dict(),
-                    "rng": self.rng.bit_generator.state}, tmp)
-        os.replace(tmp, self.paths.trainer)
+        save_trainer(self.paths.trainer, self.model, self.optimizer, self.rng)
         _write_json(self.paths.elo, {"results": self.pair_results})
         _write_json(self.paths.state, self.state)
 
@@ -415,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--threads {options.threads}: expected a count of threads "
                              "(0: torch's default)")
         if options.threads:
-            torch.set_num_threads(options.threads)
+            set_threads(options.threads)
         pipeline = Pipeline(options.run_dir, config, device=options.device)
     except PlayersError as exc:
         return refuse("train", exc)

@@ -133,11 +133,9 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
     Raises UsageError for --device, CheckpointError for --model, ServerError
     if the shared server can't be reached.
     """
-    import torch
-
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
-    torch.set_num_threads(options.threads)
+    from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device, set_threads
+    set_threads(options.threads)
     device = resolve_device(options.device)
     use_server = options.server == "on" or (options.server == "auto" and device.type == "cuda")
     model, meta = load_checkpoint(options.model, "cpu", kinds=("othello", "go"), user="alphazero")

@@ -164,12 +164,10 @@ def network_evaluator(path: str, afterstate_values: bool = False) -> tuple[Any, 
     (AfterstateEvaluator) rather than by the network directly, which was
     trained on decision states only.
     """
-    import torch
-
     from players.games import make_game
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, StateEvaluator
-    torch.set_num_threads(1)
+    from players.nets.inference import LocalPredictor, StateEvaluator, set_threads
+    set_threads(1)
     model, _ = load_checkpoint(path, kinds=("pig",), user="pig-mcts")
     game = make_game(model.config.game)
     evaluate = StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate

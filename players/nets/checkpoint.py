@@ -1,4 +1,5 @@
-"""Save and load a PolicyValueNet: weights + NetConfig + metadata in one small torch file."""
+"""Save and load a PolicyValueNet: weights + NetConfig + metadata in one small torch file; and a
+training run's trainer state (network, optimiser, random state) in another."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import os
 from collections.abc import Collection
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from players.errors import CheckpointError
 from players.nets.model import NetConfig, PolicyValueNet, make_net
+from players.nets.train import TrainConfig, make_optimizer
 
 # What to do about a file that isn't one of our checkpoints.
 REMEDY = "give a .pt file that `python -m players train` wrote (players/models/ has some)"
@@ -68,6 +71,48 @@ def load_weights(model: torch.nn.Module, state_dict: object, error: Exception) -
         model.load_state_dict(state_dict)
     except RuntimeError:   # torch's error for missing, unexpected or misshapen weights
         raise error from None
+
+
+def save_trainer(path: Path, model: PolicyValueNet, optimizer: torch.optim.Optimizer,
+                 rng: np.random.Generator) -> None:
+    """Write what a training run resumes from, atomically (temp file + rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save({"config": model.config.to_dict(), "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(), "rng": rng.bit_generator.state}, tmp)
+    os.replace(tmp, path)
+
+
+def load_trainer(path: Path, train_config: TrainConfig, device: str | torch.device = "cpu"
+                 ) -> tuple[PolicyValueNet, torch.optim.Optimizer, np.random.Generator]:
+    """(model in eval mode on device, its optimiser, the random generator) as save_trainer wrote them.
+
+    Raises CheckpointError, naming the file, if it can't be read or isn't
+    one that save_trainer wrote, or one that fits train_config's optimiser.
+    """
+    corrupt = CheckpointError(f"{path}: corrupt or truncated")
+    try:
+        trainer = torch.load(path, map_location="cpu", weights_only=False)
+    except OSError as exc:
+        raise CheckpointError(f"{path}: can't read it ({exc.strerror or exc})") from None
+    except Exception:  # whatever torch and pickle make of a corrupt or truncated file
+        raise corrupt from None
+    if not isinstance(trainer, dict) or not isinstance(trainer.get("optimizer"), dict):
+        raise corrupt
+    try:
+        config = NetConfig.from_dict(trainer.get("config"))
+    except ValueError:
+        raise corrupt from None
+    model = make_net(config).to(device)
+    load_weights(model, trainer.get("model"), corrupt)
+    model.eval()
+    optimizer = make_optimizer(model, train_config)
+    rng = np.random.default_rng()
+    try:
+        optimizer.load_state_dict(trainer["optimizer"])
+        rng.bit_generator.state = trainer.get("rng")
+    except (KeyError, TypeError, ValueError):  # the file's state doesn't fit the run's
+        raise corrupt from None
+    return model, optimizer, rng
 
 
 def _read(path: Path) -> dict:

@@ -24,6 +24,11 @@ class Predictor(Protocol):
 DEVICES = "auto, cpu, cuda or cuda:N"
 
 
+def set_threads(threads: int) -> None:
+    """Run torch's CPU work in this process on `threads` threads (at least 1)."""
+    torch.set_num_threads(threads)
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     """'auto' -> cuda when available, else cpu; 'cpu'/'cuda'/'cuda:N' as given.
 

@@ -44,6 +44,11 @@ class NetConfig:
         return cls(**data)
 
 
+def seed_weights(seed: int) -> None:
+    """Seed torch's generator, which draws a new network's initial weights."""
+    torch.manual_seed(seed)
+
+
 def default_config(game: str, board_size: int, in_planes: int, num_actions: int) -> NetConfig:
     """The default net for a game: sized for what 2 CPU cores can train in hours.
 

@@ -219,10 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     # took 475 ms with 2 threads against 2.5 ms with 1).
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     options = parser.parse_args(argv)
-    import torch
-    torch.set_num_threads(options.threads)
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, resolve_device
+    from players.nets.inference import LocalPredictor, resolve_device, set_threads
+    set_threads(options.threads)
     device = resolve_device(options.device)
     model, _ = load_checkpoint(options.model, device)
     address = options.address or server_address(options.model, options.device)

@@ -16,13 +16,13 @@ from players.alphazero.elo import elo_difference, fit_elo
 from players.alphazero.pipeline import Pipeline, RunConfig, main
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import Examples, SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, evaluate_losses, make_optimizer, train_steps
 from players.errors import EXIT_RUN_DIR, EXIT_USAGE
 from players.games.othello import Othello
 from players.nets.checkpoint import load_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator
 from players.nets.model import NetConfig, PolicyValueNet
+from players.nets.train import TrainConfig, evaluate_losses, make_optimizer, train_steps
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
 
@@ -207,7 +207,7 @@ def test_seed_settings_on_pig_from_the_command_line(tmp_path):
 
 
 def test_the_cyclic_schedule_rises_to_its_peak_and_falls_back():
-    from players.alphazero.train import make_schedule
+    from players.nets.train import make_schedule
 
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8))
     config = TrainConfig(optimizer="cyclic-nesterov", learning_rate=1e-3, max_learning_rate=1e-2)
@@ -270,7 +270,7 @@ def test_pig_self_play_records_chance_states_with_a_value_target_only():
 
 
 def test_the_policy_loss_ignores_examples_without_a_policy_target():
-    from players.alphazero.train import losses
+    from players.nets.train import losses
 
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8)).eval()
