@@ -16,7 +16,6 @@ class TrainConfig:
     batch_size: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4     # the seed's L2 coefficient
-    steps_per_iteration: int = 100
     optimizer: str = "adamw"       # or "cyclic-nesterov", the seed's (see make_schedule)
     max_learning_rate: float = 1e-2  # cyclic-nesterov's peak; learning_rate is its floor
 
