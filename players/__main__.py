@@ -6,6 +6,8 @@ import sys
 from collections.abc import Callable
 from types import ModuleType
 
+from players.errors import EXIT_MISSING_PACKAGE
+
 # Each command's module is imported only when it is run (torch and numba are heavy).
 
 
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"players {name}: needs {package}, which isn't installed: "
               f"{OPTIONAL_PACKAGES[package]}", file=sys.stderr)
-        return 1
+        return EXIT_MISSING_PACKAGE
 
 
 if __name__ == "__main__":

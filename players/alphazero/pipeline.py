@@ -12,21 +12,21 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from players.alphazero import metrics as metrics_io
 from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, make_optimizer, make_schedule, train_steps
+from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, refuse
 from players.games import GAMES, SIZED, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
-from players.nets.checkpoint import load_checkpoint, save_checkpoint
+from players.nets.checkpoint import load_checkpoint, load_trainer, save_checkpoint, save_trainer
 from players.nets.encoding import encoder_for
-from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
-from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net
+from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device, set_threads
+from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net, seed_weights
+from players.nets.train import TrainConfig, make_optimizer, make_schedule, train_steps
 
 
 @dataclass(frozen=True)
@@ -82,19 +82,19 @@ class RunDirectory:
         return self.checkpoints / f"iter_{iteration:04d}.pt"
 
     def check_usable(self) -> None:
-        """Raises ValueError unless root is a run (state.json there), or a place for a new one:
+        """Raises RunDirError unless root is a run (state.json there), or a place for a new one:
         not a file, and holding no run's files without its state.json, which a new run would
         overwrite (trainer.pt, checkpoints...)."""
         if self.root.exists() and not self.root.is_dir():
-            raise ValueError(f"--run-dir {self.root}: a file, not a directory; give a directory "
-                             "for the run")
+            raise RunDirError(f"--run-dir {self.root}: a file, not a directory; give a directory "
+                              "for the run")
         if self.state.exists():
             return
         held = [path.name for path in (self.config, self.trainer, self.checkpoints, self.replay,
                                        self.metrics_json, self.elo) if path.exists()]
         if held:
-            raise ValueError(f"{self.state}: missing, where {self.root} holds a run's "
-                             f"{', '.join(held)}; {RESTORE}")
+            raise RunDirError(f"{self.state}: missing, where {self.root} holds a run's "
+                              f"{', '.join(held)}; {RESTORE}")
 
 
 def _write_json(path: Path, data) -> None:
@@ -111,21 +111,25 @@ STATE_KEYS = ("iteration", "train_steps", "positions", "games", "seconds", "eval
 
 
 def _read_json(path: Path) -> dict:
-    """A run file's JSON object. Raises ValueError, naming the file, if it is missing or corrupt."""
+    """A run file's JSON object. Raises RunDirError, naming the file, if it is missing or corrupt."""
     try:
         data = json.loads(path.read_text())
     except OSError as exc:
-        raise ValueError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
+        raise RunDirError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
     except ValueError as exc:   # JSONDecodeError, UnicodeDecodeError
         where = f" at line {exc.lineno} column {exc.colno}" if hasattr(exc, "lineno") else ""
-        raise ValueError(f"{path}: corrupt, not JSON{where}; {RESTORE}") from None
+        raise RunDirError(f"{path}: corrupt, not JSON{where}; {RESTORE}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: corrupt, not a JSON object; {RESTORE}")
+        raise RunDirError(f"{path}: corrupt, not a JSON object; {RESTORE}")
     return data
 
 
 class Pipeline:
-    """One training run; construct, then run(). Resumes when the directory holds a run."""
+    """One training run; construct, then run(). Resumes when the directory holds a run.
+
+    Construction raises a PlayersError for a bad setting (UsageError) or a run
+    directory that can't be used (RunDirError), before a new run writes anything.
+    """
 
     def __init__(self, run_dir: Path, config: RunConfig, device: str = "auto",
                  log=print) -> None:
@@ -138,10 +142,16 @@ class Pipeline:
             saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
             config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
         self.config = config
-        self.game = make_game(config.game)
+        try:
+            self.game = make_game(config.game)
+        except ValueError as exc:   # an unknown game, or a size it doesn't play
+            raise UsageError(str(exc)) from None
         self.encoder = encoder_for(self.game)
-        self.chance = chance_rule(config.chance_mode, alpha=config.progressive_widening_alpha,
-                                  virtual_visits=config.prior_virtual_visits)
+        try:
+            self.chance = chance_rule(config.chance_mode, alpha=config.progressive_widening_alpha,
+                                      virtual_visits=config.prior_virtual_visits)
+        except ValueError as exc:   # an unknown mode, or a parameter out of its range
+            raise UsageError(str(exc)) from None
         self.search_game = game_for_mode(self.game, config.chance_mode, config.seed)
         self.train_config = TrainConfig(batch_size=config.batch_size,
                                         learning_rate=config.learning_rate,
@@ -165,28 +175,32 @@ class Pipeline:
 
     def _start(self) -> None:
         """A new run: the directory is made only now that every setting has been checked."""
-        torch.manual_seed(self.config.seed)
+        seed_weights(self.config.seed)
         self.model = make_net(self._net_config()).to(self.device)
         self.optimizer = make_optimizer(self.model, self.train_config)
-        self.paths.root.mkdir(parents=True, exist_ok=True)
         self.iteration = 0
         self.state = {"iteration": 0, "train_steps": 0, "positions": 0, "games": 0,
                       "seconds": 0.0, "evaluated": []}
         self.pair_results: list = []
         self.rng = np.random.default_rng(self.config.seed)
         self.buffer = ReplayBuffer(self.config.buffer_positions)
-        _write_json(self.paths.config, asdict(self.config))
-        save_checkpoint(self.paths.checkpoint(0), self.model, self._meta())
-        self._save_state()
+        try:
+            self.paths.root.mkdir(parents=True, exist_ok=True)
+            _write_json(self.paths.config, asdict(self.config))
+            save_checkpoint(self.paths.checkpoint(0), self.model, self._meta())
+            self._save_state()
+        except OSError as exc:   # a directory we may not write in, a full disk
+            raise RunDirError(f"{exc.filename or self.paths.root}: can't write the new run's files "
+                              f"({exc.strerror or exc}); give a --run-dir where it can") from None
         self.log(f"new run in {self.paths.root}: {self.model.config}")
 
     def _resume(self) -> None:
-        """Raises ValueError, naming the file, for a run file that is missing or corrupt."""
+        """Raises RunDirError, naming the file, for a run file that is missing or corrupt."""
         self.state = _read_json(self.paths.state)
         missing = [key for key in STATE_KEYS if key not in self.state]
         if missing or not isinstance(self.state["iteration"], int):
             lacks = f"it lacks {', '.join(missing)}" if missing else "its iteration isn't a count"
-            raise ValueError(f"{self.paths.state}: not a run's state ({lacks}); {RESTORE}")
+            raise RunDirError(f"{self.paths.state}: not a run's state ({lacks}); {RESTORE}")
         self.iteration = self.state["iteration"]
         self._load_trainer()
         elo = self.paths.elo
@@ -201,23 +215,14 @@ class Pipeline:
                  f"({len(self.buffer)} positions in the buffer)")
 
     def _load_trainer(self) -> None:
-        """The model, optimiser and random state from trainer.pt. Raises ValueError naming it."""
+        """The model, optimiser and random state from trainer.pt. Raises RunDirError naming it."""
         path = self.paths.trainer
         if not path.is_file():
-            raise ValueError(f"{path}: missing, and the run can't resume without it; {RESTORE}")
+            raise RunDirError(f"{path}: missing, and the run can't resume without it; {RESTORE}")
         try:
-            trainer = torch.load(path, map_location="cpu", weights_only=False)
-            self.model = make_net(NetConfig(**trainer["config"])).to(self.device)
-            self.model.load_state_dict(trainer["model"])
-            self.model.eval()
-            self.optimizer = make_optimizer(self.model, self.train_config)
-            self.optimizer.load_state_dict(trainer["optimizer"])
-            self.rng = np.random.default_rng()
-            self.rng.bit_generator.state = trainer["rng"]
-        except OSError as exc:
-            raise ValueError(f"{path}: can't read it ({exc.strerror or exc}); {RESTORE}") from None
-        except Exception:  # whatever torch and pickle make of a corrupt or truncated file
-            raise ValueError(f"{path}: corrupt or truncated; {RESTORE}") from None
+            self.model, self.optimizer, self.rng = load_trainer(path, self.train_config, self.device)
+        except CheckpointError as exc:
+            raise RunDirError(f"{exc}; {RESTORE}") from None
 
     def _shard_sizes(self) -> dict[int, int]:
         """Positions each iteration's self-play added, as metrics.json counts them (what it has)."""
@@ -235,11 +240,7 @@ class Pipeline:
 
     def _save_state(self) -> None:
         """The commit point of an iteration: trainer state first, then state.json."""
-        tmp = self.paths.trainer.with_name("trainer.pt.tmp")
-        torch.save({"config": self.model.config.to_dict(), "model": self.model.state_dict(),
-                    "optimizer": self.optimizer.state_dict(),
-                    "rng": self.rng.bit_generator.state}, tmp)
-        os.replace(tmp, self.paths.trainer)
+        save_trainer(self.paths.trainer, self.model, self.optimizer, self.rng)
         _write_json(self.paths.elo, {"results": self.pair_results})
         _write_json(self.paths.state, self.state)
 
@@ -384,14 +385,16 @@ def _flag(text: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
-    if options.threads:
-        torch.set_num_threads(options.threads)
     config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
     try:
+        if options.threads is not None and options.threads < 0:
+            raise UsageError(f"--threads {options.threads}: expected a count of threads "
+                             "(0: torch's default)")
+        if options.threads:
+            set_threads(options.threads)
         pipeline = Pipeline(options.run_dir, config, device=options.device)
-    except (ValueError, OSError) as exc:
-        print(f"train: {exc}", file=sys.stderr)
-        return 2
+    except PlayersError as exc:
+        return refuse("train", exc)
     try:
         pipeline.run(options.iterations, options.minutes)
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from players.alphazero.selfplay import Examples
+from players.errors import RunDirError
 from players.nets.symmetries import NUM_SYMMETRIES, policy_permutation, transform_planes
 
 
@@ -55,7 +56,7 @@ class ReplayBuffer:
         skipped and listed in the buffer's `missing` as (path, its positions
         as sizes gives them, or None); it still counts, by that size, towards
         the window, so that the window spans the iterations it would have.
-        Raises ValueError, naming the file, for a shard that is corrupt.
+        Raises RunDirError, naming the file, for a shard that is corrupt.
         """
         buffer = cls(max_positions)
         sizes = sizes or {}
@@ -78,13 +79,13 @@ class ReplayBuffer:
 
 
 def _read_shard(path: Path) -> Examples:
-    """A shard's examples. Raises ValueError, naming it, if it is corrupt or truncated."""
+    """A shard's examples. Raises RunDirError, naming it, if it is corrupt or truncated."""
     try:
         with np.load(path) as data:
             return Examples(data["planes"], data["policies"], data["values"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        raise ValueError(f"{path}: a corrupt replay shard; delete it to resume without its "
-                         "positions") from None
+        raise RunDirError(f"{path}: a corrupt replay shard; delete it to resume without its "
+                          "positions") from None
 
 
 class Sampler:

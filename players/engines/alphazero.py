@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from players.engines import gtp_adapter
+from players.errors import PlayersError, UsageError, refuse
 from players.games import make_game
 from players.games.board import BoardGame
 from players.mcts import PolicyOutput, PuctSettings, Tree, alphazero_policy
@@ -127,12 +128,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.GtpAdapter]:
-    """Load the network (locally or through the shared server); the engine and its adapter."""
-    import torch
+    """Load the network (locally or through the shared server); the engine and its adapter.
 
+    Raises UsageError for --device, CheckpointError for --model, ServerError
+    if the shared server can't be reached.
+    """
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
-    torch.set_num_threads(options.threads)
+    from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device, set_threads
+    set_threads(options.threads)
     device = resolve_device(options.device)
     use_server = options.server == "on" or (options.server == "auto" and device.type == "cuda")
     model, meta = load_checkpoint(options.model, "cpu", kinds=("othello", "go"), user="alphazero")
@@ -155,13 +158,13 @@ def main(argv: list[str]) -> int:
     refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
     if options.batch < 1:
         refusal = f"--batch must be at least 1, not {options.batch}"
-    if refusal:
-        print(f"alphazero: {refusal}", file=sys.stderr)
-        return 2
+    if options.threads < 1:
+        refusal = f"--threads must be at least 1, not {options.threads}"
     try:
+        if refusal:
+            raise UsageError(refusal)
         engine, _ = build_engine(options)
-    except (OSError, ValueError, RuntimeError) as exc:
-        print(f"alphazero: {exc}", file=sys.stderr)
-        return 1
+    except PlayersError as exc:
+        return refuse("alphazero", exc)
     run_gtp_session(engine)
     return 0

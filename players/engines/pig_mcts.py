@@ -12,6 +12,7 @@ import numpy as np
 from players.engines import gtp_adapter
 from players.engines.gtp_adapter import budget_refusal
 from players.engines.pig_hold import PIG_EXAMPLE, make_pig_engine
+from players.errors import PlayersError, UsageError, refuse
 from players.games.pig import (
     RACE50,
     Pig,
@@ -38,11 +39,11 @@ def _threshold_policy(name: str) -> ThresholdPolicy | None:
 
 
 def _policy_pair(spec: str) -> tuple[ThresholdPolicy, ThresholdPolicy]:
-    """(mine, theirs) of 'NAME' or 'MINE:THEIRS' (holdN or race). Raises ValueError for another spec."""
+    """(mine, theirs) of 'NAME' or 'MINE:THEIRS' (holdN or race). Raises UsageError for another spec."""
     names = spec.split(":")
     policies = [_threshold_policy(name) for name in names]
     if len(names) > 2 or None in policies:
-        raise ValueError(f"unknown policy {spec!r} (expected random, holdN, race or MINE:THEIRS)")
+        raise UsageError(f"unknown policy {spec!r} (expected random, holdN, race or MINE:THEIRS)")
     return policies[0], policies[-1]
 
 
@@ -52,7 +53,7 @@ def rollout_for(spec: str, game: Pig, me: int = 0) -> Callable[[PigState, random
     'random' plays both sides at random; 'holdN' and 'race' (keep pace and
     end race, RACE50) play both sides by that rule; 'MINE:THEIRS' plays me by
     MINE and the other player by THEIRS (an opponent model), e.g.
-    'race:hold20'. Raises ValueError for another spec.
+    'race:hold20'. Raises UsageError (a ValueError) for another spec.
     """
     if spec == "random":
         return lambda state, rng: random_pig_rollout(game, state, rng)
@@ -96,6 +97,7 @@ class PigSearch(gtp_adapter.MoveGenerator):
 
     With a network (evaluate set) the search is the AlphaZero policy with the
     seed's arena settings (c_puct 1.0, Dirichlet 0.05 / 1.0, temperature 0.2).
+    Raises UsageError (a ValueError) for settings it can't search with.
     """
 
     def __init__(self, mode: str, *, playouts: int, seconds: float | None, c: float,
@@ -104,7 +106,10 @@ class PigSearch(gtp_adapter.MoveGenerator):
                  prior: str | None = None, prior_weight: float = 0.8,
                  prior_rollouts: int = 8, leaf_rollouts: int = 1) -> None:
         self.mode = mode
-        self.rule = chance_rule(mode, alpha=alpha, virtual_visits=virtual_visits)
+        try:
+            self.rule = chance_rule(mode, alpha=alpha, virtual_visits=virtual_visits)
+        except ValueError as exc:   # an unknown mode, or a parameter out of its range
+            raise UsageError(str(exc)) from None
         self.playouts = playouts
         self.seconds = seconds
         self.c = c
@@ -115,10 +120,10 @@ class PigSearch(gtp_adapter.MoveGenerator):
         rollout_for(rollout, Pig())
         self.prior = None if prior is None else _policy_pair(prior)
         if not 0.5 <= prior_weight < 1.0:
-            raise ValueError("--prior-weight must be at least 0.5 and below 1")
+            raise UsageError("--prior-weight must be at least 0.5 and below 1")
         self.prior_weight = prior_weight
         if prior_rollouts < 1 or leaf_rollouts < 1:
-            raise ValueError("--prior-rollouts and --leaf-rollouts must be at least 1")
+            raise UsageError("--prior-rollouts and --leaf-rollouts must be at least 1")
         self.prior_rollouts = prior_rollouts
         self.leaf_rollouts = leaf_rollouts
 
@@ -153,17 +158,16 @@ class PigSearch(gtp_adapter.MoveGenerator):
 def network_evaluator(path: str, afterstate_values: bool = False) -> tuple[Any, int]:
     """A batched evaluator for Pig states from a checkpoint (imports torch; one CPU thread), and
     the target its network was trained for (the one it can evaluate: its features are scaled by it).
+    Raises CheckpointError if path isn't a Pig network's checkpoint.
 
     With afterstate_values, chance states are valued through their outcomes
     (AfterstateEvaluator) rather than by the network directly, which was
     trained on decision states only.
     """
-    import torch
-
     from players.games import make_game
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, StateEvaluator
-    torch.set_num_threads(1)
+    from players.nets.inference import LocalPredictor, StateEvaluator, set_threads
+    set_threads(1)
     model, _ = load_checkpoint(path, kinds=("pig",), user="pig-mcts")
     game = make_game(model.config.game)
     evaluate = StateEvaluator(game, LocalPredictor(model, "cpu")).evaluate
@@ -202,12 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     refusal = budget_refusal(options.playouts, options.seconds)
-    if refusal:
-        print(f"pig-mcts: {refusal}", file=sys.stderr)
-        return 2
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     try:
+        if refusal:
+            raise UsageError(refusal)
         evaluate, target = (network_evaluator(options.model, options.afterstate_values)
                             if options.model else (None, None))
         player = PigSearch(options.chance_mode, playouts=options.playouts, seconds=options.seconds,
@@ -216,9 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                            virtual_visits=options.prior_virtual_visits, seed=options.seed,
                            prior=options.prior, prior_weight=options.prior_weight,
                            prior_rollouts=options.prior_rollouts, leaf_rollouts=options.leaf_rollouts)
-    except (ValueError, OSError) as exc:
-        print(f"pig-mcts: {exc}", file=sys.stderr)
-        return 2
+    except PlayersError as exc:
+        return refuse("pig-mcts", exc)
     engine, _ = make_pig_engine(player, f"pig-mcts-{options.chance_mode}", only_target=target)
     run_gtp_session(engine)
     return 0

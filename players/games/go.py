@@ -150,8 +150,9 @@ class GoGame(BoardGame):
 def state_from_diagram(diagram: str, colour: str = "b", *, passes: int = 0) -> GoState:
     """A position from a diagram: one line per row, top row first, 'X' black, 'O' white, '.' empty.
 
-    Stones are placed as drawn, without captures. Raises ValueError if the
-    diagram is not square.
+    Stones are placed as drawn, without captures (sgfmill's interpret_diagram
+    reads its own rendering, with coordinates, and captures as it plays).
+    Raises ValueError if the diagram is not square or holds another symbol.
     """
     rows = [line.split() for line in diagram.strip().splitlines()]
     n = len(rows)
@@ -161,6 +162,8 @@ def state_from_diagram(diagram: str, colour: str = "b", *, passes: int = 0) -> G
     stones = {"X": go_board.BLACK, "O": go_board.WHITE, ".": go_board.EMPTY}
     for i, row in enumerate(rows):
         for col, symbol in enumerate(row):
+            if symbol not in stones:
+                raise ValueError(f"diagram row {i + 1}: {symbol!r} is no point (expected X, O or .)")
             board[go_board.point_of(n, (n - 1 - i) * n + col)] = stones[symbol]
     to_move = go_board.BLACK if colour == "b" else go_board.WHITE
     return GoState(board, to_move, passes=passes)

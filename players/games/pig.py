@@ -17,11 +17,6 @@ def die_action(face: int) -> int:
     return ROLL + face
 
 
-def die_face(action: int) -> int:
-    """The die face 1..6 of a chance outcome."""
-    return action - ROLL
-
-
 class PigState(NamedTuple):
     """A position: banked scores, the mover's turn total, whose turn, turns ended, and a die in the air.
 

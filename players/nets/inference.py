@@ -10,6 +10,7 @@ from typing import Protocol
 import numpy as np
 import torch
 
+from players.errors import UsageError
 from players.nets.encoding import encoder_for
 from players.nets.model import PolicyValueNet
 
@@ -23,23 +24,28 @@ class Predictor(Protocol):
 DEVICES = "auto, cpu, cuda or cuda:N"
 
 
+def set_threads(threads: int) -> None:
+    """Run torch's CPU work in this process on `threads` threads (at least 1)."""
+    torch.set_num_threads(threads)
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     """'auto' -> cuda when available, else cpu; 'cpu'/'cuda'/'cuda:N' as given.
 
-    Raises ValueError, naming --device (every command's option for it), for
-    another name, or if a CUDA device is asked for and absent.
+    Raises UsageError (a ValueError), naming --device (every command's option
+    for it), for another name, or if a CUDA device is asked for and absent.
     """
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     match = re.fullmatch(r"(cpu|cuda)(?::(\d+))?", name)
     if match is None or (match.group(1) == "cpu" and match.group(2) is not None):
-        raise ValueError(f"--device {name!r}: expected {DEVICES}")
+        raise UsageError(f"--device {name!r}: expected {DEVICES}")
     device = torch.device(name)
     if device.type == "cuda":
         if not torch.cuda.is_available():
-            raise ValueError(f"--device {name}: CUDA isn't available here; use --device cpu or auto")
+            raise UsageError(f"--device {name}: CUDA isn't available here; use --device cpu or auto")
         if device.index is not None and device.index >= torch.cuda.device_count():
-            raise ValueError(f"--device {name}: there are only {torch.cuda.device_count()} CUDA "
+            raise UsageError(f"--device {name}: there are only {torch.cuda.device_count()} CUDA "
                              f"devices (cuda:0 to cuda:{torch.cuda.device_count() - 1})")
     return device
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 
 import torch
 import torch.nn.functional as F
@@ -24,6 +24,29 @@ class NetConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> NetConfig:
+        """The config a file's to_dict() holds. Raises ValueError if data isn't one."""
+        if not isinstance(data, dict):
+            raise ValueError("not a dictionary")
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(str(name) for name in data if name not in known)
+        missing = [name for name, f in known.items() if f.default is MISSING and name not in data]
+        if unknown or missing:
+            raise ValueError(f"unknown {', '.join(unknown)}" if unknown else f"no {', '.join(missing)}")
+        for name, value in data.items():
+            wanted = str if name in ("game", "kind") else int
+            if type(value) is not wanted:
+                raise ValueError(f"{name} isn't a {wanted.__name__}")
+        if data.get("kind", "resnet") not in NET_KINDS:
+            raise ValueError(f"unknown network kind {data['kind']!r}")
+        return cls(**data)
+
+
+def seed_weights(seed: int) -> None:
+    """Seed torch's generator, which draws a new network's initial weights."""
+    torch.manual_seed(seed)
 
 
 def default_config(game: str, board_size: int, in_planes: int, num_actions: int) -> NetConfig:
@@ -92,6 +115,9 @@ class MlpNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.body(x.flatten(1))
         return self.policy(h), torch.tanh(self.value(h)).squeeze(1)
+
+
+NET_KINDS = ("resnet", "mlp")
 
 
 def make_net(config: NetConfig) -> nn.Module:

@@ -24,6 +24,7 @@ from typing import IO
 
 import numpy as np
 
+from players.errors import ServerError
 from ringmaster.gtp.launch import SERVICE_TOKEN_VARIABLE, SHARED_SERVICE_VARIABLE
 
 _AUTHKEY = b"players-nets-server"
@@ -61,7 +62,7 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
     """Connect to the server for (model, device), starting it if none is running.
 
     A server this call starts runs torch on `threads` CPU threads (see main()).
-    Raises RuntimeError if a server can't be reached within start_timeout.
+    Raises ServerError (a RuntimeError) if a server can't be reached within start_timeout.
     """
     address = server_address(model_path, device)
     try:
@@ -92,7 +93,7 @@ def connect_or_start(model_path: str | Path, device: str, idle_seconds: float = 
                 return RemotePredictor(address)
             except OSError:
                 time.sleep(0.1)
-    raise RuntimeError(f"no inference server at {address} after {start_timeout}s")
+    raise ServerError(f"no inference server at {address} after {start_timeout}s")
 
 
 def take_lock(path: str) -> IO:
@@ -218,10 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     # took 475 ms with 2 threads against 2.5 ms with 1).
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     options = parser.parse_args(argv)
-    import torch
-    torch.set_num_threads(options.threads)
     from players.nets.checkpoint import load_checkpoint
-    from players.nets.inference import LocalPredictor, resolve_device
+    from players.nets.inference import LocalPredictor, resolve_device, set_threads
+    set_threads(options.threads)
     device = resolve_device(options.device)
     model, _ = load_checkpoint(options.model, device)
     address = options.address or server_address(options.model, options.device)

@@ -7,12 +7,12 @@ import pytest
 import torch
 
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, make_optimizer, train_steps
 from players.games.othello import Othello
 from players.games.positions import random_states
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device
 from players.nets.model import PolicyValueNet, default_config
+from players.nets.train import TrainConfig, make_optimizer, train_steps
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")]

@@ -14,6 +14,7 @@ from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_sea
 from players.engines.go_uct.uct import UctParams
 from players.engines.gtp_adapter import RESIGN
 from players.engines.time_plan import LagMeter, MovePlan, StopRule, plan_move
+from players.errors import PlayersError, UsageError, refuse
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
@@ -142,19 +143,21 @@ class MctsGenerator(gtp_adapter.MoveGenerator):
         seed = options.seed if options.seed is not None else int(
             np.random.SeedSequence().entropy % (1 << 31))
         heavy = options.policy == "heavy"
-        self.config = SearchConfig(
-            engine=options.engine,
-            uct=UctParams(c=options.c, rave_equiv=options.rave, expand_after=options.expand_after,
-                          prior_even=options.prior_even, prior_weight=options.prior_weight,
-                          heavy=heavy, reuse=options.reuse,
-                          **{name: getattr(options, name) for name, _, _ in PLAYOUT_SWITCHES},
-                          **{f"prior_{name}": getattr(options, f"prior_{name}")
-                             for name, _ in PRIOR_OPTIONS}),
-            c=options.c, mode=options.mode, threads=options.threads,
-            leaf_playouts=options.leaf_playouts, batch=options.batch,
-            virtual_loss=options.virtual_loss, heavy=heavy,
-            final_choice=options.final, allocation=options.allocation,
-            divisor=options.divisor, biased=options.biased, seed=seed)
+        uct = UctParams(c=options.c, rave_equiv=options.rave, expand_after=options.expand_after,
+                        prior_even=options.prior_even, prior_weight=options.prior_weight,
+                        heavy=heavy, reuse=options.reuse,
+                        **{name: getattr(options, name) for name, _, _ in PLAYOUT_SWITCHES},
+                        **{f"prior_{name}": getattr(options, f"prior_{name}")
+                           for name, _ in PRIOR_OPTIONS})
+        try:
+            self.config = SearchConfig(
+                engine=options.engine, uct=uct, c=options.c, mode=options.mode,
+                threads=options.threads, leaf_playouts=options.leaf_playouts, batch=options.batch,
+                virtual_loss=options.virtual_loss, heavy=heavy,
+                final_choice=options.final, allocation=options.allocation,
+                divisor=options.divisor, biased=options.biased, seed=seed)
+        except ValueError as exc:   # options the search refuses together (--engine fast --mode leaf)
+            raise UsageError(str(exc)) from None
         self._searcher = None
         self._key: tuple | None = None
         self.meters = {0: LagMeter(), 1: LagMeter()}   # by colour: a clock each
@@ -287,9 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         engine, generator = make_engine(options)
-    except ValueError as exc:
-        print(f"mcts: {exc}", file=sys.stderr)
-        return 2
+    except PlayersError as exc:
+        return refuse("mcts", exc)
     try:
         run_gtp_session(engine)
     finally:

@@ -38,8 +38,6 @@ from players.engines.go_uct.playout import (
 FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near", "ladder",
             "shape")
 CAPTURE, ESCAPE, SELF_ATARI, PATTERN, EDGE, ATARI, NEAR, LADDER, SHAPE = range(len(FEATURES))
-BAD = (SELF_ATARI, EDGE, LADDER)
-"""The features that count as visits that lose (SHAPE loses where it is below 0)."""
 
 
 def weights(scale: float, factors: dict[str, float]) -> np.ndarray:

@@ -23,7 +23,7 @@ class GoRolloutEvaluator:
     playouts release the GIL, so threads run them truly in parallel.
 
     Public attributes:
-      game, heavy, playouts_per_leaf, threads, playouts_run
+      game, heavy, playouts_per_leaf, threads
     """
 
     def __init__(self, game: GoGame, *, heavy: bool = True, playouts_per_leaf: int = 1,
@@ -38,7 +38,6 @@ class GoRolloutEvaluator:
         self.max_moves = 3 * game.size * game.size
         self._rngs = [playout.new_rng_state(seed * 1009 + i) for i in range(threads)]
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
-        self.playouts_run = 0
 
     def close(self) -> None:
         if self._pool is not None:
@@ -60,7 +59,6 @@ class GoRolloutEvaluator:
     def __call__(self, states: Sequence[GoState]) -> tuple[np.ndarray, np.ndarray]:
         """Priors [B, num_actions] and values [B] for each state's player to move."""
         totals = self._totals(states)
-        self.playouts_run += len(states) * self.playouts_per_leaf
         priors = np.stack([self.prior(state) for state in states])
         signs = np.array([1.0 if s.colour == go_board.BLACK else -1.0 for s in states])
         return priors, signs * np.asarray(totals, dtype=np.float64) / self.playouts_per_leaf

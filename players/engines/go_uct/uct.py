@@ -51,8 +51,6 @@ from players.engines.go_uct.playout import (
 )
 from players.games import go_board
 
-NODE_FIRST, NODE_COUNT = 0, 1
-
 
 @dataclass(frozen=True)
 class UctParams:

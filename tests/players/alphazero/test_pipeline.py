@@ -16,12 +16,13 @@ from players.alphazero.elo import elo_difference, fit_elo
 from players.alphazero.pipeline import Pipeline, RunConfig, main
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import Examples, SelfPlayConfig, play_games
-from players.alphazero.train import TrainConfig, evaluate_losses, make_optimizer, train_steps
+from players.errors import EXIT_RUN_DIR, EXIT_USAGE
 from players.games.othello import Othello
 from players.nets.checkpoint import load_checkpoint
 from players.nets.encoding import encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator
 from players.nets.model import NetConfig, PolicyValueNet
+from players.nets.train import TrainConfig, evaluate_losses, make_optimizer, train_steps
 
 torch.set_num_threads(1)  # small nets: more threads only contend on 2 shared cores
 
@@ -206,7 +207,7 @@ def test_seed_settings_on_pig_from_the_command_line(tmp_path):
 
 
 def test_the_cyclic_schedule_rises_to_its_peak_and_falls_back():
-    from players.alphazero.train import make_schedule
+    from players.nets.train import make_schedule
 
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8))
     config = TrainConfig(optimizer="cyclic-nesterov", learning_rate=1e-3, max_learning_rate=1e-2)
@@ -269,7 +270,7 @@ def test_pig_self_play_records_chance_states_with_a_value_target_only():
 
 
 def test_the_policy_loss_ignores_examples_without_a_policy_target():
-    from players.alphazero.train import losses
+    from players.nets.train import losses
 
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig("othello4", 4, 3, 17, channels=4, blocks=1, value_hidden=8)).eval()
@@ -313,9 +314,9 @@ def broken_copy(finished_run, tmp_path, break_it) -> Path:
     return run
 
 
-def train_refusal(capsys, argv: list[str]) -> str:
-    """The one line `train` prints on stderr as it refuses argv (exit 2)."""
-    assert main(argv) == 2
+def train_refusal(capsys, argv: list[str], status: int = EXIT_USAGE) -> str:
+    """The one line `train` prints on stderr as it refuses argv (with that exit status)."""
+    assert main(argv) == status
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("train: "), lines
     return lines[0]
@@ -339,7 +340,8 @@ def train_refusal(capsys, argv: list[str]) -> str:
 def test_a_missing_or_corrupt_run_file_is_named_with_what_to_do(finished_run, tmp_path, capsys,
                                                                  name, break_it, says):
     run = broken_copy(finished_run, tmp_path, break_it)
-    line = train_refusal(capsys, ["--run-dir", str(run), "--device", "cpu", "--iterations", "1"])
+    line = train_refusal(capsys, ["--run-dir", str(run), "--device", "cpu", "--iterations", "1"],
+                         EXIT_RUN_DIR)
     assert line.startswith(f"train: {run / name}: {says.format(run=run)}")
     if name != "replay/iter_00001.npz":
         assert line.endswith("; restore it from a copy, or start a new run in another --run-dir")
@@ -366,5 +368,45 @@ def test_bad_settings_leave_no_run_directory_behind(tmp_path, capsys):
         "train: --device 'gpu': expected auto, cpu, cuda or cuda:N"
     assert not (tmp_path / "gpu").exists()
     (tmp_path / "file.pt").write_text("x")
-    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "file.pt")]) == \
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "file.pt")], EXIT_RUN_DIR) == \
         f"train: --run-dir {tmp_path / 'file.pt'}: a file, not a directory; give a directory for the run"
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "threads"), "--threads", "-1"]) == \
+        "train: --threads -1: expected a count of threads (0: torch's default)"
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "mode"), "--game", "pig20",
+                                  "--chance-mode", "dice"]).startswith("train: unknown chance mode 'dice'")
+
+
+def test_a_run_directory_that_cant_be_made_is_named_in_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    run = tmp_path / "file" / "run"
+    line = train_refusal(capsys, ["--run-dir", str(run), "--game", "othello4", "--channels", "8",
+                                  "--blocks", "1", "--device", "cpu"], EXIT_RUN_DIR)
+    assert line.startswith(f"train: {run}: can't write the new run's files (Not a directory)")
+
+
+@pytest.mark.parametrize("break_it", [
+    # Another torch file where trainer.pt should be: a checkpoint, not a run's trainer state.
+    lambda run: shutil.copy(run / "checkpoints" / "iter_0001.pt", run / "trainer.pt"),
+    # A trainer state whose weights don't fit the network its config describes.
+    lambda run: torch.save({**torch.load(run / "trainer.pt", weights_only=False),
+                            "config": {**torch.load(run / "trainer.pt", weights_only=False)["config"],
+                                       "channels": 16}}, run / "trainer.pt"),
+    lambda run: torch.save({**torch.load(run / "trainer.pt", weights_only=False), "rng": 3},
+                           run / "trainer.pt"),
+])
+def test_a_foreign_trainer_file_is_corrupt_in_one_line(finished_run, tmp_path, capsys, break_it):
+    run = broken_copy(finished_run, tmp_path, break_it)
+    line = train_refusal(capsys, ["--run-dir", str(run), "--device", "cpu"], EXIT_RUN_DIR)
+    assert line == (f"train: {run / 'trainer.pt'}: corrupt or truncated; restore it from a copy, "
+                    "or start a new run in another --run-dir")
+
+
+def test_a_bug_while_resuming_is_a_traceback_not_a_corrupt_file(finished_run, tmp_path, monkeypatch):
+    """Only what the file itself can get wrong is reported as the file's fault."""
+    run = broken_copy(finished_run, tmp_path, lambda run: None)
+
+    def broken_init(self, config):
+        raise RuntimeError("a bug in building the network")
+    monkeypatch.setattr(PolicyValueNet, "__init__", broken_init)
+    with pytest.raises(RuntimeError, match="a bug in building the network"):
+        main(["--run-dir", str(run), "--device", "cpu", "--iterations", "1"])

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from players.engines import alphazero as alphazero_player
+from players.errors import EXIT_CHECKPOINT, EXIT_USAGE
 from players.nets.checkpoint import save_checkpoint
 from players.nets.model import NetConfig, PolicyValueNet, make_net
 from ringmaster.rules.othello import OthelloRules
@@ -135,7 +136,7 @@ def test_engine_through_the_ringmaster(model_path, tmp_path):
 
 
 def test_bad_options(model_path, tmp_path, capsys):
-    assert alphazero_player.main(["--model", str(tmp_path / "none.pt")]) == 1
+    assert alphazero_player.main(["--model", str(tmp_path / "none.pt")]) == EXIT_CHECKPOINT
     assert alphazero_player.main(["--model", str(model_path), "--batch", "0"]) == 2
     with pytest.raises(SystemExit):
         alphazero_player.main(["--model", str(model_path), "--playouts", "5", "--seconds", "1"])
@@ -160,11 +161,13 @@ def test_bad_budgets_and_devices_are_refused_in_one_line_naming_the_option(model
     assert "--playouts must be at least 1, not 0" in one_line_error(
         ["--model", str(model_path), "--playouts", "0"], 2)
     for device in ("gpu", "cpu:1", "cuda:x"):
-        assert one_line_error(["--model", str(model_path), "--device", device], 1) == \
+        assert one_line_error(["--model", str(model_path), "--device", device], EXIT_USAGE) == \
             f"alphazero: --device {device!r}: expected auto, cpu, cuda or cuda:N"
     if not torch.cuda.is_available():
         assert "--device cuda: CUDA isn't available here" in one_line_error(
-            ["--model", str(model_path), "--device", "cuda"], 1)
+            ["--model", str(model_path), "--device", "cuda"], EXIT_USAGE)
+    assert one_line_error(["--model", str(model_path), "--threads", "0"], EXIT_USAGE) == \
+        "alphazero: --threads must be at least 1, not 0"
 
 
 def test_unusable_checkpoints_are_refused_in_one_line_naming_the_file(model_path, tmp_path):
@@ -173,12 +176,12 @@ def test_unusable_checkpoints_are_refused_in_one_line_naming_the_file(model_path
     truncated = tmp_path / "truncated.pt"
     truncated.write_bytes(model_path.read_bytes()[:2000])
     for path in (garbage, truncated):
-        assert one_line_error(["--model", str(path), "--device", "cpu"], 1).startswith(
+        assert one_line_error(["--model", str(path), "--device", "cpu"], EXIT_CHECKPOINT).startswith(
             f"alphazero: {path}: not a checkpoint, or a corrupt or truncated one")
     pig = tmp_path / "pig.pt"
     save_checkpoint(pig, make_net(NetConfig("pig50", 1, 8, 2, channels=8, blocks=1,
                                             value_hidden=16, kind="mlp")))
-    assert one_line_error(["--model", str(pig), "--device", "cpu"], 1) == \
+    assert one_line_error(["--model", str(pig), "--device", "cpu"], EXIT_CHECKPOINT) == \
         f"alphazero: {pig}: a network for pig50; alphazero needs one for Othello (othelloN) or Go (goN)"
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from players.engines.pig_hold import HoldAt, make_pig_engine
 from players.engines.pig_mcts import PigSearch, rollout_for
+from players.errors import EXIT_CHECKPOINT, EXIT_USAGE
 from players.games.pig import HOLD, ROLL, Pig, PigState
 from ringmaster.gtp.engine import run_gtp_session
 
@@ -125,9 +126,9 @@ def test_help_shows_every_default_and_says_it_speaks_gtp(name, defaults, capsys)
     assert "(default: None)" not in text
 
 
-def refusal(capsys, main, argv: list[str]) -> str:
-    """The one line an engine prints on stderr as it refuses argv (exit 2)."""
-    assert main(argv) == 2
+def refusal(capsys, main, argv: list[str], status: int = EXIT_USAGE) -> str:
+    """The one line an engine prints on stderr as it refuses argv (with that exit status)."""
+    assert main(argv) == status
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1, lines
     return lines[0]
@@ -138,6 +139,9 @@ def refusal(capsys, main, argv: list[str]) -> str:
     (["--playouts", "-5"], "--playouts must be at least 1, not -5"),
     (["--seconds", "-1"], "--seconds must be a positive number of seconds, not -1"),
     (["--seconds", "0"], "--seconds must be a positive number of seconds, not 0"),
+    (["--prior-weight", "0.2"], "--prior-weight must be at least 0.5 and below 1"),
+    (["--rollouts", "hold0"], "unknown policy 'hold0' (expected random, holdN, race or MINE:THEIRS)"),
+    (["--progressive-widening-alpha", "2"], "progressive_widening_alpha must be in (0, 1]"),
 ])
 def test_pig_mcts_refuses_a_budget_that_searches_nothing(capsys, argv, message):
     from players.engines import pig_mcts
@@ -152,11 +156,11 @@ def test_pig_mcts_refuses_a_network_for_another_game_or_none(capsys, tmp_path):
     othello = tmp_path / "othello6.pt"
     save_checkpoint(othello, PolicyValueNet(NetConfig("othello6", 6, 3, 37, channels=4, blocks=1,
                                                       value_hidden=8)))
-    assert refusal(capsys, pig_mcts.main, ["--model", str(othello)]) == \
+    assert refusal(capsys, pig_mcts.main, ["--model", str(othello)], EXIT_CHECKPOINT) == \
         f"pig-mcts: {othello}: a network for othello6; pig-mcts needs one for Pig (pigN)"
     garbage = tmp_path / "garb.pt"
     garbage.write_text("not a network")
-    assert refusal(capsys, pig_mcts.main, ["--model", str(garbage)]).startswith(
+    assert refusal(capsys, pig_mcts.main, ["--model", str(garbage)], EXIT_CHECKPOINT).startswith(
         f"pig-mcts: {garbage}: not a checkpoint, or a corrupt or truncated one")
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from players.games import go_board
-from players.games.go import GoGame
+from players.games.go import GoGame, state_from_diagram
 from ringmaster.rules.go import GoRules
 
 COLOURS = {go_board.BLACK: "b", go_board.WHITE: "w"}
@@ -53,3 +53,21 @@ def test_random_games_agree_with_referee(size, seed):
         assert state.ko == referee_ko
         assert game.area_score(state) == rules.area_score()
     assert game.is_terminal(state) == rules.is_over()
+
+
+def test_a_diagram_is_read_as_drawn_and_a_bad_one_is_a_value_error():
+    state = state_from_diagram("""
+        X O .
+        . X .
+        . . O
+    """, "w", passes=1)
+    game = GoGame(3, 0.5)
+    drawn = {game.action_to_move(a): state.board[go_board.point_of(3, a)] for a in range(9)}
+    assert drawn[(2, 0)] == go_board.BLACK and drawn[(2, 1)] == go_board.WHITE
+    assert drawn[(1, 1)] == go_board.BLACK and drawn[(0, 2)] == go_board.WHITE
+    assert sum(colour != go_board.EMPTY for colour in drawn.values()) == 4
+    assert state.colour == go_board.WHITE and state.passes == 1
+    with pytest.raises(ValueError, match="diagram must be square"):
+        state_from_diagram(". .\n. .\n. .")
+    with pytest.raises(ValueError, match="diagram row 2: '#' is no point"):
+        state_from_diagram(". .\n. #")

@@ -2,7 +2,7 @@
 
 from players.games.othello import Othello
 from players.games.positions import random_states
-from players.games.toys import Nim
+from tests.players.toys import Nim
 
 
 def test_random_states_are_reproducible_and_start_again_after_each_end():

@@ -5,7 +5,6 @@ import functools
 import numpy as np
 import pytest
 
-from players.games.toys import BiasedCoin, TwoDiceSum, sum_probability
 from players.mcts.chance import (
     CHANCE_MODES,
     SAMPLED,
@@ -21,6 +20,7 @@ from players.mcts.chance import (
 from players.mcts.search import search
 from players.mcts.selection import uct
 from players.mcts.tree import ChanceNode, Tree
+from tests.players.toys import BiasedCoin, TwoDiceSum, sum_probability
 
 
 def test_sampled_outcomes_follow_the_probabilities():

@@ -5,8 +5,8 @@ import random
 import numpy as np
 import pytest
 
-from players.games.toys import Lottery, Nim
 from players.mcts.evaluators import RolloutEvaluator, random_rollout
+from tests.players.toys import Lottery, Nim
 
 
 def test_rollout_result_is_for_the_player_to_move():

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from players.games.toys import Nim
 from players.mcts.evaluators import RolloutEvaluator
 from players.mcts.policies import (
     PuctSettings,
@@ -16,6 +15,7 @@ from players.mcts.policies import (
     visit_policy,
 )
 from players.mcts.tree import Node, Tree
+from tests.players.toys import Nim
 
 
 def uniform(states):

@@ -5,12 +5,12 @@ import functools
 import numpy as np
 import pytest
 
-from players.games.toys import Lottery, Nim
 from players.mcts.chance import SAMPLED
 from players.mcts.evaluators import RolloutEvaluator
 from players.mcts.search import backup, descend, expand, run_round, search
 from players.mcts.selection import puct, uct
 from players.mcts.tree import Node, Tree
+from tests.players.toys import Lottery, Nim
 
 PUCT = functools.partial(puct, c_puct=1.0)
 UCT = functools.partial(uct, c=1.0)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from players.games.toys import Lottery, Nim
 from players.mcts.tree import VECTOR_EDGES, ChanceNode, Node, Tree, make_node
+from tests.players.toys import Lottery, Nim
 
 
 def test_make_node_by_kind_of_state():

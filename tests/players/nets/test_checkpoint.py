@@ -1,4 +1,4 @@
-"""A checkpoint that can't be used is one ValueError naming the file, never torch's traceback."""
+"""A checkpoint that can't be used is one CheckpointError naming the file, never torch's traceback."""
 
 from __future__ import annotations
 
@@ -64,3 +64,25 @@ def test_a_checkpoint_whose_network_does_not_fit_is_named(saved, tmp_path):
     chess = tmp_path / "chess.pt"
     torch.save(data, chess)
     assert "'chess8', which is no game we play" in refusal(chess, kinds=("othello",))
+
+
+@pytest.mark.parametrize("change", [
+    {"config": [1, 2]}, {"config": {"channels": 8}}, {"state_dict": None}, {"meta": [1]},
+    {"config": {"game": "othello6", "board_size": 6, "in_planes": 3, "num_actions": 37, "depth": 2}},
+    {"config": {"game": "othello6", "board_size": "6", "in_planes": 3, "num_actions": 37}},
+    {"config": {"game": "othello6", "board_size": 6, "in_planes": 3, "num_actions": 37,
+                "kind": "transformer"}},
+])
+def test_a_checkpoint_with_settings_of_its_own_is_corrupt(saved, tmp_path, change):
+    data = torch.load(saved, weights_only=True)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({**data, **change}, foreign)
+    assert "a corrupt checkpoint (its network doesn't match its settings)" in refusal(foreign)
+
+
+def test_a_bug_building_the_network_is_not_blamed_on_the_file(saved, monkeypatch):
+    def broken(self, config):
+        raise RuntimeError("a bug of ours")
+    monkeypatch.setattr(PolicyValueNet, "__init__", broken)
+    with pytest.raises(RuntimeError, match="a bug of ours"):
+        load_checkpoint(saved)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from players.errors import UsageError
 from players.nets.model import PolicyValueNet
 
 
@@ -15,7 +16,6 @@ class TrainConfig:
     batch_size: int = 256
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4     # the seed's L2 coefficient
-    steps_per_iteration: int = 100
     optimizer: str = "adamw"       # or "cyclic-nesterov", the seed's (see make_schedule)
     max_learning_rate: float = 1e-2  # cyclic-nesterov's peak; learning_rate is its floor
 
@@ -24,14 +24,17 @@ OPTIMIZERS = ("adamw", "cyclic-nesterov")
 
 
 def make_optimizer(model: PolicyValueNet, config: TrainConfig) -> torch.optim.Optimizer:
-    """AdamW (decoupled weight decay), or SGD with Nesterov momentum and L2 for cyclic-nesterov."""
+    """AdamW (decoupled weight decay), or SGD with Nesterov momentum and L2 for cyclic-nesterov.
+
+    Raises UsageError (a ValueError) for another optimizer.
+    """
     if config.optimizer == "adamw":
         return torch.optim.AdamW(model.parameters(), lr=config.learning_rate,
                                  weight_decay=config.weight_decay)
     if config.optimizer == "cyclic-nesterov":
         return torch.optim.SGD(model.parameters(), lr=config.learning_rate, momentum=0.9,
                                nesterov=True, weight_decay=config.weight_decay)
-    raise ValueError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, not {config.optimizer!r}")
+    raise UsageError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, not {config.optimizer!r}")
 
 
 def make_schedule(optimizer: torch.optim.Optimizer, config: TrainConfig, steps: int):

@@ -1,4 +1,4 @@
-"""Tiny games whose values are known exactly, for testing searches: Nim, a lottery, a coin, two dice."""
+"""Tiny games whose values are known exactly, for the search tests: Nim, a lottery, a coin, two dice."""
 
 from __future__ import annotations
 
