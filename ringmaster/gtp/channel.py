@@ -94,8 +94,10 @@ class SubprocessChannel:
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
                  env: dict[str, str] | None = None,
-                 stderr: str | Callable[[str], None] = "discard") -> None:
-        """stderr: 'discard', 'inherit', or a function called with each line."""
+                 stderr: str | Callable[[str], None] = "discard",
+                 missing_hint: str | None = None) -> None:
+        """stderr: 'discard', 'inherit', or a function called with each line; missing_hint:
+        said if the program can't be started (launch.engine_start_error)."""
         if stderr == "discard":
             stderr_arg = subprocess.DEVNULL
         elif stderr == "inherit":
@@ -109,7 +111,7 @@ class SubprocessChannel:
                 stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
                 start_new_session=True, preexec_fn=preexec_fn)
         except OSError as exc:
-            raise GtpTransportError(engine_start_error(command, exc)) from None
+            raise GtpTransportError(engine_start_error(command, exc, hint=missing_hint)) from None
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None

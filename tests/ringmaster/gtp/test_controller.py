@@ -585,6 +585,20 @@ def test_a_program_not_on_path_names_itself_and_a_games_directory_that_has_it(tm
         "can't run '/opt/x/engine': No such file or directory")
 
 
+def test_a_players_missing_hint_takes_the_place_of_our_advice(tmp_path):
+    games = tmp_path / "games"   # (Debian's /usr/games/pachi is a platform game, not the engine)
+    games.mkdir()
+    (games / "pachi").write_text("#!/bin/sh\n")
+    (games / "pachi").chmod(0o755)
+    hint = "set PACHI to Pachi's binary, or put pachi on PATH"
+    missing = FileNotFoundError(2, "No such file or directory")
+    assert engine_start_error(["pachi"], missing, (str(games),), hint=hint) == (
+        f"can't run 'pachi': No such file or directory ({hint})")
+    refused = PermissionError(13, "Permission denied")
+    assert engine_start_error(["/x/pachi"], refused, hint=hint) == (
+        f"can't run '/x/pachi': Permission denied ({hint})")
+
+
 @pytest.mark.integration
 def test_closing_never_waits_for_a_descendant_that_holds_the_pipes(tmp_path,
                                                                    no_leftover_processes):
