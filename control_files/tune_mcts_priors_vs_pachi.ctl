@@ -29,7 +29,9 @@ GNUGO = '/usr/games/gnugo'
 referee = Player([GNUGO, '--mode', 'gtp', '--chinese-rules'])
 
 players = {
-    'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True),
+    'pachi': Player([PACHI, 'threads=1,pondering=0'], discard_stderr=True,
+                    missing_hint="set PACHI to the path of Pachi's binary, built from its "
+                                 "public source, or put pachi on PATH"),
 }
 
 board_size = 9

@@ -119,6 +119,10 @@ class RunInterrupted(RingmasterError):
     exit_code = EXIT_INTERRUPTED
 
 
+START_FAILED = "error starting subprocess for "
+"""The start of the error of an engine whose program couldn't be started (it wrote no stderr)."""
+
+
 def failed_check_message(code: str, error: str) -> str:
     """'player X failed startup check: ...', as StartupCheckFailed counts it (_FAILED_PLAYER)."""
     return f"player {code} failed startup check: {error}"
@@ -138,11 +142,14 @@ class StartupCheckFailed(RingmasterError):
 
     def __init__(self, failures: list[str], stderr_shown: bool = False) -> None:
         """stderr_shown: the engines' stderr went to the terminal (the check command), so the
-        message doesn't send the user to the check command for it."""
+        message doesn't send the user to the check command for it; nor does it when no
+        failing engine started (a program not found: it wrote no stderr)."""
         # A player failing on several Dask workers has a line for each: count players.
         players = {match.group(1) for line in failures if (match := _FAILED_PLAYER.search(line))}
         count = len(players) or len(failures)
-        hint = "" if stderr_shown else " (use the 'check' command to see stderr output)"
+        started = any(START_FAILED not in line for line in failures)
+        hint = " (use the 'check' command to see stderr output)" \
+            if started and not stderr_shown else ""
         super().__init__(f"{count} player{'s' if count != 1 else ''} failed the startup check{hint}")
         self.failures = list(failures)
 

@@ -85,6 +85,14 @@ def interpret_str(value: Any) -> str:
     return value
 
 
+def interpret_one_line(value: Any) -> str:
+    """A string for a one-line message: no newline or other control character."""
+    text = interpret_str(value)
+    if not text.isprintable():
+        raise ValueError("must be one line of printable text")
+    return text
+
+
 # Identifiers name files (a matchup id is the start of its games' SGF names): they must fit
 # in a file name with a game number and an extension, and must not be hidden or special.
 MAX_IDENTIFIER_LENGTH = 100
@@ -276,6 +284,7 @@ class Player(ControlFileObject):
         "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
         "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
+        "missing_hint",
     )
 
 

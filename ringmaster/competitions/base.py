@@ -37,6 +37,7 @@ from ringmaster.settings import (
     interpret_float,
     interpret_identifier,
     interpret_map,
+    interpret_one_line,
     interpret_optional,
     interpret_positive_int,
     interpret_shlex_sequence,
@@ -211,6 +212,7 @@ PLAYER_SETTINGS = [
     Setting("reuse", interpret_optional(interpret_bool), default=None),
     Setting("shared_services", interpret_bool, default=False),
     Setting("time_control", interpret_optional(canonical_time_control), default=None),
+    Setting("missing_hint", interpret_optional(interpret_one_line), default=None),
 ]
 
 
@@ -413,7 +415,7 @@ class Competition(ABC):
             timeout=self.default_timeout if timeout is INHERITED else timeout,
             reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"],
             shared_services=settings["shared_services"],
-            time_control=settings["time_control"])
+            time_control=settings["time_control"], missing_hint=settings["missing_hint"])
 
     def player(self, code: str, context: str, setting: str | None = None) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none (located at setting's line)."""

@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from typing import TextIO
 
 from ringmaster import reaper
+from ringmaster.errors import START_FAILED
 from ringmaster.files import clipped, log_line, printable, storage_error
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec, engine_environment
@@ -23,7 +24,8 @@ def subprocess_channel(spec: PlayerSpec, env: dict[str, str],
     """Start the engine for a PlayerSpec (the default channel factory)."""
     if spec.cwd is not None and not os.path.isdir(spec.cwd):
         raise GtpChannelError(f"bad working directory: {spec.cwd}")
-    return SubprocessChannel(list(spec.command), cwd=spec.cwd, env=env, stderr=stderr)
+    return SubprocessChannel(list(spec.command), cwd=spec.cwd, env=env, stderr=stderr,
+                             missing_hint=spec.missing_hint)
 
 
 class StderrSink:
@@ -110,7 +112,7 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
             channel = factory(spec, engine_environment(spec, game_id, slot, service_token),
                               stderr)
         except GtpChannelError as exc:
-            raise GtpChannelError(f"error starting subprocess for {name}: {exc}") from None
+            raise GtpChannelError(f"{START_FAILED}{name}: {exc}") from None
         controller = GtpController(channel, name, default_timeout=spec.timeout,
                                    aliases=dict(spec.gtp_aliases), log_label=colour)
         pid = engine_pool.engine_pid(controller)

@@ -30,6 +30,8 @@ class PlayerSpec:
                           (it is given the run's service token: gtp/launch.py)
       time_control     -- the player's own time_control setting (time odds), in its
                           words ('absolute 30', 'none'); None: the game's
+      missing_hint     -- what to tell the user if the program can't be started (how to
+                          get it, or the variable naming it); None: our own advice
     """
 
     code: str
@@ -46,6 +48,7 @@ class PlayerSpec:
     reuse: bool = False
     shared_services: bool = False
     time_control: str | None = None
+    missing_hint: str | None = None
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})

@@ -41,8 +41,9 @@ REFEREE_FAILED = "the referee engine failed"
 
 
 def ill_formed_move(response: str) -> str:
-    """The forfeit reason for a genmove answer that is no move: the answer, clipped, or what
-    an empty one is (a second answer to an earlier command, read as this one's)."""
+    """The forfeit reason for a genmove answer that is no move: the answer, clipped, or
+    '(an empty response)' (a second answer to an earlier command is caught by its id, never
+    read as this one's, unless the engine echoes no ids: gtp.channel)."""
     return "attempted ill-formed move " + (response.strip()[:40] or "(an empty response)")
 
 

@@ -8,10 +8,11 @@ import select
 import signal
 import subprocess
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
-from ringmaster.files import one_line
+from ringmaster.files import clipped, one_line
 from ringmaster.gtp.exit_watch import EXIT_CHECK_SECONDS, ExitWatch
 from ringmaster.gtp.launch import engine_start_error, launch_plan
 
@@ -78,12 +79,25 @@ class SubprocessChannel:
     of file). stderr is drained whenever a response is awaited, and once more
     when the channel closes. Closing or killing the channel kills the engine's
     process group.
+
+    Each command goes with an id ('7 genmove b'), which GTP has the engine echo
+    in its answer ('=7 C3'), so that an answer is matched to its command: an
+    answer with another id (a second answer to an earlier command, written
+    after its next command was sent) or, from an engine that echoes ids, with
+    none, is a GtpProtocolError naming what it was, never taken for the awaited
+    command's. An engine whose first answer has no id is sent none from then
+    on, its answers taken in order; if that answer is a failure (the engine
+    took the id for the command's name), its command is sent again without
+    one, when it was sent alone (the controller's first command,
+    protocol_version, is).
     """
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
                  env: dict[str, str] | None = None,
-                 stderr: str | Callable[[str], None] = "discard") -> None:
-        """stderr: 'discard', 'inherit', or a function called with each line."""
+                 stderr: str | Callable[[str], None] = "discard",
+                 missing_hint: str | None = None) -> None:
+        """stderr: 'discard', 'inherit', or a function called with each line; missing_hint:
+        said if the program can't be started (launch.engine_start_error)."""
         if stderr == "discard":
             stderr_arg = subprocess.DEVNULL
         elif stderr == "inherit":
@@ -97,10 +111,14 @@ class SubprocessChannel:
                 stderr=stderr_arg, cwd=cwd, env=env, close_fds=True,
                 start_new_session=True, preexec_fn=preexec_fn)
         except OSError as exc:
-            raise GtpTransportError(engine_start_error(command, exc)) from None
+            raise GtpTransportError(engine_start_error(command, exc, hint=missing_hint)) from None
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None
+        self.echoes_ids: bool | None = None   # whether the engine's answers carry ids (None: unknown)
+        self._next_id = 1
+        self._awaited: deque[tuple[str, str]] = deque()   # (id, line) of commands not yet answered
+        self._answered: deque[tuple[str, str]] = deque(maxlen=16)   # the last answered, to name
         self._stdin_fd = self.process.stdin.fileno()
         self._stdout_fd: int | None = self.process.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
@@ -232,9 +250,16 @@ class SubprocessChannel:
         self.send_commands([(command, arguments)])
 
     def send_commands(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
-        """Send commands in one write (their responses are read in turn)."""
-        data = "".join(" ".join((command,) + tuple(arguments)) + "\n"
-                       for command, arguments in commands).encode("utf-8")
+        """Send commands in one write (their responses are read in turn), each with an id
+        unless the engine echoes none."""
+        lines = [" ".join((command, *arguments)) for command, arguments in commands]
+        if self.echoes_ids is not False:
+            ids = [str(n) for n in range(self._next_id, self._next_id + len(lines))]
+            self._next_id += len(lines)
+            self._awaited.extend(zip(ids, lines))
+            data = "".join([f"{n} {line}\n" for n, line in zip(ids, lines)]).encode("utf-8")
+        else:
+            data = "".join([line + "\n" for line in lines]).encode("utf-8")
         try:
             while data:   # one write a command (the pipe is blocking): no buffer to flush
                 data = data[os.write(self._stdin_fd, data):]
@@ -338,16 +363,49 @@ class SubprocessChannel:
 
         Raises GtpTimeout if no complete response arrives within timeout
         seconds (the engine is then killed), GtpChannelClosed on end of file,
-        GtpProtocolError on something that isn't a response.
+        GtpProtocolError on something that isn't a response, or that answers
+        another command than the first awaited.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            return self._read_response(deadline)
+            is_failure, text, response_id = self._read_response(deadline)
+            awaited = self._awaited
+            if awaited:
+                if response_id == awaited[0][0]:   # the usual answer: its command's id
+                    self._answered.append(awaited.popleft())
+                    self.echoes_ids = True
+                    return is_failure, text
+                return self._match(is_failure, text, response_id, deadline)
+            return is_failure, text
         except GtpTimeout:
             self.kill()
             raise
 
-    def _read_response(self, deadline: float | None) -> tuple[bool, str]:
+    def _match(self, is_failure: bool, text: str, response_id: str,
+               deadline: float | None) -> tuple[bool, str]:
+        """The answer to the first command awaited, whose id the response lacks (see the
+        class's docstring); raises GtpProtocolError for an answer to another command or none."""
+        awaited, line = self._awaited.popleft()
+        if not response_id and self.echoes_ids is None:   # the first answer: it echoes no ids
+            self.echoes_ids = False
+            alone = not self._awaited
+            self._awaited.clear()
+            if is_failure and alone:   # perhaps the id was taken for the command: again without
+                self.send_commands([(line, ())])
+                return self._read_response(deadline)[:2]
+            return is_failure, text
+        first_line = text.partition("\n")[0]
+        written = repr(clipped(f"{'?' if is_failure else '='}{response_id} {first_line}".rstrip(), 40))
+        earlier = next((sent for sent_id, sent in self._answered if sent_id == response_id), None)
+        if earlier is not None:
+            raise GtpProtocolError(f"engine sent a second answer to '{earlier}': {written}")
+        if not response_id:
+            raise GtpProtocolError(f"engine sent an answer to no command (without the id its "
+                                   f"answers carry): {written}")
+        raise GtpProtocolError(f"engine sent an answer to no command (its id isn't {awaited}, "
+                               f"the awaited command's): {written}")
+
+    def _read_response(self, deadline: float | None) -> tuple[bool, str, str]:
         # The usual response ('=' or '?', one printable line, a blank line) is taken
         # whole from the buffer; anything else goes to _read_response_lines, which
         # reads the usual response to the same result, only slower.
@@ -360,8 +418,9 @@ class SubprocessChannel:
             self._wait_for_output(deadline)   # nothing yet
         return self._read_response_lines(deadline)
 
-    def _take_usual_response(self) -> tuple[bool, str] | None:
-        """(is_failure, text) of the usual response if the buffer starts with one whole, else None."""
+    def _take_usual_response(self) -> tuple[bool, str, str] | None:
+        """(is_failure, text, id) of the usual response if the buffer starts with one whole,
+        else None; the id is its digits ('' for none)."""
         buffer = self._stdout_buffer
         end = buffer.find(b"\n", 0, MAX_RESPONSE_BYTES - 1)   # both lines within the limit
         if end < 1 or buffer[end + 1:end + 2] != b"\n" or buffer[0] not in b"=?":
@@ -370,9 +429,11 @@ class SubprocessChannel:
         if not line.isprintable():   # a CR, a tab or a control character: the general reader
             return None
         self._stdout_buffer = buffer[end + 2:]
-        return line[0] == "?", line[1:].lstrip("0123456789").strip()
+        rest = line[1:]
+        text = rest.lstrip("0123456789")
+        return line[0] == "?", text.strip(), rest[:len(rest) - len(text)]
 
-    def _read_response_lines(self, deadline: float | None) -> tuple[bool, str]:
+    def _read_response_lines(self, deadline: float | None) -> tuple[bool, str, str]:
         lines: list[str] = []
         size = 0
         while True:
@@ -402,9 +463,10 @@ class SubprocessChannel:
         self.is_first_response = False
         first = lines[0]
         is_failure = first[0] == "?"
-        first = first[1:].lstrip("0123456789")
+        rest = first[1:]
+        first = rest.lstrip("0123456789")
         text = "\n".join([first.lstrip()] + lines[1:]).rstrip()
-        return is_failure, text
+        return is_failure, text, rest[:len(rest) - len(first)]
 
     def kill(self) -> None:
         """Kill the engine's whole process group at once."""

@@ -94,7 +94,7 @@ class GtpController:
         self._quit_sent: bool | GtpChannelError = False   # by send_quit: True, or its error
         self._awaited = 0                     # commands sent whose responses aren't read yet
         self._last_answered: str | None = None   # the last command whose response was read
-        self._unasked: str | None = None   # what _check_nothing_unasked found, said again after
+        self._unusable: str | None = None   # the error that made the channel bad, said again after
 
     def _log(self, direction: str, text: str) -> None:
         if self.gtp_log is not None:
@@ -147,7 +147,7 @@ class GtpController:
     def _send(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
         if self.channel_is_bad or self.is_closed:
             full = " ".join((commands[0][0],) + commands[0][1])
-            why = f": {self._unasked}" if self._unasked else ""
+            why = f": {self._unusable}" if self._unusable else ""
             raise GtpTransportError(
                 f"error sending '{full}' to {self.name}: channel is unusable{why}")
         if self._awaited == 0 and commands[0][0] != "quit":
@@ -166,27 +166,33 @@ class GtpController:
                 for command, arguments in wire:
                     self.channel.send_command(command, arguments)
         except GtpChannelError as exc:
-            self.channel_is_bad = True
             full = " ".join((commands[0][0],) + commands[0][1])
-            raise type(exc)(f"error sending '{full}' to {self.name}: {exc}") from None
+            raise self._broken(type(exc)(f"error sending '{full}' to {self.name}: {exc}")) from None
         self._awaited += len(commands)
 
     def _check_nothing_unasked(self) -> None:
         """Raise GtpProtocolError if the engine has said something since its last response
         (more responses than commands: the extra would be read as the next command's answer).
 
-        An unasked line that comes late, after the next command is sent, isn't seen.
+        One that comes late, after the next command is sent, is caught by the channel
+        (SubprocessChannel matches each answer's id to its command's), unless the engine
+        echoes no ids: then it is read as the next command's answer.
         """
         unasked_output = getattr(self.channel, "unasked_output", None)
         extra = unasked_output() if unasked_output is not None else b""
         if not extra or self._last_answered is None:
             return
-        self.channel_is_bad = True
         first_line = one_line(extra.decode("utf-8", "replace").splitlines()[0])
-        self._unasked = (f"{self.name} sent output no command asked for after its response to "
-                         f"'{self._last_answered}' (more responses than commands): "
-                         f"{clipped(first_line, 40)!r}")
-        raise GtpProtocolError(self._unasked)
+        raise self._broken(GtpProtocolError(
+            f"{self.name} sent output no command asked for after its response to "
+            f"'{self._last_answered}' (more responses than commands): {clipped(first_line, 40)!r}"))
+
+    def _broken(self, exc: GtpChannelError) -> GtpChannelError:
+        """Mark the channel bad, keeping the first error's message for every later command."""
+        self.channel_is_bad = True
+        if self._unusable is None:
+            self._unusable = str(exc)
+        return exc
 
     def _receive(self, command: str, arguments: tuple[str, ...],
                  timeout: float | None) -> str | BadGtpResponse:
@@ -195,7 +201,6 @@ class GtpController:
         try:
             is_failure, text = self.channel.get_response(timeout)
         except GtpChannelError as exc:
-            self.channel_is_bad = True
             full = " ".join((command,) + arguments)
             if isinstance(exc, GtpTimeout):
                 limit = f" ({timeout:g}s)" if timeout is not None else ""
@@ -203,7 +208,7 @@ class GtpController:
             else:
                 message = f"error reading response to '{full}' from {self.name}: {exc}"
             self._log("<<", f"[{exc}]")
-            raise type(exc)(message) from None
+            raise self._broken(type(exc)(message)) from None
         self._last_answered = " ".join((command,) + arguments)
         if self.gtp_log is not None:
             self._log("<<", ("? " if is_failure else "= ") + text)

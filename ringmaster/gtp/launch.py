@@ -94,15 +94,21 @@ GAMES_DIRECTORIES = ("/usr/games", "/usr/local/games")
 
 
 def engine_start_error(command: list[str], exc: OSError,
-                       games_directories: tuple[str, ...] = GAMES_DIRECTORIES) -> str:
+                       games_directories: tuple[str, ...] = GAMES_DIRECTORIES,
+                       hint: str | None = None) -> str:
     """A one-line message for an engine that couldn't be started, naming the program.
 
-    A bare name that isn't on PATH but is in a games directory (where Debian
-    puts GNU Go, not on root's PATH) gets a hint with its full path.
+    hint (the player's missing_hint: how to get or name the program) is given
+    in brackets whatever the reason, in place of our own advice: a bare name
+    that isn't on PATH but is in a games directory (where Debian puts GNU Go,
+    not on root's PATH) gets a hint with its full path, another one not found
+    'give the full path, or check PATH'.
     """
     program = command[0] if command else ""
     reason = exc.strerror or str(exc)
     message = f"can't run {program!r}: {reason}"
+    if hint is not None:
+        return f"{message} ({hint})"
     if isinstance(exc, FileNotFoundError) and os.sep not in program:
         for directory in games_directories:
             if os.access(os.path.join(directory, program), os.X_OK):

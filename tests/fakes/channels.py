@@ -202,6 +202,9 @@ class InProcessMisbehaviour:
     def answer_and_exit(self, is_failure: bool, text: str) -> None:
         raise AssertionError("--exit-after needs a real process: use SubprocessChannel")
 
+    def answer_again_late(self, is_failure: bool, text: str) -> None:
+        raise AssertionError("--answer-twice-on needs a real process: use SubprocessChannel")
+
     def stderr(self, text: str) -> None:
         if callable(self._stderr):
             self._stderr(text)

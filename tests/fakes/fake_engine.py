@@ -36,6 +36,9 @@ errors a subprocess's would. Options:
   --exit-after LINE        answer the command line LINE, then exit (an engine that dies
                            between games: 'known_command gomill-cpu_time' ends a game)
   --extra-after LINE       answer LINE, then write a second, unasked-for response
+  --answer-twice-on N      answer the Nth genmove again, with its id, on reading the
+                           next command (so after the controller sent it), before
+                           answering that (subprocess only)
   --think SECONDS          take this long over each genmove (in-process: on the
                            virtual clock, channels.VirtualTime, when a test sets one)
   --think-on N SECONDS     take this long over the Nth genmove (as --think; repeatable)
@@ -47,6 +50,7 @@ errors a subprocess's would. Options:
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import subprocess
 import sys
@@ -54,7 +58,13 @@ import time
 
 from sgfmill import boards, common
 
-from ringmaster.gtp.engine import GtpEngine, GtpError, format_response, run_gtp_session
+from ringmaster.gtp.engine import (
+    GtpEngine,
+    GtpError,
+    format_response,
+    parse_command_line,
+    run_gtp_session,
+)
 
 
 def parse(argv):
@@ -82,6 +92,7 @@ def parse(argv):
     p.add_argument("--move-delay", type=float, default=0.0)
     p.add_argument("--exit-after", default=None)
     p.add_argument("--extra-after", default=None)
+    p.add_argument("--answer-twice-on", type=int, default=None)
     p.add_argument("--think", type=float, default=0.0)
     p.add_argument("--think-on", nargs=2, action="append", default=[], metavar=("N", "SECONDS"))
     p.add_argument("--time-commands", default="")
@@ -131,7 +142,15 @@ class State:
 
 
 class ProcessMisbehaviour:
-    """How the engine misbehaves as a subprocess: really exiting, hanging, writing garbage."""
+    """How the engine misbehaves as a subprocess: really exiting, hanging, writing garbage.
+
+    command_id is the id of the command being answered (None if it has none), as
+    CommandReader notes it; late is an answer to write on reading the next command.
+    """
+
+    def __init__(self) -> None:
+        self.command_id: str | None = None
+        self.late: str | None = None
 
     def exit_at_start(self) -> None:
         sys.exit(1)
@@ -162,9 +181,12 @@ class ProcessMisbehaviour:
         sys.stderr.flush()
 
     def answer_and_exit(self, is_failure: bool, text: str) -> None:
-        sys.stdout.write(format_response(None, is_failure, text))
+        sys.stdout.write(format_response(self.command_id, is_failure, text))
         sys.stdout.flush()
         os._exit(0)
+
+    def answer_again_late(self, is_failure: bool, text: str) -> None:
+        self.late = format_response(self.command_id, is_failure, text)
 
     def escape_child(self, pid_file: str) -> None:
         # Like a server started by an engine: a new session, the engine's pipes inherited.
@@ -211,6 +233,8 @@ def make_engine(options, misbehave, env) -> GtpEngine:
         line = " ".join([command] + args)
         if line == options.exit_after:
             misbehave.answer_and_exit(is_failure, text)
+        if command == "genmove" and state.genmoves == options.answer_twice_on:
+            misbehave.answer_again_late(is_failure, text)
         if line == options.extra_after:
             # A line holding a space ends a response: the second follows as its own.
             text = f"{text}\n\n= unasked"
@@ -296,9 +320,31 @@ def make_engine(options, misbehave, env) -> GtpEngine:
     return engine
 
 
+class CommandReader:
+    """The engine's stdin, noting each command's id for ProcessMisbehaviour, and writing its
+    late answer, if one is due, on reading the next command."""
+
+    def __init__(self, stream, misbehave: ProcessMisbehaviour) -> None:
+        self._stream = stream
+        self._misbehave = misbehave
+
+    def readline(self) -> str:
+        line = self._stream.readline()
+        parsed = parse_command_line(line)
+        if parsed is not None:
+            self._misbehave.command_id = parsed[0]
+            if self._misbehave.late is not None:
+                sys.stdout.write(self._misbehave.late)
+                sys.stdout.flush()
+                self._misbehave.late = None
+        return line
+
+
 def main(argv):
-    engine = make_engine(parse(argv), ProcessMisbehaviour(), os.environ)
-    run_gtp_session(engine)
+    misbehave = ProcessMisbehaviour()
+    engine = make_engine(parse(argv), misbehave, os.environ)
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    run_gtp_session(engine, CommandReader(stdin, misbehave))
     return 0
 
 

@@ -24,10 +24,11 @@ from ringmaster.cli import (
     EXIT_USER_ERROR,
     normalise_arguments,
 )
+from ringmaster.errors import StartupCheckFailed
 from ringmaster.state.lock import CompetitionLock
 from tests.fakes import cli
 from tests.fakes.channels import fake_engine_channel
-from tests.fakes.fake_commands import fake_engine_command
+from tests.fakes.fake_commands import FAKE_ENGINE, fake_engine_command
 
 PLAYOFF = """
 competition_type = 'playoff'
@@ -243,6 +244,37 @@ def test_run_refuses_to_start_when_a_check_fails(write_ctl):
     log = open(ctl[:-4] + ".log").read()
     assert "player p2 failed startup check: error reading response to first command" in log
     assert "run refused: 1 player failed the startup check" in log
+
+
+def test_the_check_command_is_suggested_only_where_a_failing_engine_started():
+    missing = ("player q failed startup check: error starting subprocess for player q: "
+               "can't run 'q': No such file or directory (give the full path, or check PATH)")
+    crashed = "player p failed startup check: engine has closed the response channel"
+    assert str(StartupCheckFailed([missing])) == "1 player failed the startup check"
+    assert str(StartupCheckFailed([missing, crashed])) == (
+        "2 players failed the startup check (use the 'check' command to see stderr output)")
+
+
+@pytest.mark.integration
+def test_an_engine_gone_fails_the_check_with_its_players_hint_and_show_still_works(write_ctl,
+                                                                                     tmp_path):
+    engine = tmp_path / "engine"   # named by the control file as a variable would name it
+    engine.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE_ENGINE} \"$@\"\n")
+    engine.chmod(0o755)
+    hint = "set ENGINE to the engine's path, or put engine on PATH"
+    ctl = playoff(write_ctl, games=2, p2=[str(engine)], extra=(
+        f"players['p2'] = Player(players['p2'].settings['command'], missing_hint={hint!r})"))
+    assert cli.invoke("run", ctl, "-q", "--max-games", "1").exit_code == 0
+    engine.unlink()
+    shown = cli.invoke("show", ctl)   # nothing is started: no check of the engine
+    assert shown.exit_code == 0 and "p1 v p2 (1/2 games)" in shown.output
+    result = cli.invoke("run", ctl, "-q")
+    assert result.exit_code == EXIT_CHECKS_FAILED
+    assert result.stdout == (f"player p2 failed startup check: error starting subprocess for "
+                             f"player p2: can't run '{engine}': No such file or directory "
+                             f"({hint})\n")
+    # no engine started, so none wrote to stderr: 'check' would show nothing more
+    assert result.stderr == "ringmaster: 1 player failed the startup check\n"
 
 
 def test_void_games_halt_the_run_with_its_own_exit_code(write_ctl):

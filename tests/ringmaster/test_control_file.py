@@ -246,6 +246,11 @@ def test_forbidden_extension(write_ctl, extension):
      "line 5: 'timeout': must be at most 1000000 seconds (None for no limit)"),
     (("Player('gnugo --level 1')", "Player('gnugo', timeout=float('inf'))"),
      "player a: 'timeout': must be finite"),
+    (("Player('gnugo --level 1')", "Player('gnugo', missing_hint='set GNUGO')"), None),
+    (("Player('gnugo --level 1')", "Player('gnugo', missing_hint='set\\nGNUGO')"),
+     "player a: 'missing_hint': must be one line of printable text"),
+    (("Player('gnugo --level 1')", "Player('gnugo', missing_hint=1)"),
+     "player a: 'missing_hint': not a string"),
 ])
 def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
     old, new = change

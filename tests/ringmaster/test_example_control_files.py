@@ -13,6 +13,8 @@ import pytest
 
 from ringmaster.competitions import get_competition_class
 from ringmaster.control_file import load_control_file
+from ringmaster.game.engines import subprocess_channel
+from ringmaster.gtp.channel import GtpChannelError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CONTROL_FILES = sorted(glob.glob(os.path.join(ROOT, "control_files", "*.ctl")))
@@ -49,6 +51,22 @@ def test_example_tuning_control_files_load(tmp_path):
         competition.set_clean_status()
         job = competition.get_game()
         assert job.game_id in ("0", "0a", "g0#0r0")
+
+
+@pytest.mark.integration
+def test_without_pachi_the_pachi_tuner_says_to_set_pachi(monkeypatch, tmp_path):
+    # It names Pachi's binary by the PACHI variable: a missing one is said in those terms,
+    # when the engine is started (a check, a game), never as the file loads (show).
+    monkeypatch.delenv("PACHI", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    control_file = load_control_file(os.path.join(ROOT, "control_files",
+                                                  "tune_mcts_priors_vs_pachi.ctl"))
+    competition = control_file.make_competition()
+    with pytest.raises(GtpChannelError) as info:
+        subprocess_channel(competition.players["pachi"], dict(os.environ), "discard")
+    assert str(info.value) == ("can't run 'pachi': No such file or directory (set PACHI to the "
+                               "path of Pachi's binary, built from its public source, or put "
+                               "pachi on PATH)")
 
 
 def test_othello8_curve_takes_the_last_checkpoint_of_half_an_hour_then_each_hour_and_the_final(

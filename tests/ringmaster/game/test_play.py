@@ -10,6 +10,7 @@ import io
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,24 @@ def test_two_responses_to_one_genmove_forfeit_saying_so_not_as_an_empty_move(wri
     assert game["detail"].endswith(
         "player bad sent output no command asked for after its response to 'genmove w' "
         "(more responses than commands): '= unasked'")
+
+
+@pytest.mark.integration
+def test_a_second_answer_come_after_the_next_command_forfeits_saying_so(write_ctl):
+    # The second answer to bad's 2nd genmove is written after 'play b ...' and 'genmove w'
+    # reach it. Read in order, it was taken for play's answer and play's empty one for the
+    # genmove's: 'attempted ill-formed move (an empty response)'. Each answer's id is now
+    # matched to its command's.
+    ctl, result, results = run_with_bad(write_ctl, "--answer-twice-on", "2")
+    assert result.exit_code == 0
+    (game,) = results
+    assert game["is_forfeit"] and game["sgf_result"] == "B+F"
+    assert re.fullmatch(r"forfeit by bad: error reading response to 'play b [A-E][1-5]' from "
+                        r"player bad: engine sent a second answer to 'genmove w': "
+                        r"'=\d+ [A-E][1-5]'", game["detail"]), game["detail"]
+    assert game["detail"] in open(ctl[:-4] + ".games/0_0.sgf").read()
+    sgf_game = sgf.Sgf_game.from_bytes(open(ctl[:-4] + ".games/0_0.sgf", "rb").read())
+    assert len(sgf_game.get_main_sequence()) - 1 == 5   # bad's 2nd move, then b's: the end
 
 
 @pytest.mark.parametrize("factory", [IN_PROCESS, SUBPROCESS])

@@ -54,8 +54,10 @@ def test_timeout_marks_the_channel_bad_and_names_the_command():
         controller.do_command("genmove", "w")
     assert str(info.value) == "timeout (3s) waiting for response to 'genmove w' from player slow"
     assert controller.channel_is_bad
-    with pytest.raises(GtpTransportError, match="channel is unusable"):
+    with pytest.raises(GtpTransportError) as info:   # saying why, whatever comes after
         controller.do_command("name")
+    assert str(info.value) == ("error sending 'name' to player slow: channel is unusable: "
+                               "timeout (3s) waiting for response to 'genmove w' from player slow")
 
 
 class ChattyChannel(ScriptedChannel):
@@ -120,6 +122,124 @@ def test_a_subprocess_channels_unasked_output_leaves_out_blank_lines(tmp_path):
     finally:
         channel.kill()
         channel.close(1)
+
+
+# An engine for the tests of command ids: it notes each line it reads in the file named by
+# its first argument, and answers as the second says: 'echo' (the id echoed), 'silent' (no
+# id in any answer), 'naive' (an id is an unknown command), 'drops-id' or 'wrong-id' (the id
+# echoed in the first answer only). 'twice' is answered twice, the second time on reading
+# the next command (after it was sent); 'slow' after a second.
+ID_ENGINE = r"""
+import sys, time
+noted, mode = sys.argv[1], sys.argv[2]
+late, answers = '', 0
+for line in sys.stdin:
+    open(noted, 'a').write(line)
+    words = line.split()
+    cid = words.pop(0) if words[0].isdigit() else ''
+    sys.stdout.write(late)
+    late = ''
+    if mode == 'naive' and cid:
+        out = '? unknown command'
+    else:
+        reply = {'protocol_version': '2', 'name': 'ids', 'twice': '1', 'slow': '2'}.get(words[0])
+        echoed = '' if mode == 'silent' or (mode in ('drops-id', 'wrong-id') and answers) else cid
+        if mode == 'wrong-id' and answers:
+            echoed = '99'
+        out = ('=' + echoed + ' ' + reply) if reply else ('?' + echoed + ' unknown command')
+    answers += 1
+    if words[0] == 'twice':
+        late = out + '\n\n'
+    if words[0] == 'slow':
+        time.sleep(1)
+    sys.stdout.write(out + '\n\n')
+    sys.stdout.flush()
+"""
+
+
+def _id_engine(tmp_path, mode: str) -> tuple[GtpController, SubprocessChannel, str]:
+    script, noted = tmp_path / "ids.py", tmp_path / "noted"
+    script.write_text(ID_ENGINE)
+    channel = SubprocessChannel([sys.executable, str(script), str(noted), mode])
+    return GtpController(channel, "player x", default_timeout=10), channel, str(noted)
+
+
+@pytest.mark.integration
+def test_an_answer_written_after_the_next_command_is_named_never_read_as_its_answer(tmp_path):
+    # Without ids, 'twice''s second answer was read as the next command's answer, that one as
+    # the one after's, and so on: a genmove read a play's empty answer.
+    controller, channel, noted = _id_engine(tmp_path, "echo")
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        assert controller.do_command("twice") == "1"
+        with pytest.raises(GtpProtocolError) as info:
+            controller.do_command("name")
+        reason = ("error reading response to 'name' from player x: engine sent a second answer "
+                  "to 'twice': '=2 1'")
+        assert str(info.value) == reason
+        with pytest.raises(GtpTransportError) as info:   # nothing more is read from it
+            controller.do_command("name")
+        assert str(info.value) == f"error sending 'name' to player x: channel is unusable: {reason}"
+        assert open(noted).read() == "1 protocol_version\n2 twice\n3 name\n"
+        assert channel.echoes_ids
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode, answer", [
+    ("drops-id", "engine sent an answer to no command (without the id its answers carry): "
+                 "'= ids'"),
+    ("wrong-id", "engine sent an answer to no command (its id isn't 2, the awaited command's): "
+                 "'=99 ids'"),
+])
+def test_an_answer_without_the_awaited_id_is_an_answer_to_no_command(tmp_path, mode, answer):
+    controller, channel, _ = _id_engine(tmp_path, mode)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        with pytest.raises(GtpProtocolError) as info:
+            controller.do_command("name")
+        assert str(info.value) == f"error reading response to 'name' from player x: {answer}"
+        assert controller.channel_is_bad
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode, lines", [
+    ("silent", "1 protocol_version\nname\ntwice\nname\n"),
+    ("naive", "1 protocol_version\nprotocol_version\nname\ntwice\nname\n"),   # asked again
+])
+def test_an_engine_whose_first_answer_has_no_id_is_sent_none_after(tmp_path, mode, lines):
+    # GTP has engines echo ids; those that don't have their answers taken in order, as before.
+    controller, channel, noted = _id_engine(tmp_path, mode)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        assert controller.do_command("name") == "ids"
+        assert controller.do_command("twice") == "1"
+        assert controller.do_command("name") == "1"   # the second answer, unknowable as one
+        assert open(noted).read() == lines
+        assert channel.echoes_ids is False
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+def test_an_answer_after_the_timeout_is_never_read(tmp_path):
+    controller, channel, noted = _id_engine(tmp_path, "echo")
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        with pytest.raises(GtpTimeout):
+            controller.do_command("slow", timeout=0.2)
+        time.sleep(1.2)   # when it would have answered, had it not been killed
+        with pytest.raises(GtpTransportError) as info:
+            controller.do_command("name")
+        assert str(info.value) == ("error sending 'name' to player x: channel is unusable: "
+                                   "timeout (0.2s) waiting for response to 'slow' from player x")
+        assert not channel.is_running()
+        assert open(noted).read() == "1 protocol_version\n2 slow\n"
+    finally:
+        controller.abandon()
 
 
 def test_closed_channel_error_message():
@@ -463,6 +583,20 @@ def test_a_program_not_on_path_names_itself_and_a_games_directory_that_has_it(tm
         "can't run 'nothing': No such file or directory (give the full path, or check PATH)")
     assert engine_start_error(["/opt/x/engine"], missing, (str(games),)) == (
         "can't run '/opt/x/engine': No such file or directory")
+
+
+def test_a_players_missing_hint_takes_the_place_of_our_advice(tmp_path):
+    games = tmp_path / "games"   # (Debian's /usr/games/pachi is a platform game, not the engine)
+    games.mkdir()
+    (games / "pachi").write_text("#!/bin/sh\n")
+    (games / "pachi").chmod(0o755)
+    hint = "set PACHI to Pachi's binary, or put pachi on PATH"
+    missing = FileNotFoundError(2, "No such file or directory")
+    assert engine_start_error(["pachi"], missing, (str(games),), hint=hint) == (
+        f"can't run 'pachi': No such file or directory ({hint})")
+    refused = PermissionError(13, "Permission denied")
+    assert engine_start_error(["/x/pachi"], refused, hint=hint) == (
+        f"can't run '/x/pachi': Permission denied ({hint})")
 
 
 @pytest.mark.integration
