@@ -20,12 +20,13 @@ from ringmaster.errors import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_USER_ERROR,
+    InternalError,
     RingmasterError,
     StartupCheckFailed,
     StorageError,
     UsageError,
 )
-from ringmaster.files import storage_error
+from ringmaster.files import printable, storage_error
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.run.display import Presenter, QuietPresenter
@@ -270,6 +271,10 @@ def run_command_line(argv: list[str],
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"ringmaster: {where}{exc.strerror or exc}", err=True)
         return EXIT_USER_ERROR
+    except InternalError as exc:   # a bug in a game's job: its worker's traceback
+        click.echo(f"ringmaster: internal error: {exc}; the results so far are saved", err=True)
+        click.echo(printable(exc.traceback), err=True, nl=False)   # it may quote an engine
+        return EXIT_INTERNAL_ERROR
     except Exception:
         click.echo("ringmaster: internal error", err=True)
         click.echo(traceback.format_exc(), err=True, nl=False)

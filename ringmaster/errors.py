@@ -205,3 +205,19 @@ def _exception_text(exc: BaseException) -> str:
 
 class JobFailed(Exception):
     """A game could not be played (a void game); the message says why."""
+
+
+class InternalError(Exception):
+    """A bug in the ringmaster that raised away from this process's traceback (in a game's job,
+    on a worker): not a RingmasterError, so the command line shows the traceback it carries and
+    exits with EXIT_INTERNAL_ERROR.
+
+    Public attributes:
+      traceback -- where the bug raised, as traceback.format_exc() gives it
+    """
+
+    exit_code = EXIT_INTERNAL_ERROR
+
+    def __init__(self, message: str, traceback_text: str) -> None:
+        super().__init__(message)
+        self.traceback = traceback_text

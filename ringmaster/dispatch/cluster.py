@@ -10,12 +10,21 @@ import socket
 import sys
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from ringmaster import reaper
-from ringmaster.dispatch.job_loop import Job, JobLoop, JobSource, PlayFunction, deliver, run_job
+from ringmaster.dispatch.job_loop import (
+    Job,
+    JobLoop,
+    JobSource,
+    PlayFunction,
+    crashed,
+    deliver,
+    run_job,
+)
 from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
 
@@ -282,14 +291,13 @@ class ClusterLoop(JobLoop):
         if future.status == "cancelled":
             raise ClusterLost(self._lost_message())
         exc = future.exception()
-        if isinstance(exc, RingmasterError):   # the run's error (a full disk), not the game's
+        if isinstance(exc, (RingmasterError, OSError)):   # the run's error (a full disk), not the game's
             raise exc
-        if isinstance(exc, KilledWorker):
-            message = (f"lost with its worker several times (Dask's KilledWorker: "
-                       f"{one_line(str(exc))[:200]})")
-        else:
-            message = f"worker failed: {type(exc).__name__}: {one_line(str(exc))[:300]}"
-        self.source.process_error_response(job, message)
+        if not isinstance(exc, KilledWorker):   # a bug outside the game (in the game: a Crash)
+            raise crashed(job, f"{type(exc).__name__}: {one_line(str(exc))[:300]}",
+                          "".join(traceback.format_exception(type(exc), exc, future.traceback())))
+        self.source.process_error_response(job, f"lost with its worker several times (Dask's "
+                                                f"KilledWorker: {one_line(str(exc))[:200]})")
 
     def between(self) -> None:
         """Raises ClusterUnavailable once a result came from other code (every other finished
@@ -367,8 +375,11 @@ def run_jobs_on_cluster(source: JobSource, play: PlayFunction, parallel: int | N
     result is delivered once, whichever worker played it; a job whose
     worker dies is played again by Dask (KilledWorker after the scheduler's
     allowed failures, 3 by default, is an error response). note() receives
-    the lost workers. Raises ClusterLost if the scheduler goes away; on
-    that and on KeyboardInterrupt the jobs in flight are cancelled.
+    the lost workers. A job that raises a bug (not JobFailed) is an
+    InternalError with its worker's traceback, raised once the other finished
+    jobs are delivered. Raises ClusterLost if the scheduler goes away; on
+    that, on KeyboardInterrupt and on any other error the jobs in flight are
+    cancelled.
     """
 
     if note is None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ringmaster import reaper
-from ringmaster.errors import JobFailed
+from ringmaster.errors import InternalError, JobFailed, RingmasterError
+from ringmaster.files import one_line
 
 
 class NoJobAvailable:
@@ -26,7 +29,8 @@ class Job(Protocol):
 
 
 PlayFunction = Callable[[Any], Any]
-"""Runs one job and returns its response; raises JobFailed if the job can't be done.
+"""Runs one job and returns its response; raises JobFailed if the job can't be done (anything
+else it raises is a bug, but a RingmasterError or OSError: the run's, a full disk).
 
 For worker processes it must be picklable (a module-level function, or a
 functools.partial of one)."""
@@ -72,12 +76,22 @@ def job_running() -> bool:
     return _in_job
 
 
-def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
-    """Run one job: (True, its response) or (False, why it failed).
+@dataclass(frozen=True)
+class Crash:
+    """What a job raised that is a bug in the ringmaster (not JobFailed), with the traceback
+    from the process that ran it: deliver() raises it as an InternalError."""
 
-    Then kill what its processes left behind, where this process is their
-    subreaper. A WorkerTerminated (a worker's SIGTERM) ends the process once
-    the job has unwound.
+    summary: str     # 'AttributeError: ...', the traceback's last line
+    traceback: str
+
+
+def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
+    """Run one job: (True, its response), (False, why it failed: JobFailed's message, a void
+    game) or (False, a Crash: anything else it raised, a bug).
+
+    A RingmasterError or OSError (the run's, a full disk) propagates. Then kill
+    what its processes left behind, where this process is their subreaper. A
+    WorkerTerminated (a worker's SIGTERM) ends the process once the job has unwound.
     """
     global _in_job
     _in_job = True
@@ -85,10 +99,15 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
         return True, play(job)
     except JobFailed as exc:
         return False, str(exc)
+    except (RingmasterError, OSError):   # the run's error, not the game's, nor a bug
+        raise
     except WorkerTerminated:
         _in_job = False
         _kill_orphans()
         os._exit(1)
+    except Exception as exc:  # noqa: BLE001 (a bug: its traceback goes back with the outcome)
+        summary = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return False, Crash(one_line(summary), traceback.format_exc())
     finally:
         _in_job = False
         _kill_orphans()
@@ -99,12 +118,19 @@ def _kill_orphans() -> None:
 
 
 def deliver(source: JobSource, job: Job, outcome: tuple[bool, Any]) -> None:
-    """Hand a job's outcome from run_job to the source."""
+    """Hand a job's outcome from run_job to the source; raises InternalError for a Crash."""
     ok, value = outcome
     if ok:
         source.process_response(value)
+    elif isinstance(value, Crash):
+        raise crashed(job, value.summary, value.traceback)
     else:
         source.process_error_response(job, value)
+
+
+def crashed(job: Job, summary: str, traceback_text: str) -> InternalError:
+    """The InternalError for a job that raised summary ('AttributeError: ...') in its worker."""
+    return InternalError(f"game {job.game_id}'s job raised {summary}", traceback_text)
 
 
 class JobLoop(ABC):
@@ -115,8 +141,10 @@ class JobLoop(ABC):
     delivered, so that recording them (the state written, the report) doesn't
     hold the workers up; the source is asked again once the results are in
     (a result may make new jobs available). Each job gets a slot number
-    0..parallel-1 unique among the running jobs. Subclasses say how a job is
-    submitted, waited for and delivered.
+    0..parallel-1 unique among the running jobs. A job that raised a bug
+    (InternalError from deliver) stops the loop once the other finished jobs
+    are delivered; the caller stops the jobs still running. Subclasses say how
+    a job is submitted, waited for and delivered.
     """
 
     def __init__(self, source: JobSource, parallel: int) -> None:
@@ -135,7 +163,8 @@ class JobLoop(ABC):
 
     @abstractmethod
     def deliver(self, handle: Hashable, job: Job) -> None:
-        """Hand a finished job's result (or failure) to the source."""
+        """Hand a finished job's result (or failure) to the source; raises InternalError for
+        a job that raised a bug."""
 
     def between(self) -> None:
         """After each wait and its deliveries (a cluster looks at its workers here)."""
@@ -172,7 +201,19 @@ class JobLoop(ABC):
                 # a second interrupt stops its recording before its state is saved: then it
                 # is replayed; after, it is counted, and the next run's start renames its
                 # record into place if this one didn't)
-                for handle, job in finished:
-                    self.deliver(handle, job)
+                crash = self._deliver_all(finished)
+            if crash is not None:
+                raise crash
             self.between()
             self.source.poll(list(self.in_flight.values()))
+
+    def _deliver_all(self, finished: list[tuple[Hashable, Job]]) -> InternalError | None:
+        """Deliver each finished job; the first InternalError is returned, not raised, so that
+        a bug in one game's job loses none of the games finished with it."""
+        crash = None
+        for handle, job in finished:
+            try:
+                self.deliver(handle, job)
+            except InternalError as exc:
+                crash = crash or exc
+        return crash

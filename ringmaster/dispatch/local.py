@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -19,11 +20,13 @@ from ringmaster.dispatch.job_loop import (
     NoJobAvailable,
     PlayFunction,
     WorkerTerminated,
+    crashed,
     deliver,
     job_running,
     run_job,
 )
 from ringmaster.errors import RingmasterError
+from ringmaster.files import one_line
 from ringmaster.gtp.launch import set_parent_death_signal
 
 
@@ -60,8 +63,11 @@ def run_jobs(source: JobSource, play: PlayFunction, parallel: int | None,
     parallel None runs each job in this process; N runs up to N at once in
     worker processes (see JobLoop for the policy). A worker that dies takes
     the pool's games with it: they are played again on new workers (note()
-    is told), and a game lost MAX_LOSSES times is an error response.
-    KeyboardInterrupt stops the workers (their jobs clean up) and propagates.
+    is told), and a game lost MAX_LOSSES times is an error response. A job
+    that raises a bug (not JobFailed) is an InternalError with its traceback,
+    raised once the other finished jobs are delivered. KeyboardInterrupt, and
+    any error that stops the loop, stops the workers (their jobs clean up)
+    and propagates.
     """
     if parallel is None:
         _run_inline(source, play)
@@ -110,15 +116,15 @@ class ProcessPoolLoop(JobLoop):
     def deliver(self, handle: Future, job: Job) -> None:  # type: ignore[override]
         try:
             outcome = handle.result()
-        except RingmasterError:   # the run's error (a full disk), not the game's
-            raise
         except BrokenProcessPool:
             self._lost(job)
             return
-        except Exception as exc:  # the job raised something unexpected
-            self.source.process_error_response(job, f"worker failed: {type(exc).__name__}: {exc}")
-            return
-        deliver(self.source, job, outcome)
+        except (RingmasterError, OSError):   # the run's error (a full disk), not the game's
+            raise
+        except Exception as exc:  # noqa: BLE001 (a bug outside the game: pickling its result...)
+            raise crashed(job, f"{type(exc).__name__}: {one_line(str(exc))}",
+                          "".join(traceback.format_exception(exc))) from None
+        deliver(self.source, job, outcome)   # a bug in the game: run_job's Crash
 
     def _lost(self, job: Job) -> None:
         name = job.game_id

@@ -6,6 +6,7 @@ import io
 import math
 import re
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
@@ -162,9 +163,13 @@ def format_response(command_id: str | None, is_failure: bool, text: str) -> str:
 
 
 def run_gtp_session(engine: GtpEngine, stdin: TextIO | None = None,
-                    stdout: TextIO | None = None) -> None:
+                    stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
     """Serve GTP commands from stdin until quit or end of input. Bytes that aren't UTF-8 are
-    read as U+FFFD whatever the locale, so that they get a failure response, not a crash."""
+    read as U+FFFD whatever the locale, so that they get a failure response, not a crash.
+
+    A bug in a handler gets the failure response 'internal error: ...' and its traceback on
+    stderr (the ringmaster keeps it in its log), and the session goes on.
+    """
     if stdin is None:
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
@@ -177,11 +182,21 @@ def run_gtp_session(engine: GtpEngine, stdin: TextIO | None = None,
             is_failure, text, end = engine.run_command(command, args)
         except Exception as exc:   # a bug in a handler: the engine answers '?' and goes on
             is_failure, end = True, False
-            text = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
+            text = f"internal error: {type(exc).__name__}: {exc} (traceback on stderr)".replace("\n", " ")
+            _report_bug(" ".join([command, *args]), stderr or sys.stderr)
         stdout.write(format_response(command_id, is_failure, text))
         stdout.flush()
         if end:
             return
+
+
+def _report_bug(command: str, stderr: TextIO) -> None:
+    """The traceback of the exception being handled, under the command that raised it."""
+    try:
+        stderr.write(f"internal error in GTP command: {command}\n{traceback.format_exc()}")
+        stderr.flush()
+    except (OSError, ValueError):   # stderr closed or gone: the failure response still goes
+        pass
 
 
 def _lines(stream: TextIO) -> Iterable[str]:

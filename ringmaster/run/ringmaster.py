@@ -17,6 +17,7 @@ from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
 from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import (
     CompetitionError,
+    InternalError,
     LockError,
     RunHalted,
     StateFileDamaged,
@@ -473,8 +474,13 @@ class Ringmaster(JobSource):
                     run_jobs(self, play, parallel, note=self.warn)
             finally:
                 engine_pool.release_engines()   # engines kept by games played in this process
-        except KeyboardInterrupt:
-            self.log(f"run interrupted at {now()}")
+        except (KeyboardInterrupt, InternalError) as exc:
+            if isinstance(exc, InternalError):   # a bug: its traceback is shown, and kept here
+                self.log(f"run stopped at {now()} by an internal error: {exc}")
+                for line in exc.traceback.splitlines():
+                    self.log(line)
+            else:
+                self.log(f"run interrupted at {now()}")
             if self.games_in_progress:
                 self.log("games in progress were: " + " ".join(sorted(self.games_in_progress)))
             if self.reports.html_due:

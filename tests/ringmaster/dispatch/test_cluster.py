@@ -14,10 +14,11 @@ import time
 import pytest
 
 import ringmaster.dispatch as ringmaster_package
-from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR
+from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR, InternalError
 from tests.fakes.cli import CliResult
 from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
+from tests.ringmaster.dispatch.test_local import Source, buggy, check_internal_error
 from tests.ringmaster.game.test_engine_pool import _engine_pids
 from tests.ringmaster.run.test_lifecycle import MC_TUNER, _default_sigint, check_consistent, write
 
@@ -184,6 +185,29 @@ def test_workers_killed_mid_game_then_every_game_counted_once_with_its_own_recor
     check_records(ctl)
     for victim in victims:
         assert f"lost Dask worker {victim}" in _read(ctl[:-4] + ".log")
+
+
+def buggy_briefly(job):
+    """test_local.buggy (a bug in job 1), with job 2's long game short enough not to hold the
+    module's workers up for long."""
+    if job.number == 2:
+        time.sleep(10)
+        return job.number
+    return buggy(job)
+
+
+def test_a_bug_in_a_job_on_a_worker_is_an_internal_error_with_its_traceback(cluster, distributed):
+    # Job 0 is delivered; the bug in job 1 stops the run with the worker's traceback, without
+    # waiting for job 2 (cancelled), and makes no game void.
+    from ringmaster.dispatch.cluster import run_jobs_on_cluster
+    source = Source(4)
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        started = time.monotonic()
+        with pytest.raises(InternalError) as info:
+            run_jobs_on_cluster(source, buggy_briefly, 2, client, poll_interval=0.05)
+        assert time.monotonic() - started < 8
+    check_internal_error(info, source)
+    assert source.responses == [0]
 
 
 def check_records(ctl: str) -> None:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from ringmaster.dispatch.job_loop import NO_JOB, JobLoop, JobSource
+from ringmaster.dispatch.job_loop import NO_JOB, Crash, JobLoop, JobSource, deliver
 from ringmaster.dispatch.local import run_jobs
-from ringmaster.errors import JobFailed
+from ringmaster.errors import EXIT_INTERNAL_ERROR, InternalError, JobFailed
 
 
 @dataclass
@@ -63,11 +63,34 @@ def test_inline_jobs_are_played_in_this_process_by_the_given_function():
     assert source.polls == 4
 
 
-def test_an_unexpected_exception_propagates_inline():
-    def broken(job):
-        raise ZeroDivisionError
-    with pytest.raises(ZeroDivisionError):
-        run_jobs(Source(1), broken, None)
+def buggy(job: Job):
+    """A play function with a bug in job 1 (whose game takes a moment), job 2 a long game."""
+    if job.number == 1:
+        time.sleep(0.3)
+        return job.no_such_attribute
+    if job.number == 2:
+        time.sleep(60)   # a long game: the end of the run ends it
+    return job.number
+
+
+def check_internal_error(info: pytest.ExceptionInfo, source: Source) -> None:
+    """The bug in job 1 stopped the run with its traceback, and no game was made void by it."""
+    assert str(info.value) == "game 1's job raised AttributeError: 'Job' object has no attribute " \
+        "'no_such_attribute'"
+    assert info.value.exit_code == EXIT_INTERNAL_ERROR
+    text = info.value.traceback
+    assert text.startswith("Traceback (most recent call last):")
+    assert "in buggy\n    return job.no_such_attribute" in text
+    assert text.endswith("AttributeError: 'Job' object has no attribute 'no_such_attribute'\n")
+    assert source.errors == []
+
+
+def test_a_bug_in_a_job_is_an_internal_error_inline():
+    source = Source(3)
+    with pytest.raises(InternalError) as info:
+        run_jobs(source, buggy, None)
+    check_internal_error(info, source)
+    assert source.responses == [0]
 
 
 @pytest.mark.integration
@@ -78,6 +101,19 @@ def test_worker_processes_get_slots_and_report_failures():
     assert {r[1] for r in source.responses} <= {0, 1}
     assert os.getpid() not in {r[2] for r in source.responses}
     assert source.errors == [(2, "job 2 can't be played")]
+
+
+@pytest.mark.integration
+def test_a_bug_in_a_job_is_an_internal_error_in_worker_processes():
+    # Job 0 finishes first (delivered), job 2 then starts on its worker: the bug in job 1
+    # stops the run at once, job 2's worker with it, and brings back the worker's traceback.
+    source = Source(4)
+    started = time.monotonic()
+    with pytest.raises(InternalError) as info:
+        run_jobs(source, buggy, 2, poll_interval=0.05)
+    assert time.monotonic() - started < 30
+    check_internal_error(info, source)
+    assert source.responses == [0]
 
 
 def sleepy(job: Job):
@@ -188,6 +224,27 @@ def test_the_loop_starts_the_freed_slots_next_jobs_before_delivering_results():
         ("start", 3, 0), ("start", 4, 1), ("deliver", 0, 0), ("deliver", 2, 1),
         ("deliver", 3, 0), ("deliver", 4, 1)]
     assert sorted(source.responses) == [0, 1, 2, 3, 4]
+
+
+class CrashingLoop(ScriptedLoop):
+    """A ScriptedLoop whose job 0 raised a bug in its worker."""
+
+    def deliver(self, handle, job):
+        self.events.append(("deliver", job.number, job.slot))
+        outcome = (False, Crash("ZeroDivisionError: x", "Traceback ...")) if job.number == 0 \
+            else (True, job.number)
+        deliver(self.source, job, outcome)
+
+
+def test_a_bug_in_a_job_stops_the_loop_once_the_games_finished_with_it_are_delivered():
+    source = Source(5)
+    loop = CrashingLoop(source, 3, finishing=[[0, 1, 2]])
+    with pytest.raises(InternalError, match="^game 0's job raised ZeroDivisionError: x$") as info:
+        loop.run()
+    assert info.value.traceback == "Traceback ..."
+    assert sorted(source.responses) == [1, 2] and source.errors == []
+    assert [e for e in loop.events if e[0] == "start"][-2:] == [("start", 3, 0), ("start", 4, 1)]
+    assert sorted(j.number for j in loop.in_flight.values()) == [3, 4]   # the caller stops them
 
 
 class LateSource(Source):

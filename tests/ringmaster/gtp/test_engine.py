@@ -27,13 +27,68 @@ def test_only_ascii_digits_make_a_command_id():
     assert parse_command_line("\u0663 name") == (None, "\u0663", ["name"])
 
 
+def boom(args: list[str]) -> int:
+    return int("x\ny")
+
+
 def test_a_handler_that_fails_unexpectedly_gets_a_failure_response_and_the_session_goes_on():
     engine = GtpEngine("e", "1")
-    engine.add_command("boom", lambda args: int("x\ny"))
-    out = io.StringIO()
-    run_gtp_session(engine, io.StringIO("boom\nname\n"), out)
-    assert out.getvalue() == ("? internal error: ValueError: invalid literal for int() with base 10: "
-                              "'x\\ny'\n\n= e\n\n")
+    engine.add_command("boom", boom)
+    out, err = io.StringIO(), io.StringIO()
+    run_gtp_session(engine, io.StringIO("7 boom  a\x07b\nname\n"), out, err)
+    assert out.getvalue() == ("?7 internal error: ValueError: invalid literal for int() with base 10: "
+                              "'x\\ny' (traceback on stderr)\n\n= e\n\n")
+    # The traceback, under the command (as parsed: no control characters), on stderr.
+    lines = err.getvalue().splitlines()
+    assert lines[:2] == ["internal error in GTP command: boom ab", "Traceback (most recent call last):"]
+    assert '    return int("x\\ny")' in lines
+    assert lines[-1] == "ValueError: invalid literal for int() with base 10: 'x\\ny'"
+
+
+def test_a_handler_bug_is_answered_even_when_stderr_cannot_be_written():
+    engine = GtpEngine("e", "1")
+    engine.add_command("boom", boom)
+    out, err = io.StringIO(), io.StringIO()
+    err.close()
+    run_gtp_session(engine, io.StringIO("boom\nname\n"), out, err)
+    assert out.getvalue().endswith("(traceback on stderr)\n\n= e\n\n")
+
+
+BUGGY_ENGINE = """
+import sys
+sys.path.insert(0, {root!r})
+from ringmaster.gtp.engine import GtpEngine, board_game_commands, run_gtp_session
+engine = GtpEngine("buggy", "1")
+engine.add_commands(board_game_commands(
+    set_size=lambda size: None, clear=lambda: None, set_komi=lambda komi: None,
+    play=lambda colour, vertex: None, genmove=lambda colour: str(1 / 0)))
+engine.add_command("final_status_list", lambda args: "")
+run_gtp_session(engine)
+"""
+
+
+@pytest.mark.integration
+def test_a_handler_bug_in_a_game_leaves_its_traceback_in_the_log(write_ctl, tmp_path):
+    # An engine's stderr goes to FILE.log (stderr_to_log): where the forfeit's reason sends the user.
+    import os
+    import sys
+    from pathlib import Path
+
+    from tests.fakes.cli import invoke
+    from tests.fakes.control_files import playoff_ctl
+    from tests.fakes.fake_commands import fake_engine_command
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    engine = tmp_path / "buggy.py"
+    engine.write_text(BUGGY_ENGINE.format(root=root))
+    ctl = write_ctl(playoff_ctl(p=[sys.executable, str(engine)], q=fake_engine_command("--name", "q"),
+                                games=1))
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == 0, result.output
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert "internal error: ZeroDivisionError: division by zero (traceback on stderr)" in log
+    assert "[0_0 p] internal error in GTP command: genmove b" in log
+    assert "[0_0 p] Traceback (most recent call last):" in log
+    assert "[0_0 p] ZeroDivisionError: division by zero" in log
 
 
 @pytest.mark.integration

@@ -22,12 +22,15 @@ import pytest
 from sgfmill import sgf
 
 from ringmaster.errors import (
+    EXIT_INTERNAL_ERROR,
     LockError,
     RunHalted,
     RunInterrupted,
     StartupCheckFailed,
     StateFileError,
 )
+from ringmaster.game.engines import subprocess_channel
+from ringmaster.game.play import play_game_job
 from ringmaster.run.lifecycle import COMPLETE_MESSAGE, run_competition
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.state.lock import CompetitionLock
@@ -955,3 +958,40 @@ def test_a_run_loads_numpy_before_its_first_game(write_ctl):
                           cwd=root, env={**os.environ, "PYTHONPATH": root})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip().splitlines()[-1] == "True"
+
+
+def play_with_a_bug_in_game_2(job, factory, **options):
+    """play_game_job with a bug that game 0_2 runs into, in whichever process plays it."""
+    if job.game_id == "0_2":
+        return job.no_such_attribute
+    return play_game_job(job, factory, **options)
+
+
+@pytest.mark.parametrize("parallel", [[], pytest.param(["-j", "2"], marks=pytest.mark.integration)])
+def test_a_bug_in_a_game_stops_the_run_as_an_internal_error_not_a_void_game(
+        write_ctl, monkeypatch, parallel, no_leftover_processes):
+    # With -j 2 the workers are forked from here (the bug with them), and the engines are
+    # processes: the other game in progress is stopped, its engines with it.
+    record = ("--record", os.path.join(no_leftover_processes, "commands"))
+    ctl = playoff(write_ctl, games=4, p=record, q=("--name", "q", *record))
+    monkeypatch.setattr("ringmaster.run.ringmaster.play_game_job", play_with_a_bug_in_game_2)
+    result = cli.invoke("run", ctl, "-q", *parallel,
+                        channel_factory=subprocess_channel if parallel else fake_engine_channel)
+    assert result.exit_code == EXIT_INTERNAL_ERROR, result.output
+    bug = "AttributeError: 'GameJob' object has no attribute 'no_such_attribute'"
+    assert result.stderr.startswith(f"ringmaster: internal error: game 0_2's job raised {bug}; the "
+                                    "results so far are saved\nTraceback (most recent call last):\n")
+    assert "in play_with_a_bug_in_game_2\n    return job.no_such_attribute\n" in result.stderr
+    assert result.stderr.endswith(f"\n{bug}\n")
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert "run stopped at " in log and f"by an internal error: game 0_2's job raised {bug}" in log
+    assert "return job.no_such_attribute" in log
+    assert "void" not in log and not os.path.exists(ctl[:-4] + ".void")
+    counted = [r["game_id"] for r in json.load(open(ctl[:-4] + ".status"))["competition"]["results"]["0"]]
+    if parallel:   # 0_2 started once one of the first two had finished: at least that one
+        assert counted and "0_2" not in counted
+    else:
+        assert counted == ["0_0", "0_1"]
+    monkeypatch.undo()
+    assert invoke("run", ctl, "-q").exit_code == 0
+    check_consistent(ctl, 4)
