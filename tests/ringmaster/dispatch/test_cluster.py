@@ -375,7 +375,8 @@ def test_a_worker_joining_with_other_code_stops_the_run_and_no_game_is_lost(
         assert "the results so far are saved" in output and "Traceback" not in output
         counted = len(json.load(open(ctl[:-4] + ".status"))["competition"]["results"]["0"])
         assert 0 < counted < games
-        check_consistent(ctl, counted)
+        # the other worker's game, refused, may leave its record's attempt (removed below)
+        check_consistent(ctl, counted, stray_attempts=True)
         other = processes.pop()
         os.killpg(other.pid, signal.SIGKILL)
         other.wait()
