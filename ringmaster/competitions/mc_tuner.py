@@ -129,8 +129,7 @@ class McTuner(Tuner):
                          initial_visits=settings["initial_visits"],
                          initial_wins=settings["initial_wins"],
                          count_in_flight=settings["count_games_in_flight"],
-                         value_counts=[len(spec.convert.values) if isinstance(spec.convert, EXPLICIT)
-                                       else None for spec in self.parameter_specs])
+                         scales=[spec.convert for spec in self.parameter_specs])
         self.check_make_candidate(self.sample_engine_parameters())
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
@@ -330,15 +329,20 @@ class McTuner(Tuner):
         return "running"
 
     def twin_warnings(self) -> list[str]:
-        """A warning where the tree, resumed from an older ringmaster's state, keeps the uniform
-        shape that split an EXPLICIT list again once its values were used up."""
-        if not self.tree.uniform:
+        """A warning where the tree, resumed from an older ringmaster's state, keeps the shape that
+        split an EXPLICIT list or an integer scale again once its values were used up."""
+        if self.tree.shape == "twin-free":
             return []
-        twinned = self.tree.twinned()
-        codes = ", ".join(self.parameter_specs[i].code for i in twinned)
-        lists, them = ("list", "it") if len(twinned) == 1 else ("lists", "them")
+        twinned = [self.parameter_specs[i] for i in self.tree.twinned()]
+        groups = []
+        for kind, specs in (("EXPLICIT list", [s for s in twinned if isinstance(s.convert, EXPLICIT)]),
+                            ("integer scale", [s for s in twinned if not isinstance(s.convert, EXPLICIT)])):
+            if specs:
+                groups.append(f"the {kind}{'s' if len(specs) > 1 else ''} of "
+                              f"{', '.join(spec.code for spec in specs)}")
+        them = "it" if len(twinned) == 1 else "them"
         return [f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
-                f"the EXPLICIT {lists} of {codes} again once the values are used up, so candidates below "
+                f"{' and '.join(groups)} again once the values are used up, so candidates below "
                 f"the first level that differ only in {them} may be twins sharing the games of one; "
                 f"{RESET_REMEDY} for a tree without them"]
 

@@ -28,7 +28,16 @@ from ringmaster.settings import (
     interpret_str,
     load_settings,
 )
-from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG, Scale, interpret_scale
+from ringmaster.tuning.scales import (
+    EXPLICIT,
+    LINEAR,
+    LOG,
+    Scale,
+    distinct_values,
+    interpret_scale,
+    value_count,
+)
+from ringmaster.tuning.tree import AxisCentres
 
 
 class McParameter(ControlFileObject):
@@ -133,7 +142,8 @@ def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
 
 
 def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
-    """Check an mc_tuner Parameter's settings: the scale must work at every first-generation centre."""
+    """Check an mc_tuner Parameter's settings: the scale must work at every first-generation centre,
+    and give each a value of its own (an EXPLICIT list, an integer scale)."""
     split = settings["split"]
     scale = settings["scale"]
     if isinstance(scale, EXPLICIT) and split > len(scale.values):
@@ -142,6 +152,15 @@ def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
         raise ValueError(f"'split' is {split}, more than the {len(scale.values)} values of its EXPLICIT "
                          f"scale, so that some candidates would be twins; use split={len(scale.values)}")
     samples = [_apply(settings["scale"], (i + 0.5) / split, "scale") for i in range(split)]
+    if not distinct_values(scale, AxisCentres(split, 1)):
+        # An integer scale whose candidates (cell centres) round to the same integer: twins.
+        values = len({scale(f) for f in AxisCentres(split, 1)})
+        largest = next(k for k in range(min(split - 1, value_count(scale) or 1), 0, -1)
+                       if distinct_values(scale, AxisCentres(k, 1)))
+        plural = "s" if values > 1 else ""
+        raise ValueError(f"'split' is {split}, but its integer scale has only {values} different "
+                         f"value{plural} at the centres of its {split} divisions, so that some candidates "
+                         f"would be twins; use split={largest}")
     fmt = _check_format(settings["code"], settings["format"], samples[0])
     return ParameterSpec(code=settings["code"], convert=settings["scale"], format=fmt, split=split)
 

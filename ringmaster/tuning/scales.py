@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -175,6 +176,49 @@ def is_categorical(scale: Any) -> bool:
 def is_integer_scale(scale: Any) -> bool:
     """True for a LINEAR or LOG scale with integer=True, and for EXPLICIT (a list of values)."""
     return isinstance(scale, EXPLICIT) or (isinstance(scale, (LINEAR, LOG)) and scale.integer)
+
+
+def value_count(scale: Any) -> int | None:
+    """How many values a scale can give, where few enough for a tree's cells to outnumber them: an
+    EXPLICIT list's length, or the integers between an integer LINEAR or LOG scale's rounded bounds
+    (both ends included); None for a scale of real numbers, or a function."""
+    if isinstance(scale, EXPLICIT):
+        return len(scale.values)
+    if isinstance(scale, (LINEAR, LOG)) and scale.error is None and scale.integer:
+        return abs(round_half_up(scale.upper_bound) - round_half_up(scale.lower_bound)) + 1
+    return None
+
+
+# The most points distinct_values compares one by one (more would take seconds): more than mc_tuner's
+# most candidates, so that a first level's split is always checked exactly.
+EXACT_LIMIT = 2 ** 17
+
+
+def distinct_values(scale: Any, points: Sequence[float]) -> bool:
+    """True if the scale gives each of these points, in increasing order, a value of its own.
+
+    For an EXPLICIT list, whose values have divisions of equal width, that is: no more points than
+    values (points at cell centres, as a tree's are). An integer LINEAR or LOG scale is monotone, so
+    only neighbours are compared, those at the ends first (a LOG scale's values crowd at one end);
+    beyond EXACT_LIMIT points, neighbours at each end must be 2 apart before rounding (the gaps
+    between them grow or shrink along the range, so none is less). Other scales: always True.
+    """
+    count = value_count(scale)
+    if count is None:
+        return True
+    if len(points) > count:
+        return False
+    if isinstance(scale, EXPLICIT) or len(points) < 2:
+        return True
+    last = len(points) - 1
+    if len(points) > EXACT_LIMIT:
+        return min(abs(scale.unrounded(points[1]) - scale.unrounded(points[0])),
+                   abs(scale.unrounded(points[last]) - scale.unrounded(points[last - 1]))) >= 2.0
+    ends = min(last, 32)
+    if any(scale(points[i]) == scale(points[i + 1])
+           for low in range(ends) for i in (low, last - 1 - low)):
+        return False
+    return all(a != b for a, b in itertools.pairwise(map(scale, points)))
 
 
 def stochastic_value(scale: Any, f: float, u: float) -> Any:

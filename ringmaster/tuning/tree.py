@@ -5,9 +5,11 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ringmaster.tuning.scales import EXPLICIT, distinct_values, value_count
 
 Path = tuple[int, ...]
 
@@ -105,6 +107,41 @@ def cell_bounds(splits: list[int], path: Path,
     return low, [lo + b for lo, b in zip(low, breadth)]
 
 
+class AxisCentres(Sequence[float]):
+    """The centres, in increasing order, of the split ** levels cells one parameter's range [0, 1] has
+    when split into split divisions at each of levels levels: the very floats parameters_for_path gives
+    candidates (so that a scale gives each the value a candidate has). Computed when asked for."""
+
+    def __init__(self, split: int, levels: int) -> None:
+        self.split = split
+        self.levels = levels
+
+    def __len__(self) -> int:
+        return self.split ** self.levels
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        digits = []
+        for _ in range(self.levels):
+            index, digit = divmod(index, self.split)
+            digits.append(digit)
+        low, breadth = 0.0, 1.0
+        for digit in reversed(digits):   # as _cell does, for one parameter
+            breadth = breadth / self.split
+            low = low + breadth * digit
+        return low + 0.5 * breadth
+
+    def __iter__(self) -> Iterator[float]:
+        lows, breadth = [0.0], 1.0
+        for _ in range(self.levels):   # as __getitem__ does, a level at a time
+            breadth = breadth / self.split
+            lows = [low + breadth * digit for low in lows for digit in range(self.split)]
+        return (low + 0.5 * breadth for low in lows)
+
+
 def edges_touched(splits: list[int], path: Path,
                   levels: list[list[int]] | None = None) -> list[tuple[int, str]]:
     """(parameter index, 'low' or 'high') for each end of a range the path's cell touches.
@@ -160,18 +197,22 @@ class Tree:
       'ignore' (or False): not at all; this is Gomill's behaviour.
       When counted, a node already chosen once is expanded when chosen again
       even if its game hasn't finished (the manual's rule).
-    value_counts -- for each parameter, how many values it has (an EXPLICIT list's
-      length), or None (a range): see splits_at.
-    uniform -- True for a tree grown by an older ringmaster, which split every parameter
-      at every level (set_root keeps such a tree, and grows it so).
+    scales -- for each parameter, its scale (what gives its values), or None: where a scale has
+      few values (an EXPLICIT list, an integer scale) the tree stops splitting the parameter
+      before its cells give two of them one value (twin_free_splits).
+    shape -- how the tree splits: 'twin-free'; or, for a tree grown by an older ringmaster,
+      'lists' (one that stopped splitting EXPLICIT lists only) or 'uniform' (one that split every
+      parameter at every level). set_root keeps an older tree's shape, and it grows so.
     """
+
+    SHAPES = ("twin-free", "lists", "uniform")
 
     def __init__(self, splits: list[int], max_depth: int, exploration_coefficient: float,
                  initial_visits: int, initial_wins: int,
                  count_in_flight: bool | str = True,
-                 value_counts: list[int | None] | None = None) -> None:
+                 scales: Sequence[Any] | None = None) -> None:
         self.splits = list(splits)
-        self.value_counts = [None] * len(self.splits) if value_counts is None else list(value_counts)
+        self.scales = [None] * len(self.splits) if scales is None else list(scales)
         self.branching_factor = math.prod(splits)   # the root's children: the first generation
         self.max_depth = max_depth
         self.exploration_coefficient = exploration_coefficient
@@ -179,12 +220,13 @@ class Tree:
         self.initial_wins = initial_wins
         self.in_flight_rule = in_flight_rule(count_in_flight)
         self.count_in_flight = self.in_flight_rule != "ignore"
-        self._twin_free: dict[int, list[int]] = {}
+        self._levels: dict[tuple[str, int], list[int]] = {}
+        self._distinct: dict[tuple[int, int], bool] = {}
         self.reset()
 
     def reset(self) -> None:
         """An unplayed tree: the root and the first generation."""
-        self.uniform = False
+        self.shape = "twin-free"
         self.root = self.new_node()
         self.expand(self.root, 0)
 
@@ -194,23 +236,42 @@ class Tree:
     def twin_free_splits(self, depth: int) -> list[int]:
         """The splits dividing a cell at this depth (0: the root) into its children.
 
-        Below the root a parameter with a list of values (value_counts) is split only while
-        split ** (depth + 1) is at most its length: further on its cells would outnumber its
-        values, and candidates differing only in it would be twins, the same engine playing
-        as two. Where it is not split the children keep their parent's value.
+        Below the root a parameter whose scale has few values (an EXPLICIT list, an integer scale)
+        is split only while the split ** (depth + 1) cells it would have at the children's depth
+        all give different values: further on, candidates differing only in it would be twins,
+        the same engine playing as two. For an EXPLICIT list that is while split ** (depth + 1) is
+        at most its length. Once not split it never is again, and the children keep their parent's
+        value. The first level is split as given (a split that makes twins there is refused).
         """
-        if depth == 0:
-            return self.splits
-        if depth not in self._twin_free:
-            self._twin_free[depth] = [
-                split if count is None or split ** (depth + 1) <= count else 1
-                for split, count in zip(self.splits, self.value_counts)]
-        return self._twin_free[depth]
+        return self._splits("twin-free", depth)
 
     def splits_at(self, depth: int) -> list[int]:
-        """The splits dividing a cell at this depth into its children (twin_free_splits, or
-        splits at every depth in a uniform tree)."""
-        return self.splits if self.uniform else self.twin_free_splits(depth)
+        """The splits dividing a cell at this depth into its children, by the tree's shape."""
+        return self._splits(self.shape, depth)
+
+    def _guarded(self, shape: str, index: int) -> bool:
+        """Whether a tree of this shape stops splitting the parameter before it makes twins."""
+        scale = self.scales[index]
+        if shape == "twin-free":
+            return value_count(scale) is not None
+        return shape == "lists" and isinstance(scale, EXPLICIT)
+
+    def _splits(self, shape: str, depth: int) -> list[int]:
+        if depth == 0 or shape == "uniform":
+            return self.splits
+        if (shape, depth) not in self._levels:
+            above = self._splits(shape, depth - 1)
+            self._levels[shape, depth] = [
+                split if not self._guarded(shape, i) or (above[i] == split and self._all_differ(i, depth + 1))
+                else 1 for i, split in enumerate(self.splits)]
+        return self._levels[shape, depth]
+
+    def _all_differ(self, index: int, levels: int) -> bool:
+        """Whether the parameter's cells, split at each of levels levels, all give different values."""
+        if (index, levels) not in self._distinct:
+            self._distinct[index, levels] = distinct_values(
+                self.scales[index], AxisCentres(self.splits[index], levels))
+        return self._distinct[index, levels]
 
     def can_expand(self, depth: int) -> bool:
         """False where nothing is left to split: every parameter split 1 at this depth though
@@ -225,15 +286,16 @@ class Tree:
     def set_root(self, root: Node) -> None:
         """Raises ValueError if a node hasn't the right number of children for its depth.
 
-        A tree that fits only the uniform shape, which an older ringmaster grew (it split a
-        list of values again once used up), is kept so: self.uniform becomes True.
+        A tree that fits only an older shape, which an older ringmaster grew (it split a
+        parameter again once its values were used up), is kept so: self.shape becomes the
+        first of SHAPES it fits.
         """
-        for uniform in (False, True):
-            self.uniform = uniform
+        for shape in self.SHAPES:
+            self.shape = shape
             if self._fits(root, 0):
                 self.root = root
                 return
-        self.uniform = False
+        self.shape = "twin-free"
         raise ValueError("wrong number of candidates")
 
     def _fits(self, node: Node, depth: int) -> bool:
@@ -256,12 +318,13 @@ class Tree:
         return below(self.root)
 
     def twinned(self) -> list[int]:
-        """The parameters (indices) a uniform tree splits where twin_free_splits would not, at a
-        depth it reaches (max_depth, or deeper nodes grown before max_depth was lowered)."""
+        """The parameters (indices) a tree of an older shape splits where twin_free_splits would
+        not, at a depth it reaches (max_depth, or deeper nodes grown before max_depth was lowered)."""
         deepest = max(self.max_depth, self.height())
         return sorted({i for depth in range(1, deepest)
-                       for i, split in enumerate(self.twin_free_splits(depth))
-                       if split != self.splits[i]})
+                       for i, (split, older) in enumerate(zip(self.twin_free_splits(depth),
+                                                              self.splits_at(depth)))
+                       if split != older})
 
     # Geometry
 

@@ -10,11 +10,27 @@ import pytest
 from ringmaster.competitions.base import NO_GAME
 from ringmaster.competitions.mc_tuner import McTuner
 from ringmaster.competitions.simulate import make_result
+from ringmaster.control_file import load_control_file
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
 from ringmaster.tuning.tree import Tree, cube_coordinates, edges_touched, parameters_for_path
+
+TWINS_CTL = """competition_type = 'mc_tuner'
+players = {'opp': Player('gnugo')}
+board_size = 9
+komi = 7.5
+opponent = 'opp'
+candidate_colour = 'b'
+number_of_games = 10
+exploration_coefficient = 0.45
+initial_visits = 2
+initial_wins = 1
+def make_candidate(n):
+    return Player('gnugo')
+parameters = [Parameter('n', scale=SCALE, split=SPLIT)]
+"""
 
 
 def simple_make_candidate(*args):
@@ -118,12 +134,47 @@ def test_default_format_follows_the_manual():
     ([Parameter("a", scale=float, split=2), Parameter("a", scale=float, split=3)],
      "duplicate parameter code: a"),
     ([], "'parameters': empty list"),
+    # An integer scale's first-level candidates that round to one integer would be twins.
+    ([Parameter("n", scale=LINEAR(0, 3, integer=True), split=8)],
+     "parameter n: 'split' is 8, but its integer scale has only 4 different values at the centres of its 8 "
+     "divisions, so that some candidates would be twins; use split=4"),
+    ([Parameter("n", scale=LINEAR(0, 2.6, integer=True), split=4)],   # 0 to 3, but 1.625 and 2.275 give 2
+     "parameter n: 'split' is 4, but its integer scale has only 3 different values at the centres of its 4 "
+     "divisions, so that some candidates would be twins; use split=3"),
+    ([Parameter("n", scale=LINEAR(0, 3, integer=True), split=5)],   # 4 values, but split 4 still works
+     "parameter n: 'split' is 5, but its integer scale has only 4 different values at the centres of its 5 "
+     "divisions, so that some candidates would be twins; use split=4"),
+    ([Parameter("n", scale=LOG(1, 8, integer=True), split=8)],
+     "parameter n: 'split' is 8, but its integer scale has only 6 different values at the centres of its 8 "
+     "divisions, so that some candidates would be twins; use split=5"),
+    ([Parameter("n", scale=LINEAR(5, 5, integer=True), split=2)],
+     "parameter n: 'split' is 2, but its integer scale has only 1 different value at the centres of its 2 "
+     "divisions, so that some candidates would be twins; use split=1"),
 ])
 def test_bad_parameters_are_refused_naming_the_parameter(parameters, message):
     with pytest.raises(ControlFileError) as info:
         make_tuner(default_config(parameters=parameters))
     assert str(info.value).startswith(message)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("scale, split, values", [
+    (LINEAR(0, 3, integer=True), 4, [0, 1, 2, 3]), (LINEAR(0, 2.6, integer=True), 3, [0, 1, 2]),
+    (LINEAR(0, 10, integer=True), 11, list(range(11))), (LOG(1, 8, integer=True), 5, [1, 2, 3, 4, 6]),
+    (LINEAR(5, 5, integer=True), 1, [5]), (LINEAR(0, 3), 8, [(i + 0.5) * 3 / 8 for i in range(8)])])
+def test_an_integer_split_whose_candidates_all_differ_is_accepted(scale, split, values):
+    tuner = make_tuner(default_config(parameters=[Parameter("n", scale=scale, split=split)]))
+    assert [tuner.convert(tuner.tree.parameters_for_path((i,)))[0] for i in range(split)] == values
+
+
+def test_an_integer_split_making_twins_names_the_control_files_line(write_ctl):
+    text = TWINS_CTL.replace("SCALE", "LINEAR(0, 3, integer=True)").replace("SPLIT", "8")
+    with pytest.raises(ControlFileError) as info:
+        load_control_file(write_ctl(text)).make_competition()
+    assert str(info.value) == (
+        "error in control file comp.ctl line 13: parameter n: 'split' is 8, but its integer scale has only 4 "
+        "different values at the centres of its 8 divisions, so that some candidates would be twins; use "
+        "split=4")
 
 
 def test_parameter_constructor_checks_its_arguments():
@@ -277,7 +328,7 @@ def test_a_deeper_tree_makes_no_twins_of_an_explicit_list(length, split, max_dep
     (8, 2, [[8, 2], [8, 2], [8, 2]]), (5, 2, [[8, 2], [8, 2], [8, 1]]), (3, 3, [[8, 3], [8, 1], [8, 1]])])
 def test_an_explicit_list_is_split_while_its_cells_are_no_more_than_its_values(length, split, levels):
     # Where split ** max_depth <= its length the tree is as before (every level splits it).
-    tree = Tree([8, split], 3, 0.5, 10, 5, value_counts=[None, length])
+    tree = Tree([8, split], 3, 0.5, 10, 5, scales=[None, EXPLICIT(range(length))])
     assert [tree.splits_at(depth) for depth in range(3)] == levels
 
 
@@ -294,6 +345,56 @@ def test_the_children_of_a_used_up_explicit_cell_keep_its_value():
     assert children == [(3 + (i + 0.5) / 8, "heavy") for i in range(8)]
     assert tree.describe_path((parent, 5)) == "3,1 > 5,0"
     assert tree.edges_touched((parent, 0)) == [(1, "high")]   # the child's cell is its parent's heavy half
+
+
+def every_candidate(tuner, depth):
+    """The engine parameters of every candidate the tree's shape allows at this depth, played or not."""
+    tree, paths = tuner.tree, [()]
+    for level in range(depth):
+        if level and not tree.can_expand(level):
+            return []
+        paths = [path + (i,) for path in paths for i in range(math.prod(tree.splits_at(level)))]
+    return [tuple(tuner.convert(tree.parameters_for_path(path))) for path in paths]
+
+
+@pytest.mark.parametrize("scale, split, max_depth", [
+    (LINEAR(0, 10, integer=True), 4, 2), (LINEAR(0, 10, integer=True), 2, 5),
+    (LINEAR(0, 10, integer=True), 3, 3), (LINEAR(10, 0, integer=True), 2, 5),
+    (LINEAR(-5, 5, integer=True), 3, 3), (LOG(1, 32, integer=True), 4, 3),
+    (LOG(1, 1000, integer=True), 3, 4), (LOG(-64, -1, integer=True), 2, 5)])
+def test_a_deeper_tree_makes_no_twins_of_an_integer_scale(scale, split, max_depth):
+    # LINEAR(0, 10, integer=True) split 4 has 16 cells at depth 2 for its 11 integers: a tree that split
+    # it there too made candidates with the same values (twins), the same engine sharing the games of one.
+    tuner = make_tuner(default_config(max_depth=max_depth, exploration_coefficient=5.0, parameters=[
+        Parameter("n", scale=scale, split=split), Parameter("c", scale=LINEAR(0, 1), split=2)]))
+    for depth in range(1, max_depth + 1):
+        candidates = every_candidate(tuner, depth)
+        assert len(candidates) >= 2 * split * 2 ** (depth - 1)   # c is split at every level
+        assert len(set(candidates)) == len(candidates)
+    play_tree(tuner.tree, 600)
+    assert len(candidates_by_depth(tuner)[1]) > 2 * split   # the games reached below the first level
+    for candidates in candidates_by_depth(tuner):
+        assert len(set(candidates)) == len(candidates)
+
+
+@pytest.mark.parametrize("scale, split, levels", [
+    (LINEAR(0, 10, integer=True), 2, [2, 2, 2, 1, 1]),   # 4 and 8 cells give different integers, 16 can't
+    (LINEAR(0, 10, integer=True), 3, [3, 3, 1, 1, 1]),   # 9 cells do
+    (LINEAR(0, 10, integer=True), 4, [4, 1, 1, 1, 1]),
+    (LOG(1, 32, integer=True), 4, [4, 1, 1, 1, 1]),     # 16 cells: 1.11 and 1.38 both give 1
+    (LOG(1, 1000, integer=True), 3, [3, 3, 1, 1, 1]),
+    (LINEAR(0, 1000, integer=True), 2, [2] * 9 + [1]),  # 512 cells give different integers, 1024 can't
+    (LINEAR(0, 10), 4, [4] * 5),                        # real numbers: every level
+    (float, 4, [4] * 5)])                               # a function: every level, as before
+def test_an_integer_scale_is_split_while_its_cells_all_give_different_values(scale, split, levels):
+    tree = Tree([split, 8], len(levels), 0.5, 10, 5, scales=[scale, None])
+    assert [tree.splits_at(depth) for depth in range(len(levels))] == [[s, 8] for s in levels]
+
+
+def test_a_huge_integer_range_is_split_until_its_neighbours_are_two_apart():
+    # Beyond EXACT_LIMIT cells the values aren't compared one by one; it takes well under a second.
+    tree = Tree([2], 40, 0.5, 10, 5, scales=[LINEAR(0, 1e9, integer=True)])
+    assert [tree.twin_free_splits(depth)[0] for depth in range(30)] == [2] * 28 + [1, 1]
 
 
 def hand_tree(records, exploration=0.5, count_in_flight=True):
@@ -419,11 +520,11 @@ def test_no_expansion_at_max_depth():
 
 def test_a_candidate_with_nothing_left_to_split_is_not_expanded():
     # One EXPLICIT parameter whose list the first level uses up: a child would be its parent again.
-    tree = Tree([3], 2, 0.5, 10, 5, value_counts=[3])
+    tree = Tree([3], 2, 0.5, 10, 5, scales=[EXPLICIT(range(3))])
     play_tree(tree, 50)
     assert len(tree.select(random.Random(0))) == 1
     assert tree.root.count_nodes() == 4
-    assert Tree([3], 2, 0.5, 10, 5, value_counts=[9]).can_expand(1)
+    assert Tree([3], 2, 0.5, 10, 5, scales=[EXPLICIT(range(9))]).can_expand(1)
 
 
 def test_recommended_candidate_walks_down_by_most_games():
@@ -675,7 +776,7 @@ def twins_config():
 def test_a_state_whose_tree_split_a_used_up_list_resumes_in_its_older_shape():
     tuner = make_tuner(twins_config())
     tuner.set_status(json.loads(json.dumps(OLD_TWINS_STATE)))
-    assert tuner.tree.uniform
+    assert tuner.tree.shape == "uniform"
     assert tuner.get_status() == OLD_TWINS_STATE
     # Its candidates are where the older ringmaster put them, twins included.
     assert [tuner.convert(tuner.tree.parameters_for_path((3, i))) for i in range(4)] == [
@@ -690,7 +791,7 @@ def test_a_state_whose_tree_split_a_used_up_list_resumes_in_its_older_shape():
     play_tree(tuner.tree, 200)
     assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4}
     tuner.set_clean_status()
-    assert not tuner.tree.uniform and tuner.verdict().warnings == []
+    assert tuner.tree.shape == "twin-free" and tuner.verdict().warnings == []
 
 
 def test_an_older_state_that_split_nothing_below_the_first_level_resumes_twin_free():
@@ -698,7 +799,7 @@ def test_an_older_state_that_split_nothing_below_the_first_level_resumes_twin_fr
     status["tree"][4][3][4] = None
     tuner = make_tuner(twins_config())
     tuner.set_status(status)
-    assert not tuner.tree.uniform and tuner.get_status() == status
+    assert tuner.tree.shape == "twin-free" and tuner.get_status() == status
     play_tree(tuner.tree, 200)
     assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
 
@@ -709,10 +810,117 @@ def test_a_twin_free_state_resumes_as_it_was_and_a_misshapen_one_is_refused():
     status = json.loads(json.dumps(tuner.get_status()))
     restored = make_tuner(twins_config())
     restored.set_status(status)
-    assert not restored.tree.uniform and restored.tree.root == tuner.tree.root
+    assert restored.tree.shape == "twin-free" and restored.tree.root == tuner.tree.root
     status["tree"][4][0][4] = [[10, 5, 0, 0, None]] * 3   # neither shape
     with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
         make_tuner(twins_config()).set_status(status)
+
+
+# Written by main's ringmaster (92aaf10, which split integer scales at every level) for int_config() after 7
+# games (seed 20): n 1 and c 0.375 is both 0 > 3 and 2 > 1 (twins, with 1 and 2 games).
+MAIN_INTEGER_STATE = {
+    "scheduler": {"next_new": 7, "unfixed": []},
+    "tree": [10, 5, 7, 1, [[10, 5, 2, 0, [[10, 5, 0, 0, None], [10, 5, 0, 0, None], [10, 5, 0, 0, None],
+                                          [10, 5, 1, 0, None]]],
+                           [10, 5, 1, 0, None],
+                           [10, 5, 3, 1, [[10, 5, 0, 0, None], [10, 5, 2, 1, None], [10, 5, 0, 0, None],
+                                          [10, 5, 0, 0, None]]],
+                           [10, 5, 1, 0, None]]],
+    "opponent_description": None, "codes": ["n", "c"], "splits": [2, 2],
+    "check_values": [["1", "0.25"], ["2", "0.75"]],
+    "confirmation": {"parameters": None, "label": "", "scheduler": {"next_new": 0, "unfixed": []}, "won": 0,
+                     "jigos": 0, "unknown": 0, "played": 0, "against": "opponent"},
+    "opponent": "opp", "candidate_colour": "w"}
+
+# Written by the same for mixed_config() after 7 games (seed 5): it split n again below the first level
+# but not the used-up policy list, so 0 > 1 and 2 > 0 are both n 1, light (twins).
+MAIN_MIXED_STATE = {
+    "scheduler": {"next_new": 7, "unfixed": []},
+    "tree": [10, 5, 7, 1, [[10, 5, 2, 0, [[10, 5, 0, 0, None], [10, 5, 1, 0, None]]],
+                           [10, 5, 2, 0, [[10, 5, 1, 0, None], [10, 5, 0, 0, None]]],
+                           [10, 5, 2, 1, [[10, 5, 1, 1, None], [10, 5, 0, 0, None]]],
+                           [10, 5, 1, 0, None]]],
+    "opponent_description": None, "codes": ["n", "policy"], "splits": [2, 2],
+    "check_values": [["1", "'light'"], ["2", "'heavy'"]],
+    "confirmation": {"parameters": None, "label": "", "scheduler": {"next_new": 0, "unfixed": []}, "won": 0,
+                     "jigos": 0, "unknown": 0, "played": 0, "against": "opponent"},
+    "opponent": "opp", "candidate_colour": "w"}
+
+
+def int_config():
+    """A depth-2 tree over n (0, 1 or 2), whose 4 cells below the first level would make twins, and c."""
+    return default_config(max_depth=2, parameters=[
+        Parameter("n", scale=LINEAR(0, 2, integer=True), split=2),
+        Parameter("c", scale=LINEAR(0, 1), split=2)])
+
+
+def mixed_config():
+    """As int_config, with a list of two policies, which the first level uses up, for c."""
+    return default_config(max_depth=2, parameters=[
+        Parameter("n", scale=LINEAR(0, 2, integer=True), split=2),
+        Parameter("policy", scale=EXPLICIT(["light", "heavy"]), split=2)])
+
+
+INTEGER_TWINS_WARNING = (
+    "warning: this run's tree keeps the shape an older ringmaster gave it, which splits the integer scale of "
+    "n again once the values are used up, so candidates below the first level that differ only in it may be "
+    "twins sharing the games of one; start afresh with `ringmaster reset` for a tree without them")
+
+
+def test_a_state_whose_tree_split_an_integer_scale_again_resumes_in_its_older_shape():
+    tuner = make_tuner(int_config())
+    tuner.set_status(json.loads(json.dumps(MAIN_INTEGER_STATE)))
+    assert tuner.tree.shape == "lists"
+    assert tuner.get_status() == MAIN_INTEGER_STATE
+    # Its candidates are where main's ringmaster put them, twins included.
+    assert [tuner.convert(tuner.tree.parameters_for_path(path)) for path in ((0, 3), (2, 1), (2, 3))] == [
+        (1, 0.375), (1, 0.375), (2, 0.375)]
+    assert tuner.verdict().warnings[0] == INTEGER_TWINS_WARNING
+    # It grows in that shape, and starts afresh in the twin-free one (n is not split below the first level).
+    play_tree(tuner.tree, 200)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4}
+    tuner.set_clean_status()
+    assert tuner.tree.shape == "twin-free" and tuner.verdict().warnings == []
+    play_tree(tuner.tree, 200)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
+
+
+def test_a_state_that_split_an_integer_scale_but_not_a_used_up_list_resumes_in_that_shape(monkeypatch):
+    tuner = make_tuner(mixed_config())
+    tuner.set_status(json.loads(json.dumps(MAIN_MIXED_STATE)))
+    assert tuner.tree.shape == "lists"
+    assert tuner.get_status() == MAIN_MIXED_STATE
+    assert [tuner.convert(tuner.tree.parameters_for_path(path)) for path in ((0, 1), (2, 0), (2, 1))] == [
+        (1, "light"), (1, "light"), (2, "light")]
+    assert tuner.verdict().warnings == [INTEGER_TWINS_WARNING]
+    play_tree(tuner.tree, 200)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
+    # It fits neither the twin-free shape (nothing below the first level) nor the uniform one (4 children).
+    monkeypatch.setattr(Tree, "SHAPES", ("twin-free", "uniform"))
+    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+        make_tuner(mixed_config()).set_status(json.loads(json.dumps(MAIN_MIXED_STATE)))
+
+
+def test_a_uniform_state_that_split_a_list_and_an_integer_scale_again_warns_of_both():
+    status = json.loads(json.dumps(MAIN_MIXED_STATE))
+    status["tree"][4][0][4] = [[10, 5, 1, 0, None], [10, 5, 1, 1, None], [10, 5, 0, 0, None],
+                               [10, 5, 0, 0, None]]
+    status["tree"][4][1][4] = status["tree"][4][2][4] = None
+    tuner = make_tuner(mixed_config())
+    tuner.set_status(status)
+    assert tuner.tree.shape == "uniform" and tuner.get_status() == status
+    assert tuner.verdict().warnings[0].startswith(
+        "warning: this run's tree keeps the shape an older ringmaster gave it, which splits the EXPLICIT "
+        "list of policy and the integer scale of n again once the values are used up, so candidates below "
+        "the first level that differ only in them may be twins")
+
+
+def test_an_integer_state_that_split_nothing_below_the_first_level_resumes_twin_free():
+    status = json.loads(json.dumps(MAIN_INTEGER_STATE))
+    status["tree"][4][0][4] = status["tree"][4][2][4] = None
+    tuner = make_tuner(int_config())
+    tuner.set_status(status)
+    assert tuner.tree.shape == "twin-free" and tuner.get_status() == status
 
 
 # Reports

@@ -1,17 +1,21 @@
 """Tests for the mc_tuner's predefined scales (exact values)."""
 
+import itertools
 import math
 
 import pytest
 
+from ringmaster.tuning import scales as scales_module
 from ringmaster.tuning.scales import (
     EXPLICIT,
     LINEAR,
     LOG,
+    distinct_values,
     interpret_scale,
     round_half_up,
+    value_count,
 )
-from ringmaster.tuning.tree import parameters_for_path
+from ringmaster.tuning.tree import AxisCentres, parameters_for_path
 
 
 def centres(split):
@@ -100,6 +104,58 @@ def test_explicit_with_depth_two_covers_the_list():
     scale = EXPLICIT(values)
     seen = [scale(parameters_for_path([3], (i, j))[0]) for i in range(3) for j in range(3)]
     assert seen == values
+
+
+# Which cells of a tree give different values (mc_tuner's twins)
+
+@pytest.mark.parametrize("split, levels", [(10, 1), (3, 4), (2, 10), (7, 3), (5, 2)])
+def test_axis_centres_are_the_very_floats_of_the_trees_candidates(split, levels):
+    centres = AxisCentres(split, levels)
+    expected = [parameters_for_path([split], path)[0]
+                for path in itertools.product(range(split), repeat=levels)]
+    assert len(centres) == len(expected)
+    assert list(centres) == [centres[i] for i in range(len(centres))] == expected
+
+
+@pytest.mark.parametrize("scale, count", [
+    (EXPLICIT(["a", "b", "a"]), 3), (LINEAR(0, 10, integer=True), 11), (LINEAR(10, 0, integer=True), 11),
+    (LINEAR(-0.5, 10.5, integer=True), 12), (LOG(1, 32, integer=True), 32), (LOG(-64, -1, integer=True), 64),
+    (LINEAR(5, 5, integer=True), 1), (LINEAR(0, 10), None), (LOG(1, 32), None), (float, None)])
+def test_value_count_is_how_many_values_a_scale_can_give(scale, count):
+    assert value_count(scale) == count
+
+
+def test_integer_scales_give_distinct_values_where_no_two_points_round_alike():
+    assert distinct_values(LINEAR(0, 10, integer=True), AxisCentres(3, 2))        # 9 cells: 1 to 9
+    assert not distinct_values(LINEAR(0, 10, integer=True), AxisCentres(4, 2))    # 16 cells, 11 integers
+    assert not distinct_values(LINEAR(0, 2.6, integer=True), AxisCentres(4, 1))   # 1.625 and 2.275
+    assert not distinct_values(LOG(1, 1000, integer=True), AxisCentres(3, 3))     # 1.14 and 1.47 at one end
+    assert not distinct_values(LOG(-1000, -1, integer=True), AxisCentres(3, 3))   # and at the other
+    assert distinct_values(LINEAR(0, 1), AxisCentres(10, 5)) and distinct_values(float, [0.5, 0.5])
+    # Two points alike far from either end are found too.
+    points = [i / 200 for i in range(200)]
+    assert distinct_values(LINEAR(0, 400, integer=True), points)                  # 0, 2, 4, ...
+    assert not distinct_values(LINEAR(0, 400, integer=True), points[:100] + [0.504] + points[101:])
+
+
+def test_an_explicit_lists_cells_differ_while_no_more_than_its_values():
+    # The rule the tree has always used for a list: its index at the tree's centres agrees.
+    for split, levels in [(2, 1), (2, 3), (2, 5), (3, 2), (3, 3), (4, 2), (5, 2), (6, 2), (7, 2)]:
+        centres = AxisCentres(split, levels)
+        for length in range(1, 3 * len(centres)):
+            indices = [min(int(length * f), length - 1) for f in centres]
+            differ = len(set(indices)) == len(indices)
+            assert distinct_values(EXPLICIT(range(length)), centres) == differ == (len(centres) <= length)
+
+
+def test_beyond_the_exact_limit_neighbours_at_each_end_must_be_two_apart(monkeypatch):
+    monkeypatch.setattr(scales_module, "EXACT_LIMIT", 8)
+    assert distinct_values(LINEAR(0, 100, integer=True), AxisCentres(2, 4))       # 6.25 apart
+    assert not distinct_values(LINEAR(0, 24, integer=True), AxisCentres(2, 4))    # 1.5 apart: not sure
+    assert not distinct_values(LOG(1, 10000, integer=True), AxisCentres(2, 4))    # crowded at 1
+    assert not distinct_values(LOG(-10000, -1, integer=True), AxisCentres(2, 4))  # crowded at -1
+    assert distinct_values(LOG(1000, 10000, integer=True), AxisCentres(2, 4))
+    assert distinct_values(LINEAR(0, 24, integer=True), AxisCentres(2, 3))        # 8 points: exact
 
 
 def test_any_callable_is_a_scale_and_non_callables_are_not():
