@@ -146,9 +146,10 @@ def describe_game(settings: dict[str, Any]) -> str:
     """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
     game = settings.get("game", "go")
     rules = get_rules_class(game)
-    if not rules.uses_board:
+    if not rules.uses_board:   # its own settings, at their defaults where not given
+        given = {name: value for name, value in settings.items() if value is not None}
         words = [game] + [f"{name.removeprefix(game + '_').replace('_', ' ')} {value}"
-                          for name, value in sorted(settings.items())
+                          for name, value in sorted({**rules.default_options, **given}.items())
                           if name.startswith(game + "_")]
     else:
         size = settings["board_size"]

@@ -188,6 +188,29 @@ def test_pig_and_othello_games_are_described_by_their_own_rules():
     assert othello.startswith("othello 8x8") and "players" not in othello and "simple ko" not in othello
 
 
+PIG_PLAYOFF = """
+competition_type = 'playoff'
+game = 'pig'
+players = {'h1': Player('pig-a'), 'h2': Player('pig-b')}
+matchups = [Matchup('h1', 'h2', alternating=True, number_of_games=2)]
+"""
+
+
+def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_under(write_ctl):
+    """No pig_target, no pig_max_turns: the games play to 50 in 200 turns, as the text says;
+    the page and show --json say so too, not None."""
+    competition = load_control_file(write_ctl(PIG_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    report = full_report(competition, [])
+    settings = report["matchups"][0]["game_settings"]
+    assert (settings["pig_target"], settings["pig_max_turns"]) == (50, 200)
+    page = render_html(report)
+    assert "pig, max turns 200, target 50 (" in page
+    check_page(page)
+    assert describe_game({"game": "pig", "pig_target": None, "pig_max_turns": 30}).startswith(
+        "pig, max turns 30, target 50 (")
+
+
 def test_allplayall_page_has_the_ratings_table(write_ctl):
     competition = load_control_file(write_ctl(ALLPLAYALL)).make_competition()
     competition.set_clean_status()
