@@ -188,15 +188,10 @@ _ENVIRONMENT.filters["limits"] = engine_limits
 
 
 def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The game index, with each SGF's relative link."""
-    directory = report.get("games_directory") or ""
-    void_directory = directory[:-len(".games")] + ".void" if directory.endswith(".games") else ""
-    rows = []
-    for g in report.get("games") or []:
-        void = g["result"] == "void"
-        folder = void_directory if void else directory
-        rows.append({**g, "link": f"{_url_path(folder)}/{g['game_id']}.sgf" if folder else None})
-    return rows
+    """The game index, with a relative link to each game's record where there is one
+    (RunReports.json found it on disk: no link without record_games)."""
+    return [{**g, "link": _url_path(g["record"]) if g.get("record") else None}
+            for g in report.get("games") or []]
 
 
 def _url_path(name: str) -> str:

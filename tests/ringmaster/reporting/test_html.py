@@ -56,7 +56,9 @@ def full_report(competition, entries, voids=0):
     report.update({"void_games": voids, "ringmaster_version": "test",
                    "progress": progress(competition.games_played(), competition.games_wanted(),
                                         clock),
-                   "games": [e.to_json() for e in entries], "games_directory": "comp.games"})
+                   "games": [{**e.to_json(), "record": f"comp.{'void' if e.is_void else 'games'}/"
+                                                        f"{e.game_id}.sgf"} for e in entries],
+                   "games_directory": "comp.games"})
     return report
 
 

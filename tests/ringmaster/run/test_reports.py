@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from types import SimpleNamespace
 
@@ -29,11 +30,41 @@ def test_the_html_game_table_and_json_list_games_by_id_not_by_when_they_finished
     run = SimpleNamespace(competition=competition, paths=CompetitionPaths(str(tmp_path), "comp"),
                           clock=RunClock(), void_game_count=0,
                           game_index=[GameEntry(i, "a", "b", "B+R", winner="a") for i in finished])
+    os.mkdir(run.paths.games)
+    for game_id in finished:
+        (tmp_path / "comp.games" / f"{game_id}.sgf").write_text("(;)")
     report = RunReports(run).json()
     assert [g["game_id"] for g in report["games"]] == ["0_1", "0_2", "0_9", "0_10", "0_11"]
     page = render_html(report)
     table = page[page.index("<h2>Games</h2>"):]
     assert re.findall(r'<a href="comp.games/(0_\d+).sgf"', table) == ["0_1", "0_2", "0_9", "0_10", "0_11"]
+
+
+def test_the_game_index_links_only_the_records_that_are_there(write_ctl, tmp_path):
+    """record_games = False writes no record: no link (it was 'n.games/0_0.sgf', dead). A Pig
+    game's record is ID.json; a replayed void game's second record ID_2.sgf."""
+    competition = load_control_file(write_ctl(CTL)).make_competition()
+    competition.set_clean_status()
+    entries = [GameEntry("0_1", "a", "b", "void"), GameEntry("0_1", "a", "b", "void"),
+               GameEntry("0_1", "a", "b", "B+R", winner="a"), GameEntry("0_2", "a", "b", "B+R", winner="a")]
+    paths = CompetitionPaths(str(tmp_path), "comp")
+    run = SimpleNamespace(competition=competition, paths=paths, clock=RunClock(), void_game_count=2,
+                          game_index=entries)
+    report = RunReports(run).json()
+    page = render_html(report)
+    assert "<a href" not in page[page.index("<h2>Games</h2>"):]
+    assert [g["record"] for g in report["games"]] == [None] * 4
+    os.mkdir(paths.games)
+    os.mkdir(paths.void)
+    for name in ("comp.games/0_1.json", "comp.void/0_1.sgf", "comp.void/0_1_2.sgf"):
+        (tmp_path / name).write_text("x")
+    report = RunReports(run).json()
+    assert [g["record"] for g in report["games"]] == [
+        "comp.void/0_1.sgf", "comp.void/0_1_2.sgf", "comp.games/0_1.json", None]
+    table = render_html(report)
+    table = table[table.index("<h2>Games</h2>"):]
+    assert re.findall(r'<a href="([^"]+)"', table) == [
+        "comp.void/0_1.sgf", "comp.void/0_1_2.sgf", "comp.games/0_1.json"]
 
 
 def test_a_float_that_is_not_finite_becomes_null_at_any_depth():
