@@ -103,6 +103,7 @@ class Ringmaster(JobSource):
         self._renames_saved = False   # whether the last save noted any
         self.state_store = StateStore(self.paths.status, self.paths.journal)
         self.clock = RunClock()
+        self._saved_elapsed: float | None = None   # the playing time the state last saved
         self._job_started: dict[str, float] = {}
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
         self.cluster: Any = None
@@ -154,6 +155,7 @@ class Ringmaster(JobSource):
             self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
             self.pending_records = dict(document.get("pending_records", {}))
             self.clock.load_json(document.get("timing"))
+            self._saved_elapsed = self.clock.elapsed_before
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -194,7 +196,9 @@ class Ringmaster(JobSource):
 
     def save_state(self) -> None:
         """Record the state durably (see StateStore). Raises StorageError."""
-        self.state_store.save(self._state_document())
+        document = self._state_document()
+        self.state_store.save(document)
+        self._saved_elapsed = document["timing"]["elapsed"]
         self._renames_saved = bool(self.pending_records)
 
     def close_state(self) -> None:
@@ -484,6 +488,7 @@ class Ringmaster(JobSource):
             if self.games_in_progress:
                 self.log("games in progress were: " + " ".join(sorted(self.games_in_progress)))
             if self.reports.html_due:
+                self.clock.end_run(self._saved_elapsed)   # the rate as `show` gives it
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
@@ -491,6 +496,9 @@ class Ringmaster(JobSource):
             self.save_state()   # the notes of the renames done since the last save go
         # Attempts at games that were never counted (a lost worker's, a replayed one's).
         remove_stale_temporaries(self.paths.games)
+        # The run's reports, and its last line, give the rate `show` gives from the state
+        # (the whole event's: a run of one game a worker has none of its own).
+        self.clock.end_run(self._saved_elapsed)
         self.write_report()
         if self.presenter is not None:
             self.presenter.refresh(final=True)

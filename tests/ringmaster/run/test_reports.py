@@ -14,6 +14,10 @@ from ringmaster.run.game_index import GameEntry
 from ringmaster.run.paths import CompetitionPaths
 from ringmaster.run.reports import RunReports, finite
 from ringmaster.stats.timing import RunClock
+from tests.fakes.channels import fake_engine_channel
+from tests.fakes.cli import invoke
+from tests.fakes.control_files import playoff_ctl
+from tests.fakes.fake_commands import fake_engine_command
 
 CTL = """competition_type = 'playoff'
 players = {'a': Player('ea'), 'b': Player('eb')}
@@ -74,3 +78,18 @@ def test_a_float_that_is_not_finite_becomes_null_at_any_depth():
     assert cleaned == {"elo": None, "rows": [{"cpu": None, "games": 3}, [1.5, None]],
                        "name": "x", "ok": True}
     json.dumps(cleaned, allow_nan=False)
+
+
+def test_the_report_a_run_leaves_gives_the_rate_show_gives(write_ctl):
+    """Two games at -j 2 (the tutorial's second run): each is its worker's first, which the
+    run's own rate leaves out, so FILE.report and FILE.html said '-- games per hour' where
+    `show` on the same state gave the whole event's rate."""
+    ctl = write_ctl(playoff_ctl(games=2, p=fake_engine_command(), q=fake_engine_command("--name", "q")))
+    run = invoke("run", ctl, "-q", "-j", "2", channel_factory=fake_engine_channel)
+    assert run.exit_code == 0, run.output
+    shown = invoke("show", ctl, channel_factory=fake_engine_channel).output
+    line = re.search(r"^progress: .*$", shown, flags=re.M).group(0)
+    assert re.search(r", \d+ games per hour, 2/2 games", line), line
+    assert line in open(ctl[:-4] + ".report").read().splitlines()
+    rate = re.search(r"(\d+) games per hour", line).group(1)
+    assert f"games per hour</th><td class=\"l\">{rate}</td>" in open(ctl[:-4] + ".html").read()
