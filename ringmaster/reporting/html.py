@@ -53,9 +53,12 @@ _ENVIRONMENT = jinja2.Environment(
     bytecode_cache=_template_cache())
 
 
-def _signed(x: float | None) -> str:
+def _signed(x: float | str | None) -> str:
+    """'+35'; an infinity as the JSON report gives it ('+inf', '-inf'); '--' for none."""
     if x is None:
-        return "inf"
+        return "--"
+    if isinstance(x, str):
+        return x
     return f"{x:+.0f}"
 
 

@@ -196,7 +196,7 @@ class Series:
 
 
 def _finite(values: Sequence[float]) -> list[float]:
-    return [v for v in values if v is not None and math.isfinite(v)]
+    return [v for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
 
 
 def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,

@@ -24,6 +24,7 @@ from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
 from ringmaster.stats.time_use import PlayerTimeUse, time_use, time_use_report
 from ringmaster.stats.timing import RunClock, progress, progress_line
+from ringmaster.stats.win_rates import json_float
 
 HTML_INTERVAL = 1.0
 """Least seconds between rewrites of FILE.html during a run (0: after every result)."""
@@ -35,10 +36,11 @@ never slows the games (a small one renders in about 50 ms, so once a second)."""
 
 
 def finite(value: Any) -> Any:
-    """value with None for every float that isn't finite: standard JSON (no NaN, no Infinity)
-    for show --json and the page's plots, whatever a statistic gave."""
+    """value with every float that isn't finite as json_float gives it ('+inf', '-inf', None
+    for NaN): standard JSON (no NaN, no Infinity) for show --json and the page, whatever a
+    statistic gave."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        return value if math.isfinite(value) else json_float(value)
     if isinstance(value, dict):
         return {key: finite(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -71,12 +71,13 @@ def test_the_game_index_links_only_the_records_that_are_there(write_ctl, tmp_pat
         "comp.void/0_1.sgf", "comp.void/0_1_2.sgf", "comp.games/0_1.json"]
 
 
-def test_a_float_that_is_not_finite_becomes_null_at_any_depth():
+def test_an_infinity_keeps_its_sign_and_nan_becomes_null_at_any_depth():
     report = {"elo": math.inf, "rows": [{"cpu": math.nan, "games": 3}, (1.5, -math.inf)],
               "name": "x", "ok": True}
     cleaned = finite(report)
-    assert cleaned == {"elo": None, "rows": [{"cpu": None, "games": 3}, [1.5, None]],
+    assert cleaned == {"elo": "+inf", "rows": [{"cpu": None, "games": 3}, [1.5, "-inf"]],
                        "name": "x", "ok": True}
+    assert float(cleaned["elo"]) == math.inf and float(cleaned["rows"][1][1]) == -math.inf
     json.dumps(cleaned, allow_nan=False)
 
 
@@ -93,3 +94,18 @@ def test_the_report_a_run_leaves_gives_the_rate_show_gives(write_ctl):
     assert line in open(ctl[:-4] + ".report").read().splitlines()
     rate = re.search(r"(\d+) games per hour", line).group(1)
     assert f"games per hour</th><td class=\"l\">{rate}</td>" in open(ctl[:-4] + ".html").read()
+
+
+def test_show_json_gives_an_infinite_elo_with_its_sign(write_ctl):
+    """q resigns every game: p's Elo is +inf, its interval [finite, +inf]. show --json gave null
+    for both infinities, losing which side was unbounded."""
+    ctl = write_ctl(playoff_ctl(games=2, p=fake_engine_command(),
+                                q=fake_engine_command("--name", "q", "--resign-on", "1")))
+    assert invoke("run", ctl, "-q", channel_factory=fake_engine_channel).exit_code == 0
+    shown = invoke("show", ctl, "--json", channel_factory=fake_engine_channel)
+    stats = json.loads(shown.output)["matchups"][0]["stats"]
+    assert (stats["wins_1"], stats["wins_2"]) == (2, 0)
+    assert stats["elo_1_minus_2"] == "+inf"
+    low, high = stats["elo_1_minus_2_95"]
+    assert isinstance(low, float) and high == "+inf"
+    assert float(stats["elo_1_minus_2"]) == math.inf
