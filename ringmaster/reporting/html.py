@@ -66,7 +66,13 @@ def _percent(x: float | None) -> str:
     return "--" if x is None else f"{100 * x:.1f}%"
 
 
+def _games(n: float) -> str:
+    """'1 game', '3 games'."""
+    return f"{n:g} game" + ("" if n == 1 else "s")
+
+
 _ENVIRONMENT.filters["signed"] = _signed
+_ENVIRONMENT.filters["games"] = _games
 _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration
 
@@ -239,14 +245,22 @@ def faults(report: dict[str, Any]) -> dict[str, Any]:
             "time_losses": sorted(time_losses.items())}
 
 
+def games_in(report: dict[str, Any]) -> set[str]:
+    """The games a report's settings play ('go', 'pig'...)."""
+    all_settings = [m.get("game_settings") for m in report.get("matchups") or []]
+    all_settings.append(report.get("game_settings"))
+    return {settings.get("game") or "go" for settings in all_settings if settings} or {"go"}
+
+
 def common_plots(report: dict[str, Any]) -> list[str]:
     """Game length, and CPU (or wall-clock) time per move per engine."""
     games = [g for g in report.get("games") or [] if g["result"] != "void"]
     plots = []
     lengths = [g["moves"] for g in games if g.get("moves")]
     if lengths:
-        plots.append(svg.histogram("Game length", lengths, "moves (passes included)",
-                                   bins=min(20, max(5, len(set(lengths))))))
+        labels = {get_rules_class(game).moves_label for game in games_in(report)}
+        plots.append(svg.histogram("Game length", lengths, labels.pop() if len(labels) == 1 else "moves",
+                                   bins=min(20, max(5, len(set(lengths)))), integer=True))
     opponent = report.get("opponent")
 
     def engine(code: str) -> str:
