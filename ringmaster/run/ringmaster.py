@@ -17,6 +17,7 @@ from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
 from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import (
     CompetitionError,
+    GomillStateFile,
     InternalError,
     LockError,
     RunHalted,
@@ -130,11 +131,25 @@ class Ringmaster(JobSource):
                 raise self.no_state_error()
             self.competition.set_clean_status()
             return False
+        document = self._read_state()
         try:
-            self._load_document(self.state_store.read())
+            self._load_document(document)
         except StateFileDamaged as exc:
             raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
         return True
+
+    def _read_state(self) -> dict[str, Any]:
+        """The state file's document. Raises StateFileError; a damaged one or a Gomill pickle
+        says what to do."""
+        try:
+            return self.state_store.read()
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        except GomillStateFile as exc:
+            raise GomillStateFile(
+                f"{exc}: finish the competition with Gomill's ringmaster, or start it afresh "
+                f"here with `{self.command_line('reset')}`, which deletes Gomill's files "
+                f"(move them aside first to keep them)") from None
 
     def _load_document(self, document: dict[str, Any]) -> None:
         name = os.path.basename(self.paths.status)
@@ -254,10 +269,7 @@ class Ringmaster(JobSource):
         if not self.state_store.exists():
             self._require_no_earlier_run()
             raise self.no_state_error()
-        try:
-            return self.state_store.read()
-        except StateFileDamaged as exc:
-            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        return self._read_state()
 
     # Logging
 
