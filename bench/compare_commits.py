@@ -396,6 +396,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the report here")
     parser.add_argument("--timeout", type=float, default=None, metavar="S",
                         help="fail if one run takes longer than this")
+    ours = argv[:argv.index("--")] if "--" in argv else argv
+    if "-h" in ours or "--help" in ours:
+        parser.parse_args(["--help"])   # prints the options and exits 0
     if "--" not in argv:
         parser.error("give the bench command after '--'")
     split = argv.index("--")

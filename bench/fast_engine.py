@@ -159,6 +159,9 @@ def administrative(command, args, name):
 
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        sys.stdout.write(__doc__)
+        return
     limit = 100
     if "--moves" in argv:
         limit = int(argv[argv.index("--moves") + 1])

@@ -30,6 +30,9 @@ from fast_engine import administrative, gtp_commands  # beside this file, so fir
 
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        sys.stdout.write(__doc__)
+        return 0
     if "--script" not in argv:
         sys.stderr.write("usage: replay_engine.py --script FILE\n")
         return 2

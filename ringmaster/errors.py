@@ -99,6 +99,11 @@ class StateFileDamaged(StateFileError):
     it counted can't be read back: the ringmaster says what to do (restore it, or reset)."""
 
 
+class GomillStateFile(StateFileError):
+    """The state file is a Gomill pickle, which the ringmaster can't read: it says what to do
+    (finish the event with Gomill, or reset)."""
+
+
 class StorageError(RingmasterError):
     """A file couldn't be written or removed (disk full, read-only directory...); nothing was lost."""
 

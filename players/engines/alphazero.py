@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"simulations per move (default {DEFAULT_PLAYOUTS}; "
                              "the most, under a clock)")
     budget.add_argument("--seconds", type=float, default=None,
-                        help="search time per move (the most, under a clock)")
+                        help="search time per move (the most, under a clock; default: none, "
+                             "--playouts limits)")
     parser.add_argument("--batch", type=int, default=8, help="leaves evaluated per network call")
     parser.add_argument("--c-puct", type=float, default=1.5,
                         help="PUCT exploration constant: how much the prior steers the search")
@@ -123,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="in the game's first N plies, choose moves in proportion to visits "
                              "(varied games between deterministic players)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     return parser
 
 

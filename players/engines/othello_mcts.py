@@ -51,12 +51,13 @@ class RolloutOthello(gtp_adapter.MoveGenerator):
 
 def main(argv: list[str] | None = None) -> int:
     parser = gtp_adapter.engine_parser("othello-mcts", __doc__.splitlines()[0], OTHELLO_EXAMPLE)
-    parser.add_argument("--seconds", type=float, default=None, help="search time per move")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="search time per move (default: none, --playouts alone limits)")
     parser.add_argument("--playouts", type=int, default=None,
                         help="rollouts per move "
                              "(default 1000; the most, when --seconds also limits)")
     parser.add_argument("--c", type=float, default=0.7, help="UCT exploration constant")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
     if refusal:

@@ -179,18 +179,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chance-mode", choices=CHANCE_MODES, default="progressive",
                         help="how the search treats the die (seed 001's four modes)")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--model", default=None, help="network checkpoint (PUCT search)")
+    source.add_argument("--model", default=None,
+                        help="network checkpoint (PUCT search; default: none, rollouts)")
     source.add_argument("--rollouts", default="hold20",
                         help="rollout policy for UCT: holdN (default hold20), race, random, "
                              "or MINE:THEIRS such as race:hold20")
     parser.add_argument("--playouts", type=int, default=None,
                         help="simulations per decision (default 1000; the most with --seconds)")
-    parser.add_argument("--seconds", type=float, default=None, help="search time per decision")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="search time per decision (default: none, --playouts alone limits)")
     parser.add_argument("--c", type=float, default=1.0,
                         help="exploration constant (UCT; c_puct with --prior or --model)")
     parser.add_argument("--prior", default=None,
                         help="PUCT with priors favouring a threshold policy's choice: holdN, race or "
-                             "MINE:THEIRS (rollout search only)")
+                             "MINE:THEIRS (rollout search only; default: none)")
     parser.add_argument("--prior-weight", type=float, default=0.8,
                         help="prior of the policy's choice (default 0.8)")
     parser.add_argument("--prior-rollouts", type=int, default=8,

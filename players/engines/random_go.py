@@ -52,7 +52,7 @@ def make_engine(seed: int | None = None) -> GtpEngine:
 
 def main(argv: list[str]) -> int:
     parser = gtp_adapter.engine_parser("random", __doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     options = parser.parse_args(argv)
     run_gtp_session(make_engine(options.seed))
     return 0

@@ -37,7 +37,7 @@ def make_engine(generate: gtp_adapter.MoveGenerator, name: str) -> GtpEngine:
 
 def main(argv: list[str] | None = None) -> int:
     parser = gtp_adapter.engine_parser("random-othello", __doc__.splitlines()[0], OTHELLO_EXAMPLE)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     run_gtp_session(make_engine(RandomOthello(options.seed), "random-othello"))
     return 0

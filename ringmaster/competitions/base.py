@@ -178,6 +178,13 @@ def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
     return {name: settings[name] for name in rules.default_options
             if settings.get(name) is not None}
 
+def effective_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """settings with the game's own settings that weren't given at their defaults: the values
+    games are played under (Pig's pig_target 50 where the control file gives none)."""
+    options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
+    return {**settings, **options, **rules_options(settings)}
+
+
 def describe_game_settings(settings: dict[str, Any]) -> list[str]:
     """How a report names the settings games are played under: the game unless it is
     the default, then what its rules say ('board size: 9', 'komi: 7.5'; Pig's target...)."""

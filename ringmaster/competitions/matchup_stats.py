@@ -248,4 +248,4 @@ def elo_line(s: MatchupStats, terms: str | None = None) -> str:
     los_text = "--" if los is None else f"{100 * los:.1f}%"
     return (f"Elo {who}: {format_elo(s.wins_1, s.decided)} (95%), "
             f"LOS {los_text}, score {100 * rate:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] "
-            f"over {s.decided} games with a result")
+            f"over {s.decided} game{'' if s.decided == 1 else 's'} with a result")

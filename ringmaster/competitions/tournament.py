@@ -12,6 +12,7 @@ from ringmaster.competitions.base import (
     PlayerCheck,
     Setup,
     describe_game_settings,
+    effective_game_settings,
     handicap_needs,
     saved_game_settings,
 )
@@ -530,7 +531,8 @@ class Tournament(Competition):
                              if spec else None,
                              "in_control_file": mid in self.matchups,
                              "alternating": spec.alternating if spec else None,
-                             "game_settings": spec.game_settings if spec else None,
+                             "game_settings": effective_game_settings(spec.game_settings)
+                             if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
                              "uneven_terms": uneven.get(mid),
                              "unknown_reasons": unknown_reasons(results),

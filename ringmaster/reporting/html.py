@@ -53,9 +53,12 @@ _ENVIRONMENT = jinja2.Environment(
     bytecode_cache=_template_cache())
 
 
-def _signed(x: float | None) -> str:
+def _signed(x: float | str | None) -> str:
+    """'+35'; an infinity as the JSON report gives it ('+inf', '-inf'); '--' for none."""
     if x is None:
-        return "inf"
+        return "--"
+    if isinstance(x, str):
+        return x
     return f"{x:+.0f}"
 
 
@@ -63,7 +66,13 @@ def _percent(x: float | None) -> str:
     return "--" if x is None else f"{100 * x:.1f}%"
 
 
+def _games(n: float) -> str:
+    """'1 game', '3 games'."""
+    return f"{n:g} game" + ("" if n == 1 else "s")
+
+
 _ENVIRONMENT.filters["signed"] = _signed
+_ENVIRONMENT.filters["games"] = _games
 _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration
 
@@ -146,9 +155,10 @@ def describe_game(settings: dict[str, Any]) -> str:
     """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
     game = settings.get("game", "go")
     rules = get_rules_class(game)
-    if not rules.uses_board:
+    if not rules.uses_board:   # its own settings, at their defaults where not given
+        given = {name: value for name, value in settings.items() if value is not None}
         words = [game] + [f"{name.removeprefix(game + '_').replace('_', ' ')} {value}"
-                          for name, value in sorted(settings.items())
+                          for name, value in sorted({**rules.default_options, **given}.items())
                           if name.startswith(game + "_")]
     else:
         size = settings["board_size"]
@@ -187,15 +197,10 @@ _ENVIRONMENT.filters["limits"] = engine_limits
 
 
 def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The game index, with each SGF's relative link."""
-    directory = report.get("games_directory") or ""
-    void_directory = directory[:-len(".games")] + ".void" if directory.endswith(".games") else ""
-    rows = []
-    for g in report.get("games") or []:
-        void = g["result"] == "void"
-        folder = void_directory if void else directory
-        rows.append({**g, "link": f"{_url_path(folder)}/{g['game_id']}.sgf" if folder else None})
-    return rows
+    """The game index, with a relative link to each game's record where there is one
+    (RunReports.json found it on disk: no link without record_games)."""
+    return [{**g, "link": _url_path(g["record"]) if g.get("record") else None}
+            for g in report.get("games") or []]
 
 
 def _url_path(name: str) -> str:
@@ -240,14 +245,22 @@ def faults(report: dict[str, Any]) -> dict[str, Any]:
             "time_losses": sorted(time_losses.items())}
 
 
+def games_in(report: dict[str, Any]) -> set[str]:
+    """The games a report's settings play ('go', 'pig'...)."""
+    all_settings = [m.get("game_settings") for m in report.get("matchups") or []]
+    all_settings.append(report.get("game_settings"))
+    return {settings.get("game") or "go" for settings in all_settings if settings} or {"go"}
+
+
 def common_plots(report: dict[str, Any]) -> list[str]:
     """Game length, and CPU (or wall-clock) time per move per engine."""
     games = [g for g in report.get("games") or [] if g["result"] != "void"]
     plots = []
     lengths = [g["moves"] for g in games if g.get("moves")]
     if lengths:
-        plots.append(svg.histogram("Game length", lengths, "moves (passes included)",
-                                   bins=min(20, max(5, len(set(lengths))))))
+        labels = {get_rules_class(game).moves_label for game in games_in(report)}
+        plots.append(svg.histogram("Game length", lengths, labels.pop() if len(labels) == 1 else "moves",
+                                   bins=min(20, max(5, len(set(lengths)))), integer=True))
     opponent = report.get("opponent")
 
     def engine(code: str) -> str:

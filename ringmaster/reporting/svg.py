@@ -196,7 +196,7 @@ class Series:
 
 
 def _finite(values: Sequence[float]) -> list[float]:
-    return [v for v in values if v is not None and math.isfinite(v)]
+    return [v for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
 
 
 def line_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
@@ -281,20 +281,29 @@ def error_bar_chart(title: str, estimates: Sequence[Estimate],
     return chart.render()
 
 
-def histogram(title: str, values: Sequence[float], x_label: str, bins: int = 20) -> str:
-    """Counts of values in equal bins."""
+def histogram(title: str, values: Sequence[float], x_label: str, bins: int = 20,
+              integer: bool = False) -> str:
+    """Counts of values in equal bins; integer: whole-number values (moves), each bin
+    covering whole numbers and the x axis ticked at whole numbers only."""
     values = _finite(values)
     if not values:
         return ""
     low, high = min(values), max(values)
-    if high == low:
-        high = low + 1
-    width = (high - low) / bins
+    if integer:   # bins of whole numbers, centred on them: [low - 0.5, low + width - 0.5)...
+        width = float(math.ceil((high - low + 1) / bins))
+        bins = math.ceil((high - low + 1) / width)
+        low -= 0.5
+        high = low + bins * width
+    else:
+        if high == low:
+            high = low + 1
+        width = (high - low) / bins
     counts = [0] * bins
     for v in values:
         counts[min(bins - 1, int((v - low) / width))] += 1
     chart = Chart(Frame(low, high, 0, max(counts) * 1.1), title, x_label, "games")
-    chart.axes(y_ticks=nice_ticks(0, max(counts) * 1.1, integer=True))
+    x_ticks = [(v, format_tick(v)) for v in nice_ticks(low, high, integer=True)] if integer else None
+    chart.axes(x_ticks=x_ticks, y_ticks=nice_ticks(0, max(counts) * 1.1, integer=True))
     f = chart.frame
     for i, count in enumerate(counts):
         x0, x1 = f.x(low + i * width), f.x(low + (i + 1) * width)

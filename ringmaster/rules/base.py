@@ -63,6 +63,7 @@ class Rules(ABC):
                            referee keeps no clock)
       has_dead_stones   -- stones may be left dead on the board when the game ends (Go):
                            the internal scorer has them settled before it counts
+      moves_label       -- what a game's moves count, for a plot of game lengths
       board_size        -- side of the (square) board
     """
 
@@ -77,6 +78,7 @@ class Rules(ABC):
     usual_komi_is_fractional: bool = False
     has_clock: bool = True
     has_dead_stones: bool = False
+    moves_label: str = "moves (passes included)"
     stones_placed: int = 0   # set-up stones and placements so far (Go: the most prisoners there can be)
 
     def __init__(self, board_size: int) -> None:

@@ -33,6 +33,7 @@ class PigRules(Rules):
     supports_handicap = False
     rules_summary = "the referee throws the die; hold only with a turn total above 0"
     uses_board = False
+    moves_label = "moves (each roll and each hold)"
     has_clock = False
     option_settings = (Setting("pig_target", interpret_positive_int, default=50),
                        Setting("pig_max_turns", interpret_positive_int, default=200))

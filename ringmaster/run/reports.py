@@ -6,6 +6,7 @@ import io
 import math
 import os
 import time
+from collections import Counter
 from typing import Any, Protocol
 
 from ringmaster import __version__
@@ -23,6 +24,7 @@ from ringmaster.run.paths import CompetitionPaths
 from ringmaster.stats.host_stats import HostComparison, compare_hosts, host_report
 from ringmaster.stats.time_use import PlayerTimeUse, time_use, time_use_report
 from ringmaster.stats.timing import RunClock, progress, progress_line
+from ringmaster.stats.win_rates import json_float
 
 HTML_INTERVAL = 1.0
 """Least seconds between rewrites of FILE.html during a run (0: after every result)."""
@@ -34,15 +36,49 @@ never slows the games (a small one renders in about 50 ms, so once a second)."""
 
 
 def finite(value: Any) -> Any:
-    """value with None for every float that isn't finite: standard JSON (no NaN, no Infinity)
-    for show --json and the page's plots, whatever a statistic gave."""
+    """value with every float that isn't finite as json_float gives it ('+inf', '-inf', None
+    for NaN): standard JSON (no NaN, no Infinity) for show --json and the page, whatever a
+    statistic gave."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        return value if math.isfinite(value) else json_float(value)
     if isinstance(value, dict):
         return {key: finite(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [finite(item) for item in value]
     return value
+
+
+RECORD_EXTENSIONS = (".sgf", ".json")
+"""A game's record: ID.sgf, or a Pig game's ID.json (game/play.py's record_extension)."""
+
+
+def record_links(entries: list[GameEntry], games: str, void: str) -> dict[int, str | None]:
+    """Each entry's record (by id(entry)) as a path relative to the report: 'x.games/0_1.sgf',
+    'x.void/0_1_2.sgf' for the second void attempt at 0_1 (game/records.py's
+    record_pathname), or None where there is none (record_games = False, a file gone): the
+    reports link only records that are there. One listing of each directory."""
+    names = {False: _names(games), True: _names(void)}
+    attempts: Counter[str] = Counter()
+    links: dict[int, str | None] = {}
+    for entry in entries:   # in the order the results came in, as the void attempts were written
+        stem = entry.game_id
+        if entry.is_void:
+            attempts[entry.game_id] += 1
+            if attempts[entry.game_id] > 1:
+                stem = f"{entry.game_id}_{attempts[entry.game_id]}"
+        found = [stem + extension for extension in RECORD_EXTENSIONS
+                 if stem + extension in names[entry.is_void]]
+        folder = os.path.basename(void if entry.is_void else games)
+        links[id(entry)] = f"{folder}/{found[0]}" if found else None
+    return links
+
+
+def _names(directory: str) -> set[str]:
+    """The names in a directory; none if it can't be listed (not made: no game recorded)."""
+    try:
+        return set(os.listdir(directory))
+    except OSError:
+        return set()
 
 
 class ReportedRun(Protocol):
@@ -118,7 +154,9 @@ class RunReports:
         report["ringmaster_version"] = __version__
         report["progress"] = self.progress()
         duplicates = duplicate_games(run.game_index)
-        report["games"] = [{**g.to_json(), "duplicate_of": duplicates.get(g.game_id)}
+        records = record_links(run.game_index, run.paths.games, run.paths.void)
+        report["games"] = [{**g.to_json(), "duplicate_of": duplicates.get(g.game_id),
+                            "record": records[id(g)]}
                            for g in by_game_id(run.game_index)]
         report["duplicates"] = {"count": len(duplicates),
                                 "hint": DUPLICATE_HINT if duplicates else None}

@@ -17,6 +17,7 @@ from ringmaster.dispatch.job_loop import NO_JOB, JobSource, NoJobAvailable
 from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import (
     CompetitionError,
+    GomillStateFile,
     InternalError,
     LockError,
     RunHalted,
@@ -103,6 +104,7 @@ class Ringmaster(JobSource):
         self._renames_saved = False   # whether the last save noted any
         self.state_store = StateStore(self.paths.status, self.paths.journal)
         self.clock = RunClock()
+        self._saved_elapsed: float | None = None   # the playing time the state last saved
         self._job_started: dict[str, float] = {}
         self._hosts: dict[str, str] = {}   # game id -> cluster worker, until its response
         self.cluster: Any = None
@@ -129,11 +131,25 @@ class Ringmaster(JobSource):
                 raise self.no_state_error()
             self.competition.set_clean_status()
             return False
+        document = self._read_state()
         try:
-            self._load_document(self.state_store.read())
+            self._load_document(document)
         except StateFileDamaged as exc:
             raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
         return True
+
+    def _read_state(self) -> dict[str, Any]:
+        """The state file's document. Raises StateFileError; a damaged one or a Gomill pickle
+        says what to do."""
+        try:
+            return self.state_store.read()
+        except StateFileDamaged as exc:
+            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        except GomillStateFile as exc:
+            raise GomillStateFile(
+                f"{exc}: finish the competition with Gomill's ringmaster, or start it afresh "
+                f"here with `{self.command_line('reset')}`, which deletes Gomill's files "
+                f"(move them aside first to keep them)") from None
 
     def _load_document(self, document: dict[str, Any]) -> None:
         name = os.path.basename(self.paths.status)
@@ -154,6 +170,7 @@ class Ringmaster(JobSource):
             self.game_index = [GameEntry.from_json(g) for g in document.get("games", [])]
             self.pending_records = dict(document.get("pending_records", {}))
             self.clock.load_json(document.get("timing"))
+            self._saved_elapsed = self.clock.elapsed_before
         except CompetitionError as exc:
             raise CompetitionError(f"error loading competition state from {name}: {exc}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -194,7 +211,9 @@ class Ringmaster(JobSource):
 
     def save_state(self) -> None:
         """Record the state durably (see StateStore). Raises StorageError."""
-        self.state_store.save(self._state_document())
+        document = self._state_document()
+        self.state_store.save(document)
+        self._saved_elapsed = document["timing"]["elapsed"]
         self._renames_saved = bool(self.pending_records)
 
     def close_state(self) -> None:
@@ -250,10 +269,7 @@ class Ringmaster(JobSource):
         if not self.state_store.exists():
             self._require_no_earlier_run()
             raise self.no_state_error()
-        try:
-            return self.state_store.read()
-        except StateFileDamaged as exc:
-            raise StateFileDamaged(f"{exc}; {self._remedy()}") from None
+        return self._read_state()
 
     # Logging
 
@@ -484,6 +500,7 @@ class Ringmaster(JobSource):
             if self.games_in_progress:
                 self.log("games in progress were: " + " ".join(sorted(self.games_in_progress)))
             if self.reports.html_due:
+                self.clock.end_run(self._saved_elapsed)   # the rate as `show` gives it
                 self.reports.write_html()   # the results that came in since the last rewrite
             raise
         self.log(f"run finished at {now()}")
@@ -491,6 +508,9 @@ class Ringmaster(JobSource):
             self.save_state()   # the notes of the renames done since the last save go
         # Attempts at games that were never counted (a lost worker's, a replayed one's).
         remove_stale_temporaries(self.paths.games)
+        # The run's reports, and its last line, give the rate `show` gives from the state
+        # (the whole event's: a run of one game a worker has none of its own).
+        self.clock.end_run(self._saved_elapsed)
         self.write_report()
         if self.presenter is not None:
             self.presenter.refresh(final=True)

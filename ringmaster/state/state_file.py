@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from ringmaster.errors import StateFileDamaged, StateFileError
+from ringmaster.errors import GomillStateFile, StateFileDamaged, StateFileError
 from ringmaster.files import storage_error, write_atomically
 from ringmaster.state.encoding import EncodedJson
 
@@ -68,7 +68,7 @@ def read_state(pathname: str) -> dict[str, Any]:
     except OSError as exc:
         raise StateFileError(f"can't read state file {name}: {exc.strerror}") from None
     if raw.startswith(b"\x80"):
-        raise StateFileError(f"state file {name} is a Gomill pickle; ringmaster can't read it")
+        raise GomillStateFile(f"state file {name} is a Gomill pickle, which ringmaster can't read")
     try:
         document = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

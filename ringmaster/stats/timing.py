@@ -57,6 +57,12 @@ class RunClock:
             return None
         return games_per_hour(self.games_this_run - self.warm_games, self.clock() - self.warm_at)
 
+    def end_run(self, elapsed: float | None = None) -> None:
+        """The run is over: its time joins elapsed_before, which is elapsed if given (the
+        state's, as last saved), and the rate is the whole event's again, as between runs."""
+        self.elapsed_before = self.elapsed() if elapsed is None else elapsed
+        self.run_started = None
+
     def run_seconds(self) -> float:
         return 0.0 if self.run_started is None else self.clock() - self.run_started
 

@@ -70,9 +70,14 @@ def likelihood_of_superiority(wins: float, losses: float) -> float | None:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-def finite_or_none(x: float) -> float | None:
-    """x, or None for an infinite value (JSON has no infinity)."""
-    return None if math.isinf(x) or math.isnan(x) else x
+def json_float(x: float) -> float | str | None:
+    """x as the JSON reports give it: an infinity as the string '+inf' or '-inf' (JSON has
+    none; float() reads both back), NaN (undefined) as None."""
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return x
 
 
 def format_signed(x: float) -> str:
@@ -88,13 +93,13 @@ def format_elo(wins: float, games: float) -> str:
     return f"{format_signed(point)} [{format_signed(low)}, {format_signed(high)}]"
 
 
-def elo_json(wins: float, games: float) -> dict[str, float | None]:
-    """{'elo', 'elo_low', 'elo_high'} as numbers (None for infinite or no games)."""
+def elo_json(wins: float, games: float) -> dict[str, float | str | None]:
+    """{'elo', 'elo_low', 'elo_high'} as numbers, '+inf' or '-inf' for an infinite one
+    (json_float); None with no games."""
     if games <= 0:
         return {"elo": None, "elo_low": None, "elo_high": None}
     point, low, high = elo_interval(wins, games)
-    return {"elo": finite_or_none(point), "elo_low": finite_or_none(low),
-            "elo_high": finite_or_none(high)}
+    return {"elo": json_float(point), "elo_low": json_float(low), "elo_high": json_float(high)}
 
 
 def two_proportion_z_test(wins_1: float, games_1: float, wins_2: float,

@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("--playouts", type=int, default=2000,
         help="playouts per move (the most, when --seconds or a clock also limits)")
-    add("--seconds", type=float, default=None, help="seconds per move at most")
+    add("--seconds", type=float, default=None,
+        help="seconds per move at most (default: none, --playouts or a clock limits)")
     add("--engine", choices=ENGINES, default="fast",
         help="fast: numba tree with RAVE and priors; generic: the game-independent search")
     add("--c", type=float, default=None,
@@ -98,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--final", choices=("visits", "value"), default="visits",
         help="choose the most visited move or the best winning rate")
     add("--allocation", choices=("divisor", "remainder"), default=None,
-        help="spread tree-mode batches across root moves with this method")
+        help="spread tree-mode batches across root moves with this method "
+             "(default: none, not spread)")
     add("--divisor", type=int, default=4, help="allocation divisor")
     add("--biased", action="store_true", help="bias the allocation by root visits")
     add("--resign", type=float, default=0.1,

@@ -228,7 +228,7 @@ def test_unknown_results_are_reported_and_left_out_of_the_rate(write_ctl):
     # The table's percentages and the Elo line agree: no win in the 1 game with a result.
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line.strip()}
     assert rows["a"][1:3] == ["0", "0.00%"] and rows["b"][1:3] == ["1", "100.00%"]
-    assert "score 0.0% [" in text and "over 1 games" in text
+    assert "score 0.0% [" in text and "over 1 game with a result" in text
     assert comp.get_json_report()["matchups"][0]["stats"]["win_rate_1"] == 0.0
 
 

@@ -56,7 +56,9 @@ def full_report(competition, entries, voids=0):
     report.update({"void_games": voids, "ringmaster_version": "test",
                    "progress": progress(competition.games_played(), competition.games_wanted(),
                                         clock),
-                   "games": [e.to_json() for e in entries], "games_directory": "comp.games"})
+                   "games": [{**e.to_json(), "record": f"comp.{'void' if e.is_void else 'games'}/"
+                                                        f"{e.game_id}.sgf"} for e in entries],
+                   "games_directory": "comp.games"})
     return report
 
 
@@ -188,6 +190,50 @@ def test_pig_and_othello_games_are_described_by_their_own_rules():
     assert othello.startswith("othello 8x8") and "players" not in othello and "simple ko" not in othello
 
 
+PIG_PLAYOFF = """
+competition_type = 'playoff'
+game = 'pig'
+players = {'h1': Player('pig-a'), 'h2': Player('pig-b')}
+matchups = [Matchup('h1', 'h2', alternating=True, number_of_games=2)]
+"""
+
+
+def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_under(write_ctl):
+    """No pig_target, no pig_max_turns: the games play to 50 in 200 turns, as the text says;
+    the page and show --json say so too, not None."""
+    competition = load_control_file(write_ctl(PIG_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    report = full_report(competition, [])
+    settings = report["matchups"][0]["game_settings"]
+    assert (settings["pig_target"], settings["pig_max_turns"]) == (50, 200)
+    page = render_html(report)
+    assert "pig, max turns 200, target 50 (" in page
+    check_page(page)
+    assert describe_game({"game": "pig", "pig_target": None, "pig_max_turns": 30}).startswith(
+        "pig, max turns 30, target 50 (")
+
+
+def test_a_pig_page_counts_its_moves_as_rolls_and_holds_and_a_game_as_one(write_ctl):
+    """The game length plot said 'moves (passes included)' for Pig, ticked 8.5 and 9.5 for
+    whole moves; one game was '1 games of 1'."""
+    competition = load_control_file(write_ctl(PIG_PLAYOFF.replace("number_of_games=2",
+                                                                  "number_of_games=1"))).make_competition()
+    competition.set_clean_status()
+    job = competition.get_game()
+    response = make_result(job, "b")
+    competition.process_game_result(response)
+    entries = [entry_for_result(response.game_result, 9, 1.0, "2026-11-22 10:30:00"),
+               GameEntry("0_8", "h1", "h2", "B+", winner="h1", moves=8),
+               GameEntry("0_9", "h1", "h2", "B+", winner="h1", moves=10)]
+    page = render_html(full_report(competition, entries))
+    check_page(page)
+    plot = next(p for p in re.findall(r"<svg .*?</svg>", page, flags=re.S) if "Game length" in p)
+    assert "moves (each roll and each hold)" in plot and "passes" not in plot
+    ticks = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle">([^<]+)</text>', plot)
+    assert ticks == ["8", "9", "10"]
+    assert "1 game of 1;" in page and "over 1 game with a result" in page
+
+
 def test_allplayall_page_has_the_ratings_table(write_ctl):
     competition = load_control_file(write_ctl(ALLPLAYALL)).make_competition()
     competition.set_clean_status()
@@ -309,6 +355,9 @@ def test_an_mc_tuner_whose_leader_passes_the_bar_says_use_it():
     assert report["probability_best"] >= 0.95 and report["verdict"]["settled"]
     assert f'<div class="big">Use {report["best"]["parameters"]}</div>' in page
     assert "Leading:" not in page and "What would settle it" not in page
+    report["stop_when_confident"] = None   # no bar: the sentence ends at the probability
+    page = render_html(report)
+    assert re.search(r"every other candidate is <b>[\d.]+%</b>\.</p>", page)
 
 
 def test_a_running_mc_tuner_leads_and_names_the_candidates_never_tried():

@@ -72,4 +72,16 @@ def test_a_histogram_of_few_games_has_ticks_at_whole_games():
     ticks = [e.text for e in root.iter() if e.tag.endswith("text") and e.get("text-anchor") == "end"]
     assert ticks and all(float(t) == int(float(t)) for t in ticks), ticks
     assert svg.nice_ticks(0, 2.2, integer=True) == [0.0, 1.0, 2.0]
+    # Whole-number values: whole-number x ticks (8.5 and 9.5 were ticked for 8 to 10 moves),
+    # each bar over whole numbers, centred on its value at one number a bar.
+    chart = svg.histogram("Game length", [8, 9, 10, 10], "moves", bins=5, integer=True)
+    root = ElementTree.fromstring(chart)
+    x_ticks = [e.text for e in root.iter() if e.tag.endswith("text") and e.get("text-anchor") == "middle"
+               and e.get("class") is None]
+    assert x_ticks == ["8", "9", "10"]
+    bars = [e for e in root.iter() if e.tag.endswith("rect") and e.get("fill")]
+    assert [b.find("{http://www.w3.org/2000/svg}title").text for b in bars] == ["1", "1", "2"]
+    wide = svg.histogram("Game length", list(range(30, 131)), "moves", bins=20, integer=True)
+    labels = [e.text for e in ElementTree.fromstring(wide).iter() if e.tag.endswith("text")]
+    assert "50" in labels and not any("." in t for t in labels if t[0].isdigit())
     assert svg.nice_ticks(0, 33, integer=True) == [0.0, 10.0, 20.0, 30.0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,27 @@ competitors = ['a', 'b']
         Ringmaster(ctl).load_state()
 
 
+def test_a_gomill_state_file_is_refused_in_one_line_that_says_what_to_do(write_ctl):
+    """It said only that ringmaster can't read it."""
+    from tests.fakes.cli import invoke
+    ctl = write_ctl("""
+competition_type = 'playoff'
+players = {'a': Player('x'), 'b': Player('y')}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('a', 'b')]
+""")
+    status = Path(ctl[:-4] + ".status")
+    status.write_bytes(b"\x80\x02}q\x00.")
+    for command in ("show", "run", "debugstatus"):
+        result = invoke(command, ctl)
+        assert result.exit_code != 0
+        message = result.stderr.strip()
+        assert "\n" not in message, message
+        assert "state file comp.status is a Gomill pickle, which ringmaster can't read: finish the " \
+            "competition with Gomill's ringmaster, or start it afresh here with `ringmaster reset " \
+            f"{ctl}`" in message, message
+    assert invoke("reset", ctl).exit_code == 0 and not status.exists()
 
 
 def _try_lock(path, queue):

@@ -28,7 +28,7 @@ def test_one_win_in_one_game_is_an_infinite_estimate_with_a_finite_lower_bound()
     assert point == math.inf and high == math.inf
     assert low == pytest.approx(-400 * math.log10(1 / 0.206543 - 1), abs=0.1)
     assert format_elo(1, 1) == "+inf [-234, +inf]"
-    assert elo_json(1, 1) == {"elo": None, "elo_low": pytest.approx(low), "elo_high": None}
+    assert elo_json(1, 1) == {"elo": "+inf", "elo_low": pytest.approx(low), "elo_high": "+inf"}
 
 
 def test_los_is_cutechess_formula():
@@ -55,4 +55,4 @@ def test_a_clean_sweep_has_an_infinite_far_end_at_every_number_of_games():
         assert wilson_interval(0, games)[0] == 0.0 and wilson_interval(games, games)[1] == 1.0
     assert format_elo(0, 6) == "-inf [-inf, -77]"
     assert format_elo(10, 10) == "+inf [+166, +inf]"
-    assert elo_json(0, 6) == {"elo": None, "elo_low": None, "elo_high": pytest.approx(-77.46, abs=0.01)}
+    assert elo_json(0, 6) == {"elo": "-inf", "elo_low": "-inf", "elo_high": pytest.approx(-77.46, abs=0.01)}
