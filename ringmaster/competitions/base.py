@@ -83,6 +83,8 @@ class PlayerCheck:
 
     Public attributes:
       setup -- the board it is set up on first
+      matchup -- the id of the matchup whose board setup is, for a failure's message
+               (None: the competition has no matchups, as a tuner)
       needs -- ((GTP command, what needs it), ...): a missing one fails the check
       timed -- the player plays at a time control: an engine with no time command is
                named in a warning (it is timed all the same)
@@ -95,6 +97,7 @@ class PlayerCheck:
     needs: tuple[tuple[str, str], ...] = ()
     timed: bool = False
     more_boards: tuple[tuple[str, Setup], ...] = ()
+    matchup: str | None = None
 
 
 def handicap_needs(settings: dict[str, Any], as_black: bool,

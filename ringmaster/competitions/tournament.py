@@ -265,7 +265,7 @@ class Tournament(Competition):
         """Add what matchup m asks of player to its check: the first matchup's board is the
         check's own, another matchup's different board is one more to set up."""
         setup = Setup.of(m.game_settings)
-        check = checks.get(key) or PlayerCheck(player, setup)
+        check = checks.get(key) or PlayerCheck(player, setup, matchup=m.id)
         boards = [check.setup] + [board for _, board in check.more_boards]
         more = check.more_boards + (((m.id, setup),) if setup not in boards else ())
         checks[key] = replace(check, needs=tuple(dict.fromkeys(check.needs + needs)),

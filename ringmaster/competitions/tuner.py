@@ -65,6 +65,12 @@ answer on a peak from one on a plateau (reports/ has the simulations). 0.975 one
 two-sided 95% interval above 0 asks; at 0.95, 'Use' stood beside an Elo interval reaching below
 0 (reports/tuner_verdicts.md)."""
 
+CANDIDATE_ENGINES_KEPT = 4
+"""The most different names the state keeps for the candidates' engines: one program, normally."""
+
+CANDIDATE_ENGINES_SHOWN = 3
+"""The most of them a report lists, before 'and others'."""
+
 EDGE_SHARE = 0.05
 """A continuous tuner's answer this close to an end of a parameter's range (a share of it) is warned:
 the best value may lie beyond."""
@@ -228,6 +234,8 @@ class Tuner(Competition):
         self.rng = random.Random()
         # Void results per game id in this run (the core passes a run-wide count).
         self.error_counts: dict[str, int] = {}
+        # What the candidates' engines said they are (name:version), each once, as first seen.
+        self.candidate_engines: list[str] = []
 
     def count_error(self, game_id: str) -> int:
         """Note a void result; returns how many this game id had before."""
@@ -268,17 +276,33 @@ class Tuner(Competition):
         self.confirm_games: int = settings["confirm_games"] or 0
         self.confirm_games_given = config.get("confirm_games") is not None
 
-    def opponent_status(self) -> dict[str, Any]:
-        """The state's record of who the candidates played and with which colour."""
+    def _resume_settings(self) -> dict[str, Any]:
+        """The settings a resume must keep: who the candidates play and with which colour."""
         return {"opponent": self.opponent.code, "candidate_colour": self.candidate_colour}
+
+    def opponent_status(self) -> dict[str, Any]:
+        """The state's record of who the candidates played and with which colour, and of what the
+        candidates' engines said they are (left out while there is none: as an older state)."""
+        status = self._resume_settings()
+        if self.candidate_engines:
+            status["candidate_engines"] = list(self.candidate_engines)
+        return status
 
     def check_opponent_status(self, status: dict[str, Any]) -> None:
         """Refuse a resume whose opponent or candidate_colour changed: the games so far and the new
         ones would be mixed in every candidate's record. A state written before they were saved
-        has neither, and is accepted (as an opening suite missing from an older state is)."""
-        for setting, now in self.opponent_status().items():
+        has neither, and is accepted (as an opening suite missing from an older state is).
+        Takes back what the candidates' engines said they are (a state from before it was kept
+        has none: the next game's result tells it)."""
+        for setting, now in self._resume_settings().items():
             if setting in status and status[setting] != now:
                 raise changed_since_state(f"'{setting}'", now, status[setting])
+        engines = status.get("candidate_engines", [])
+        if not isinstance(engines, list) or not all(isinstance(e, str) for e in engines):
+            raise CompetitionError("status file is inconsistent with control file: its "
+                                   f"'candidate_engines' is {reprlib.repr(engines)}, not a list of "
+                                   f"names; {RESET_REMEDY}")
+        self.candidate_engines = engines[:CANDIDATE_ENGINES_KEPT]
 
     def game_settings_by_key(self) -> dict[str, dict[str, Any]]:
         """The opponent's time control counts; a candidate's own (from make_candidate) isn't kept."""
@@ -358,11 +382,34 @@ class Tuner(Competition):
             sgf_note="Candidate parameters: " + self.format_engine_parameters(engine_parameters))
 
     def note_opponent(self, response: GameJobResult) -> None:
+        """Note what a game's engines said they are: the opponent's (its description, else its
+        name:version), and each candidate's name:version (else its description) not yet seen, up to
+        CANDIDATE_ENGINES_KEPT. The candidates' are their names, not their descriptions: an engine
+        that describes its settings would tell apart candidates of one program."""
         code = self.opponent.code
         description = (response.engine_descriptions.get(code)
                        or response.engine_names.get(code))
         if description:
             self.opponent_description = description
+        for player in (response.game_result.player_b, response.game_result.player_w):
+            if player == code:
+                continue
+            name = response.engine_names.get(player) or response.engine_descriptions.get(player)
+            if name and name not in self.candidate_engines \
+                    and len(self.candidate_engines) < CANDIDATE_ENGINES_KEPT:
+                self.candidate_engines.append(name)
+
+    def candidate_engines_text(self) -> str | None:
+        """What the candidates' engines said they are, for the reports: 'ringmaster-mcts:1.0', or
+        'a; b (they differ)'; None before any said."""
+        engines = self.candidate_engines
+        if not engines:
+            return None
+        if len(engines) == 1:
+            return engines[0]
+        shown = "; ".join(engines[:CANDIDATE_ENGINES_SHOWN])
+        more = "; and others" if len(engines) > CANDIDATE_ENGINES_SHOWN else ""
+        return f"{shown}{more} (the candidates' engines differ)"
 
     def candidate_won(self, response: GameJobResult) -> bool:
         """A jigo or a game with no result counts as a loss."""
@@ -587,6 +634,10 @@ class Tuner(Competition):
                              "candidate (e.g.)": list(sample.command)}
         report["engine_names"] = ({self.opponent.code: self.opponent_description}
                                   if self.opponent_description else {})
+        candidates = self.candidate_engines_text()
+        if candidates is not None:
+            report["engine_names"]["candidate (e.g.)"] = candidates
+        report["candidate_engines"] = list(self.candidate_engines)
         report["engine_descriptions"] = {}
         report["game_settings"] = {k: v for k, v in self.game_settings.items()}
         report["scoring"] = describe_scoring(self.game_settings, self.referee)
@@ -604,7 +655,11 @@ class Tuner(Competition):
         out.writelines(line + "\n" for line in describe_game_settings(self.game_settings))
 
     def write_opponent_line(self, out: Any) -> None:
+        """The engines: what the opponent and the candidates said they are."""
         if self.opponent_description:
             out.write(f"opponent ({self.opponent.code}): {self.opponent_description}\n")
         else:
             out.write(f"opponent: {self.opponent.code}\n")
+        candidates = self.candidate_engines_text()
+        if candidates is not None:
+            out.write(f"candidates: {candidates}\n")

@@ -88,9 +88,8 @@ def _finish_check(check: PlayerCheck, controller: GtpController | str | None,
         return str(exc)
     where = ""
     try:
-        set_up(controller, check.setup)
-        for matchup, board in check.more_boards:
-            where = f" (matchup {matchup}'s board)"
+        for matchup, board in ((check.matchup, check.setup), *check.more_boards):
+            where = f" (matchup {matchup}'s board)" if matchup is not None else ""
             set_up(controller, board)
         where = ""
         missing = [(command, why) for command, why in check.needs

@@ -395,7 +395,7 @@ def test_failed_startup_check_raises_before_any_game(write_ctl):
     assert info.value.exit_code == 5
     assert info.value.failures == said == [
         "player q failed startup check: failure response from 'boardsize 5' to player q: "
-        "boardsize refused"]
+        "boardsize refused (matchup 0's board)"]
     assert not os.path.exists(ctl[:-4] + ".status")
     assert not os.path.exists(ctl[:-4] + ".games")
 

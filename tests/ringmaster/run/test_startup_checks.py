@@ -203,6 +203,46 @@ def test_a_player_is_set_up_on_the_board_of_each_of_its_matchups(write_ctl):
     assert run_player_checks(competition.get_player_checks(), fake_engine_channel) == [None, None]
 
 
+def test_a_refused_first_board_names_its_matchup_as_a_later_one_does(write_ctl):
+    # Only a player's later boards were named: the board of its first matchup failed with no
+    # matchup in the message, so the reader could not tell which matchup to fix.
+    ctl = write_ctl(CTL.format(p=fake_engine_command(),
+                               q=fake_engine_command("--name", "q", "--fail-command", "boardsize 9"),
+                               top="", matchup="Matchup('q', 'p', id='small', board_size=7, "
+                                               "number_of_games=2)"))
+    checks = load_control_file(ctl).make_competition().get_player_checks()
+    assert [(c.player.code, c.matchup) for c in checks] == [("p", "0"), ("q", "0")]
+    assert run_player_checks(checks, fake_engine_channel) == [
+        None, "failure response from 'boardsize 9' to player q: boardsize refused (matchup 0's board)"]
+
+
+def test_a_tuners_refused_board_names_no_matchup(write_ctl):
+    # A tuner has no matchups: its checks' boards are the competition's own.
+    ctl = write_ctl(TUNER_CTL.format(opp=fake_engine_command("--name", "opp"),
+                                     cand=fake_engine_command("--fail-command", "boardsize 9")))
+    checks = load_control_file(ctl).make_competition().get_player_checks()
+    assert [(c.player.code, c.matchup) for c in checks] == [("candidate", None), ("opp", None)]
+    assert run_player_checks(checks, fake_engine_channel) == [
+        "failure response from 'boardsize 9' to player candidate: boardsize refused", None]
+
+
+TUNER_CTL = """
+competition_type = 'mc_tuner'
+players = {{'opp': Player({opp!r})}}
+board_size = 9
+komi = 7.5
+opponent = 'opp'
+candidate_colour = 'random'
+number_of_games = 2
+parameters = [Parameter('c', scale=LINEAR(0.0, 1.0), split=2)]
+exploration_coefficient = 0.45
+initial_visits = 10
+initial_wins = 5
+def make_candidate(c):
+    return Player({cand!r})
+"""
+
+
 def test_a_matchup_with_no_games_asks_for_nothing(write_ctl):
     checks = checks_for(write_ctl, top="", matchup="Matchup('p', 'q', id='h', handicap=2, "
                                                     "time_control='absolute 5', number_of_games=0)")
