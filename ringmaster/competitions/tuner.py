@@ -15,6 +15,7 @@ from ringmaster.competitions.base import (
     Setup,
     check_game_settings,
     describe_game_settings,
+    effective_game_settings,
     handicap_needs,
     saved_game_settings,
 )
@@ -639,7 +640,7 @@ class Tuner(Competition):
             report["engine_names"]["candidate (e.g.)"] = candidates
         report["candidate_engines"] = list(self.candidate_engines)
         report["engine_descriptions"] = {}
-        report["game_settings"] = {k: v for k, v in self.game_settings.items()}
+        report["game_settings"] = effective_game_settings(self.game_settings)
         report["scoring"] = describe_scoring(self.game_settings, self.referee)
         report["player_time_controls"] = {
             code: p.time_control for code, p in ((self.opponent.code, self.opponent),

@@ -213,6 +213,31 @@ def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_un
         "pig, max turns 30, target 50 (")
 
 
+PIG_TUNER = """
+competition_type = 'ce_tuner'
+game = 'pig'
+players = {'h1': Player('pig-a')}
+opponent = 'h1'
+candidate_colour = 'b'
+parameters = [Parameter('hold', initial_mean=20.0, initial_variance=4.0)]
+def make_candidate(hold):
+    return Player('pig-b')
+number_of_generations = 1
+samples_per_generation = 2
+batch_size = 1
+elite_proportion = 0.5
+step_size = 0.5
+"""
+
+
+def test_a_pig_tuner_without_its_own_settings_reports_the_defaults_it_plays_under(write_ctl):
+    """A tuner's show --json gave pig_target and pig_max_turns as None (a playoff's gave 50, 200)."""
+    competition = load_control_file(write_ctl(PIG_TUNER)).make_competition()
+    competition.set_clean_status()
+    settings = competition.get_json_report()["game_settings"]
+    assert (settings["game"], settings["pig_target"], settings["pig_max_turns"]) == ("pig", 50, 200)
+
+
 def test_a_pig_page_counts_its_moves_as_rolls_and_holds_and_a_game_as_one(write_ctl):
     """The game length plot said 'moves (passes included)' for Pig, ticked 8.5 and 9.5 for
     whole moves; one game was '1 games of 1'."""
