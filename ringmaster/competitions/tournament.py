@@ -43,7 +43,7 @@ from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
 from ringmaster.stats.even_games import leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
-from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, run_sprt
 from ringmaster.stats.win_rates import ELO_METHOD
 
 SPRT_BIAS_NOTE = ("(the SPRT stopped this matchup: an estimate taken where a sequential test stops "
@@ -157,14 +157,10 @@ class Tournament(Competition):
     # SPRT
 
     def _rebuild_sprt_states(self) -> None:
-        self.sprt_states = {}
-        for mid, m in self.matchups.items():
-            if m.sprt is None:
-                continue
-            state = new_sprt_state(m.sprt, m.alternating)
-            for r in self.results.get(mid, []):
-                state.add(game_number(r.game_id), score_for(r, m.player_1))
-            self.sprt_states[mid] = state
+        self.sprt_states = {
+            mid: run_sprt(m.sprt, [(game_number(r.game_id), score_for(r, m.player_1))
+                                   for r in self.results.get(mid, [])], m.alternating)
+            for mid, m in self.matchups.items() if m.sprt is not None}
 
     def sprt_decided(self, mid: str) -> bool:
         state = self.sprt_states.get(mid)
