@@ -15,11 +15,6 @@ from ringmaster.settings import Setting
 Colour = str  # 'b' or 'w'
 
 
-def opponent_of(colour: Colour) -> Colour:
-    return "w" if colour == "b" else "b"
-
-
-
 VERTEX = re.compile(r"[A-Za-z][1-9][0-9]?|pass", re.IGNORECASE)
 """GTP's vertex: a letter and a row number (no sign, no leading zero, ASCII digits), or pass."""
 
