@@ -36,6 +36,7 @@ from ringmaster.competitions.referee_settings import (
 from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.time_settings import player_time_control
 from ringmaster.competitions.tournament_state import check_boards_match, check_state_matches
+from ringmaster.default_game import game_of
 from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
@@ -188,7 +189,7 @@ class Tournament(Competition):
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
         players.update({mid: [m.player_1, m.player_2] for mid, m in self.matchups.items()})
         boards = dict(self.stored_boards)
-        boards.update({mid: [m.game_settings.get("game", "go"), m.game_settings["board_size"]]
+        boards.update({mid: [game_of(m.game_settings), m.game_settings["board_size"]]
                        for mid, m in self.matchups.items()})
         return {
             "results": {mid: self._results_json.setdefault(mid, EncodedList()).encode(rs)
