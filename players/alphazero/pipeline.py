@@ -19,11 +19,12 @@ from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
 from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, refuse
-from players.games import GAMES, SIZED, make_game
+from players.games import GAMES, SIZED, Game, is_game_name, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
+from players.nets.board_encoder import Encoder
 from players.nets.checkpoint import load_checkpoint, load_trainer, save_checkpoint, save_trainer
-from players.nets.encoding import encoder_for
+from players.nets.encoding import ENCODERS, encoder_for
 from players.nets.inference import LocalPredictor, StateEvaluator, resolve_device, set_threads
 from players.nets.model import NetConfig, PolicyValueNet, default_config, make_net, seed_weights
 from players.nets.train import TrainConfig, make_optimizer, make_schedule, train_steps
@@ -142,11 +143,7 @@ class Pipeline:
             saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
             config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
         self.config = config
-        try:
-            self.game = make_game(config.game)
-        except ValueError as exc:   # an unknown game, or a size it doesn't play
-            raise UsageError(str(exc)) from None
-        self.encoder = encoder_for(self.game)
+        self.game, self.encoder = trained_game(config.game)
         try:
             self.chance = chance_rule(config.chance_mode, alpha=config.progressive_widening_alpha,
                                       virtual_visits=config.prior_virtual_visits)
@@ -340,6 +337,31 @@ class Pipeline:
             if done == total:
                 sys.stderr.write("\n")
         return show
+
+
+def trained_game(name: str) -> tuple[Game, Encoder]:
+    """The game --game names and its network's encoder.
+
+    Raises UsageError for a size the game doesn't play, or naming the games train plays for
+    a name that is no game or a game no network plays (go-light).
+    """
+    if not is_game_name(name):
+        raise UsageError(f"--game {name!r}: unknown game; {_games_trained()}")
+    try:
+        game = make_game(name)
+    except ValueError as exc:   # a size the game doesn't play
+        raise UsageError(str(exc)) from None
+    if game.kind not in ENCODERS:
+        raise UsageError(f"--game {name!r}: no network plays {game.kind} games; {_games_trained()}")
+    return game, encoder_for(game)
+
+
+def _games_trained() -> str:
+    """'expected a sized name (...) or one of ...': the registry's games listed are those with
+    an encoder (each is made to learn its kind, so only on the way to an error)."""
+    sized = ", ".join(f"{name}N" for name in SIZED)
+    names = ", ".join(name for name in GAMES if make_game(name).kind in ENCODERS)
+    return f"expected a sized name ({sized}: go9, othello6, pig50) or one of {names}"
 
 
 def _game_help() -> str:

@@ -62,15 +62,24 @@ def make_game(name: str, **kwargs) -> Game:
     """
     if name in GAMES:
         return _factory(name)(**kwargs)
-    match = re.fullmatch(r"([a-z]+)(\d+)", name)
-    if match is None or match.group(1) not in SIZED:
+    if not is_game_name(name):
         raise ValueError(f"unknown game {name!r} (expected one of {', '.join(GAMES)}, "
                          "or a sized name such as othello6, go9 or pig50)")
-    return _factory(SIZED[match.group(1)])(int(match.group(2)), **kwargs)
+    family, size = _SIZED_NAME.fullmatch(name).groups()
+    return _factory(SIZED[family])(int(size), **kwargs)
+
+
+_SIZED_NAME = re.compile(r"([a-z]+)(\d+)")
+
+
+def is_game_name(name: str) -> bool:
+    """Whether make_game knows the name: a registered name, or a sized name of a SIZED game."""
+    match = _SIZED_NAME.fullmatch(name)
+    return name in GAMES or (match is not None and match.group(1) in SIZED)
 
 
 def _factory(name: str) -> Callable[..., Game]:
     return GAMES[name]()
 
 
-__all__ = ["GAMES", "SIZED", "Game", "make_game"]
+__all__ = ["GAMES", "SIZED", "Game", "is_game_name", "make_game"]

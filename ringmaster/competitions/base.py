@@ -23,6 +23,7 @@ from ringmaster.competitions.time_settings import (
     interpret_time_margin,
     player_time_control,
 )
+from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.errors import ControlFileError
 from ringmaster.files import decodable
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, NONE, canonical_time_control, parse_time_control
@@ -130,8 +131,6 @@ def _interpret_handicap(value: Any) -> int:
     return value
 
 
-DEFAULT_GAME = "go"
-
 # Settings that describe the game itself; also allowed per matchup in playoffs.
 GAME_SETTINGS = [
     Setting("game", interpret_enum(*GAMES), default=DEFAULT_GAME),
@@ -171,27 +170,27 @@ def saved_game_settings(settings: dict[str, Any], players: tuple[PlayerSpec, ...
             saved.pop("time_margin", None)
     saved["openings"] = settings.get("openings") or NONE
     saved["referee"] = saved_referee(referee)
-    options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
+    options = get_rules_class(game_of(settings)).default_options
     return {**saved, **options, **rules_options(settings)}
 
 
 def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
     """The game's own settings that were given (Rules.option_settings: Pig's pig_target...)."""
-    rules = get_rules_class(settings.get("game") or "go")
+    rules = get_rules_class(game_of(settings))
     return {name: settings[name] for name in rules.default_options
             if settings.get(name) is not None}
 
 def effective_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """settings with the game's own settings that weren't given at their defaults: the values
     games are played under (Pig's pig_target 50 where the control file gives none)."""
-    options = get_rules_class(settings.get("game") or DEFAULT_GAME).default_options
+    options = get_rules_class(game_of(settings)).default_options
     return {**settings, **options, **rules_options(settings)}
 
 
 def describe_game_settings(settings: dict[str, Any]) -> list[str]:
     """How a report names the settings games are played under: the game unless it is
     the default, then what its rules say ('board size: 9', 'komi: 7.5'; Pig's target...)."""
-    game = settings.get("game") or DEFAULT_GAME
+    game = game_of(settings)
     details = get_rules_class(game).setting_details(settings.get("board_size"), settings.get("komi"),
                                                     rules_options(settings))
     return details if game == DEFAULT_GAME else [f"game: {game}", *details]
@@ -232,7 +231,7 @@ def check_game_settings(settings: dict[str, Any], context: str = "") -> None:
     context is '' for top-level settings, or a prefix such as 'matchup 0: '.
     Raises ControlFileError naming the setting.
     """
-    game = settings.get("game") or "go"
+    game = game_of(settings)
     rules = get_rules_class(game)
     for name, owner in OPTION_GAMES.items():
         if settings.get(name) is not None and name not in rules.default_options:
@@ -440,7 +439,7 @@ class Competition(ABC):
         """A GameJob from game settings; the ringmaster fills in paths and slot."""
         return GameJob(
             game_id=game_id, game_data=game_data, player_b=player_b, player_w=player_w,
-            game=game_settings.get("game", "go"),
+            game=game_of(game_settings),
             board_size=game_settings.get("board_size") or 0,
             komi=game_settings.get("komi") or 0.0,
             rules_options=rules_options(game_settings),

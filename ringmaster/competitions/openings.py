@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sgfmill import sgf, sgf_grammar
+from sgfmill.common import opponent_of
 
 from ringmaster.errors import ControlFileError
 from ringmaster.game.opening import Opening
 from ringmaster.rules import get_rules, get_rules_class
-from ringmaster.rules.base import Colour, Rules, opponent_of
+from ringmaster.rules.base import Colour, Rules
 from ringmaster.rules.symmetry import fingerprint
 from ringmaster.settings import ControlFileObject, interpret_enum, interpret_int, interpret_positive_int
 

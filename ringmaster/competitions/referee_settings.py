@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ringmaster.default_game import game_of
 from ringmaster.errors import ControlFileError
 from ringmaster.game.adjudication import Adjudication, interpret_adjudication
 from ringmaster.game.job import PlayerSpec
@@ -28,7 +29,7 @@ def check_referee_settings(settings: dict[str, Any], referee: PlayerSpec | None,
                            context: str = "") -> None:
     """Raise ControlFileError if adjudication is asked for without a referee engine, or a
     game without a board (Pig) has either. context is '' or 'matchup 0: '..."""
-    game = settings.get("game") or "go"
+    game = game_of(settings)
     where = None if context else "adjudication"
     if settings.get("adjudication") is not None and referee is None:
         raise ControlFileError(f"{context}'adjudication' needs a referee engine: "
@@ -52,7 +53,7 @@ def referee_needs(settings: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     needs = []
     if settings.get("adjudication") is not None:
         needs.append(("final_score", "adjudication"))
-    rules = get_rules_class(settings.get("game") or "go")
+    rules = get_rules_class(game_of(settings))
     if rules.has_dead_stones and settings.get("scorer") == "internal":
         needs.append(("final_status_list", "settling dead stones (scorer = 'internal')"))
     elif rules.players_may_score:
@@ -65,7 +66,7 @@ def player_scoring_needs(settings: dict[str, Any],
     """What a player needs for scoring: with scorer = 'internal' in Go and no referee
     engine, final_status_list (an engine that can't list its dead stones leaves every game
     it finishes without a result)."""
-    rules = get_rules_class(settings.get("game") or "go")
+    rules = get_rules_class(game_of(settings))
     if referee is None and rules.has_dead_stones and settings.get("scorer") == "internal":
         return (("final_status_list", "scorer = 'internal' without a referee engine (to list "
                  "dead stones; or name one: referee = Player(...))"),)
@@ -74,7 +75,7 @@ def player_scoring_needs(settings: dict[str, Any],
 
 def describe_scoring(settings: dict[str, Any], referee: PlayerSpec | None) -> str:
     """How a game is scored, for the reports' headers."""
-    rules = get_rules_class(settings.get("game") or "go")
+    rules = get_rules_class(game_of(settings))
     if not rules.uses_board:
         return "scored by the referee"
     settle = "else the referee engine" if referee is not None else "else no result"

@@ -129,9 +129,6 @@ class GroupScheduler:
         for s in self.schedulers.values():
             s.rollback()
 
-    def nothing_outstanding(self) -> bool:
-        return all(not s.outstanding for s in self.schedulers.values())
-
     def to_json(self) -> dict[str, Any]:
         return {str(code): s.to_json() for code, s in self.schedulers.items()}
 

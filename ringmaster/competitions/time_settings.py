@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ringmaster.default_game import game_of
 from ringmaster.errors import ControlFileError
 from ringmaster.game.clock import NONE
 from ringmaster.game.job import PlayerSpec
@@ -42,7 +43,7 @@ def _no_clock(game: str) -> str:
 def check_game_clock(settings: dict[str, Any], context: str = "") -> None:
     """Raise ControlFileError if a game without a clock (Pig: Rules.has_clock) has a
     time_control. context is '' for top-level settings, or 'matchup 0: '..."""
-    game = settings.get("game") or "go"
+    game = game_of(settings)
     if not get_rules_class(game).has_clock and (settings.get("time_control") or NONE) != NONE:
         raise ControlFileError(f"{context}'time_control': {_no_clock(game)}",
                                setting=None if context else "time_control")
@@ -52,7 +53,7 @@ def check_player_clocks(settings: dict[str, Any], players: tuple[PlayerSpec, ...
                         context: str = "") -> None:
     """Raise ControlFileError if a player has a time control of its own in a game without
     a clock (Pig). context as for check_game_clock."""
-    game = settings.get("game") or "go"
+    game = game_of(settings)
     if get_rules_class(game).has_clock:
         return
     for player in players:

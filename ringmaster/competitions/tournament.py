@@ -36,6 +36,7 @@ from ringmaster.competitions.referee_settings import (
 from ringmaster.competitions.scheduling import GroupScheduler
 from ringmaster.competitions.time_settings import player_time_control
 from ringmaster.competitions.tournament_state import check_boards_match, check_state_matches
+from ringmaster.default_game import game_of
 from ringmaster.errors import CompetitionError, ControlFileError, UsageError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import GameResult, unknown_reasons
@@ -43,7 +44,7 @@ from ringmaster.settings import distinguishing_options
 from ringmaster.state.encoding import EncodedList
 from ringmaster.stats.even_games import leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
-from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, new_sprt_state
+from ringmaster.stats.sprt import SPRT_METHOD, SprtSpec, SprtState, run_sprt
 from ringmaster.stats.win_rates import ELO_METHOD
 
 SPRT_BIAS_NOTE = ("(the SPRT stopped this matchup: an estimate taken where a sequential test stops "
@@ -157,14 +158,10 @@ class Tournament(Competition):
     # SPRT
 
     def _rebuild_sprt_states(self) -> None:
-        self.sprt_states = {}
-        for mid, m in self.matchups.items():
-            if m.sprt is None:
-                continue
-            state = new_sprt_state(m.sprt, m.alternating)
-            for r in self.results.get(mid, []):
-                state.add(game_number(r.game_id), score_for(r, m.player_1))
-            self.sprt_states[mid] = state
+        self.sprt_states = {
+            mid: run_sprt(m.sprt, [(game_number(r.game_id), score_for(r, m.player_1))
+                                   for r in self.results.get(mid, [])], m.alternating)
+            for mid, m in self.matchups.items() if m.sprt is not None}
 
     def sprt_decided(self, mid: str) -> bool:
         state = self.sprt_states.get(mid)
@@ -192,7 +189,7 @@ class Tournament(Competition):
         players = {mid: list(self.ghost_matchups[mid]) for mid in self.ghost_matchups}
         players.update({mid: [m.player_1, m.player_2] for mid, m in self.matchups.items()})
         boards = dict(self.stored_boards)
-        boards.update({mid: [m.game_settings.get("game", "go"), m.game_settings["board_size"]]
+        boards.update({mid: [game_of(m.game_settings), m.game_settings["board_size"]]
                        for mid, m in self.matchups.items()})
         return {
             "results": {mid: self._results_json.setdefault(mid, EncodedList()).encode(rs)

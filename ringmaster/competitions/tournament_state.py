@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ringmaster.default_game import game_of
 from ringmaster.errors import CompetitionError
 from ringmaster.game.result import GameResult
 
@@ -29,7 +30,7 @@ def check_boards_match(matchups: dict[str, Any], stored_boards: dict[str, list],
         old = stored_boards.get(mid)
         if old is None or not results.get(mid):
             continue
-        new = [matchup.game_settings.get("game", "go"), matchup.game_settings["board_size"]]
+        new = [game_of(matchup.game_settings), matchup.game_settings["board_size"]]
         if old != new:
             raise CompetitionError(
                 f"existing results for matchup {mid} are inconsistent with control file: "

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ringmaster.default_game import DEFAULT_GAME
 from ringmaster.game.adjudication import Adjudication
 from ringmaster.game.clock import DEFAULT_TIME_MARGIN, TimeControl
 from ringmaster.game.opening import Opening
@@ -94,7 +95,7 @@ class GameJob:
     board_size: int
     komi: float
     game_data: Any = None
-    game: str = "go"
+    game: str = DEFAULT_GAME
     handicap: int | None = None
     handicap_style: str = "fixed"
     move_limit: int = 1000

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import random
 
+from sgfmill.common import opponent_of
+
 from ringmaster.game.job import GameJob
 from ringmaster.game.result import ill_formed_move
 from ringmaster.gtp.channel import GtpChannelError
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
-from ringmaster.rules.base import Colour, opponent_of
+from ringmaster.rules.base import Colour
 from ringmaster.rules.pig import HOLD, ROLL, PigRules
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sgfmill.common import opponent_of
+
 from ringmaster.game.adjudication import Adjudicator, score_at_move_limit
 from ringmaster.game.referee_engine import RefereeEngine
 from ringmaster.game.result import ill_formed_move
@@ -17,7 +19,7 @@ from ringmaster.game.scoring import (
 from ringmaster.game.timekeeper import GameClock
 from ringmaster.gtp.channel import GtpChannelError, GtpTimeout
 from ringmaster.gtp.controller import BadGtpResponse, SentCommands
-from ringmaster.rules.base import Colour, Rules, opponent_of
+from ringmaster.rules.base import Colour, Rules
 
 FORCED_PASS_COMMENT = "forced pass (played by the referee)"
 

@@ -13,12 +13,6 @@ from sgfmill import common
 from ringmaster.settings import Setting
 
 Colour = str  # 'b' or 'w'
-Move = "tuple[int, int] | None"  # (row, col) with row 0 at the bottom, as sgfmill; None is a pass
-
-
-def opponent_of(colour: Colour) -> Colour:
-    return "w" if colour == "b" else "b"
-
 
 
 VERTEX = re.compile(r"[A-Za-z][1-9][0-9]?|pass", re.IGNORECASE)

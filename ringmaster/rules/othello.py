@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ringmaster.rules.base import Colour, Rules, opponent_of
+from sgfmill.common import opponent_of
+
+from ringmaster.rules.base import Colour, Rules
 
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ringmaster.rules.base import Colour, Rules, opponent_of
+from sgfmill.common import opponent_of
+
+from ringmaster.rules.base import Colour, Rules
 from ringmaster.settings import Setting, interpret_positive_int
 
 ROLL = "roll"

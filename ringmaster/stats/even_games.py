@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ringmaster.default_game import game_of
+
 
 def board_of(settings: dict[str, Any]) -> tuple[str, Any]:
     """The game and board size: komis compare only between matchups on the same board."""
-    return settings.get("game") or "go", settings.get("board_size")
+    return game_of(settings), settings.get("board_size")
 
 
 def even_komis(settings_by_matchup: dict[str, dict[str, Any]]) -> dict[tuple[str, Any], Any]:

@@ -6,7 +6,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-OUTCOMES = ("black", "white", "other")   # who won: the colour, or no result
 FLAG_LEVEL = 0.01
 
 

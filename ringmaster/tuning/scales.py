@@ -173,11 +173,6 @@ def is_categorical(scale: Any) -> bool:
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in scale.values)
 
 
-def is_integer_scale(scale: Any) -> bool:
-    """True for a LINEAR or LOG scale with integer=True, and for EXPLICIT (a list of values)."""
-    return isinstance(scale, EXPLICIT) or (isinstance(scale, (LINEAR, LOG)) and scale.integer)
-
-
 def value_count(scale: Any) -> int | None:
     """How many values a scale can give, where few enough for a tree's cells to outnumber them: an
     EXPLICIT list's length, or the integers between an integer LINEAR or LOG scale's rounded bounds

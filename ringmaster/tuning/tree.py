@@ -187,6 +187,16 @@ def in_flight_rule(setting: bool | str) -> str:
     return setting
 
 
+def urgency(wins: int, played: int, visits: int, exploration: float, as_loss: bool) -> float:
+    """A child's urgency: its win rate plus exploration / sqrt(visits).
+
+    played counts its finished games (initial visits included), visits adds those in flight
+    where the tree counts them; the win rate is wins / visits if games in flight count as
+    losses, else wins / played. exploration is E * sqrt(log(parent's visits)).
+    """
+    return wins / (visits if as_loss else played) + exploration / math.sqrt(visits)
+
+
 class Tree:
     """A tree of candidates; the root's children are the first generation.
 
@@ -359,30 +369,28 @@ class Tree:
     def _effective_visits(self, node: Node) -> int:
         return node.visits + (node.in_flight if self.count_in_flight else 0)
 
+    def _exploration(self, parent: Node) -> float:
+        """E * sqrt(log(parent visits)), with games in flight counted by the tree's rule."""
+        return self.exploration_coefficient * math.sqrt(math.log(self._effective_visits(parent)))
+
     def urgency(self, parent: Node, child: Node) -> float:
         """wins/visits + E * sqrt(log(parent visits)) / sqrt(visits), with games in flight
         counted by the tree's rule."""
-        numerator = self.exploration_coefficient * math.sqrt(
-            math.log(self._effective_visits(parent)))
-        visits = self._effective_visits(child)
-        rate = child.wins / (visits if self.in_flight_rule == "loss" else child.visits)
-        return rate + numerator / math.sqrt(visits)
+        return urgency(child.wins, child.visits, self._effective_visits(child),
+                       self._exploration(parent), self.in_flight_rule == "loss")
 
     def choose_child(self, node: Node, rng: random.Random) -> int:
         """The index of the most urgent child (as urgency() computes it); ties broken at random."""
         assert node.children is not None
         counted = self.count_in_flight
         as_loss = self.in_flight_rule == "loss"
-        numerator = self.exploration_coefficient * math.sqrt(
-            math.log(self._effective_visits(node)))
-        sqrt = math.sqrt
+        exploration = self._exploration(node)
         best = -math.inf
         tied: list[int] = []
         for i, child in enumerate(node.children):
             played = child.prior_visits + child.games
-            visits = played + (child.in_flight if counted else 0)
-            value = ((child.prior_wins + child.won) / (visits if as_loss else played)
-                     + numerator / sqrt(visits))
+            value = urgency(child.prior_wins + child.won, played,
+                            played + (child.in_flight if counted else 0), exploration, as_loss)
             if value > best:
                 best = value
                 tied = [i]

@@ -376,6 +376,17 @@ def test_bad_settings_leave_no_run_directory_behind(tmp_path, capsys):
                                   "--chance-mode", "dice"]).startswith("train: unknown chance mode 'dice'")
 
 
+def test_a_game_no_network_plays_is_refused_in_one_line_naming_the_games_train_plays(tmp_path, capsys):
+    # go-light (the random engines' Go) has no encoder: train ended with a ValueError's traceback.
+    line = train_refusal(capsys, ["--run-dir", str(tmp_path / "light"), "--game", "go-light"])
+    assert line == ("train: --game 'go-light': no network plays go-light games; expected a sized name "
+                    "(goN, othelloN, pigN: go9, othello6, pig50) or one of go, go-sensible, othello, pig")
+    assert not (tmp_path / "light").exists()
+    assert train_refusal(capsys, ["--run-dir", str(tmp_path / "chess"), "--game", "chess"]) == (
+        "train: --game 'chess': unknown game; expected a sized name "
+        "(goN, othelloN, pigN: go9, othello6, pig50) or one of go, go-sensible, othello, pig")
+
+
 def test_a_run_directory_that_cant_be_made_is_named_in_one_line(tmp_path, capsys):
     (tmp_path / "file").write_text("x")
     run = tmp_path / "file" / "run"

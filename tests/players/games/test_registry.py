@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from players.games import make_game
+from players.games import is_game_name, make_game
 from players.games.go import GoGame
 from players.games.go_sensible import GoSensible
 from players.games.othello import Othello
@@ -29,6 +29,8 @@ def test_sized_names_are_the_pipelines_games():
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make_game("chess")
+    assert [is_game_name(n) for n in ("go", "go-light", "go9", "pig50", "chess", "chess9", "go-light9")] \
+        == [True, True, True, True, False, False, False]
     with pytest.raises(ValueError, match="must be even"):
         make_game("othello7")
     with pytest.raises(ValueError, match="out of range"):
