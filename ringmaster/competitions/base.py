@@ -66,14 +66,14 @@ class Setup:
 
     board_size: int
     komi: float
-    game: str = "go"
+    game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> Setup:
         """The board a game's settings set up, with the game's own settings given there
         (rules_options: Pig's pig_target...), as its games are."""
-        return cls(settings["board_size"], settings["komi"], settings.get("game") or DEFAULT_GAME,
+        return cls(settings["board_size"], settings["komi"], game_of(settings),
                    tuple(rules_options(settings).items()))
 
 

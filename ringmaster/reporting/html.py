@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import jinja2
 
+from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.reporting import continuous_tuners, svg, tournaments, tuners
 from ringmaster.rules import get_rules_class
 from ringmaster.stats.timing import format_duration
@@ -153,7 +154,7 @@ def time_limits(all_settings: list[dict[str, Any] | None], own: dict[str, str]) 
 
 def describe_game(settings: dict[str, Any]) -> str:
     """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
-    game = settings.get("game", "go")
+    game = game_of(settings)
     rules = get_rules_class(game)
     if not rules.uses_board:   # its own settings, at their defaults where not given
         given = {name: value for name, value in settings.items() if value is not None}
@@ -249,7 +250,7 @@ def games_in(report: dict[str, Any]) -> set[str]:
     """The games a report's settings play ('go', 'pig'...)."""
     all_settings = [m.get("game_settings") for m in report.get("matchups") or []]
     all_settings.append(report.get("game_settings"))
-    return {settings.get("game") or "go" for settings in all_settings if settings} or {"go"}
+    return {game_of(settings) for settings in all_settings if settings} or {DEFAULT_GAME}
 
 
 def common_plots(report: dict[str, Any]) -> list[str]:
