@@ -161,7 +161,7 @@ class Pipeline:
 
     def _net_config(self) -> NetConfig:
         c = self.config
-        if getattr(self.encoder, "net_kind", "resnet") == "mlp":
+        if self.encoder.net_kind == "mlp":
             return NetConfig(c.game, 1, self.encoder.num_planes, self.game.num_actions,
                              channels=c.channels or 64, blocks=c.blocks or 4, kind="mlp")
         net = default_config(c.game, self.encoder.size, self.encoder.num_planes, self.game.num_actions)
@@ -264,7 +264,7 @@ class Pipeline:
                                    dirichlet_epsilon=c.dirichlet_epsilon,
                                    chance_targets=c.chance_targets)
         evaluate = evaluator.evaluate
-        if c.afterstate_values and getattr(self.game, "has_chance", False):
+        if c.afterstate_values and self.game.has_chance:
             # The net sees only decision states in training: value chance states through their outcomes.
             evaluate = AfterstateEvaluator(self.game, evaluate)
         examples, sp = play_games(self.search_game, evaluate, c.games_per_iteration,
@@ -295,7 +295,7 @@ class Pipeline:
                "mean_game_length": round(float(np.mean(sp.game_lengths)), 2),
                "black_wins": sp.black_wins, "white_wins": sp.white_wins, "draws": sp.draws,
                "selfplay_s": round(sp.seconds, 2), "train_s": round(train_seconds, 2)}
-        if c.eval_every and iteration % c.eval_every == 0 and not getattr(self.game, "has_chance", False):
+        if c.eval_every and iteration % c.eval_every == 0 and not self.game.has_chance:
             row.update(self._evaluate(iteration))
         self.state["seconds"] += time.perf_counter() - started
         row["elapsed_s"] = round(self.state["seconds"], 1)

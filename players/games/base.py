@@ -14,11 +14,18 @@ class Game(ABC):
 
     Public attributes:
       name        -- the game's registry name ('go', ...)
+      kind        -- the game's family ('go', 'othello', 'pig'), whatever its size or variant
       num_actions -- size of the action space
+      has_chance  -- it has chance states (is_chance): the training pipeline's arena plays none
+      stochastic_apply -- apply() draws chance itself, so one action may lead to different
+                     states (players.mcts.chance.HiddenChance)
     """
 
     name: str = ""
+    kind: str = ""
     num_actions: int = 0
+    has_chance: bool = False
+    stochastic_apply: bool = False
 
     @abstractmethod
     def initial_state(self):

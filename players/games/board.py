@@ -25,7 +25,6 @@ class BoardGame(Game):
       supports_handicap -- with_handicap() places handicap stones (Go)
     """
 
-    kind: str = ""
     size: int = 0
     pass_action: int = 0
     board_sizes: Collection[int] = ()

@@ -214,7 +214,9 @@ class HiddenChance(Game):
 
     The same action may lead to different states (stochastic_apply), and an
     edge's mean value averages whatever outcomes came up (seed 001's
-    "standard" MCTS). Everything else is the wrapped game's.
+    "standard" MCTS). Everything else is the wrapped game's: the Game
+    methods, and what a network encoder (players.nets.encoding) asks of a
+    game: its size, target and legal_mask, where the wrapped game has them.
 
     Public attributes:
       game -- the wrapped game
@@ -225,11 +227,24 @@ class HiddenChance(Game):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         self.game = game
         self.name = game.name
+        self.kind = game.kind
         self.num_actions = game.num_actions
+        self.has_chance = game.has_chance
         self.rng = random.Random(seed)
 
-    def __getattr__(self, name: str):
-        return getattr(self.game, name)
+    @property
+    def size(self) -> int:
+        """A board game's side (AttributeError for a game with no board)."""
+        return self.game.size
+
+    @property
+    def target(self) -> int:
+        """Pig's target (AttributeError for another game)."""
+        return self.game.target
+
+    def legal_mask(self, state) -> np.ndarray:
+        """Go's legal actions as a bool array (AttributeError for a game without legal_mask)."""
+        return self.game.legal_mask(state)
 
     def initial_state(self):
         return self.game.initial_state()

@@ -76,7 +76,7 @@ def descend(tree: Tree, select: Select, virtual_loss: float, rng: np.random.Gene
     Returns the path of (node, edge index) and the leaf.
     """
     game = tree.game
-    stochastic = getattr(game, "stochastic_apply", False)
+    stochastic = game.stochastic_apply
     node = tree.root
     path: Path = []
     vl = virtual_loss

@@ -18,11 +18,13 @@ class Encoder(Protocol):
 
     Public attributes:
       size, num_planes, num_actions
+      net_kind -- the network it feeds: 'resnet' (convolutional, on board planes) or 'mlp'
     """
 
     size: int
     num_planes: int
     num_actions: int
+    net_kind: str
 
     def encode(self, states: Sequence) -> np.ndarray:
         """Input planes, float32 [B, C, H, W], from the mover's point of view."""
@@ -35,6 +37,7 @@ class BoardEncoder:
     """Base of the encoders: the game and its board and action sizes."""
 
     num_planes = 0
+    net_kind = "resnet"
 
     def __init__(self, game: BoardGame) -> None:
         self.game = game

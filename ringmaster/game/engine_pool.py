@@ -35,8 +35,7 @@ class KeptEngine:
 
 def engine_pid(controller: GtpController) -> int | None:
     """The engine's process id, for a subprocess channel (None for in-process channels)."""
-    process = getattr(controller.channel, "process", None)
-    return getattr(process, "pid", None)
+    return controller.channel.pid()
 
 
 class EnginePool:
@@ -66,9 +65,7 @@ class EnginePool:
         if pid is not None:
             reaper.spare(pid)
         engine.controller.gtp_log = None
-        set_stderr_sink = getattr(engine.controller.channel, "set_stderr_sink", None)
-        if set_stderr_sink is not None:
-            set_stderr_sink(None)
+        engine.controller.channel.set_stderr_sink(None)
         self._kept.append(engine)
 
     def close_all(self) -> None:

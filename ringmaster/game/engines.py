@@ -164,9 +164,7 @@ def _resume_kept_engine(engine: engine_pool.KeptEngine, colour: str,
     controller = engine.controller
     controller.log_label = colour
     controller.gtp_log = gtp_log
-    set_stderr_sink = getattr(controller.channel, "set_stderr_sink", None)
-    if set_stderr_sink is not None:
-        set_stderr_sink(None if isinstance(stderr, str) else stderr)
+    controller.channel.set_stderr_sink(None if isinstance(stderr, str) else stderr)
     try:
         for command, arguments in engine.spec.startup_gtp_commands:
             controller.do_command(command, *arguments)
@@ -180,8 +178,7 @@ def _is_usable(controller: GtpController) -> bool:
     running, and nothing it said left unread (its answers would be one behind)."""
     if controller.channel_is_bad or controller.is_closed:
         return False
-    is_idle = getattr(controller.channel, "is_idle", None)
-    return is_idle is None or is_idle()
+    return controller.channel.is_idle()
 
 
 def set_up_engines(controllers: dict[str, GtpController], commands: list[tuple[str, ...]],
@@ -223,8 +220,7 @@ def _cpu_since_kept(engine: engine_pool.KeptEngine, reported: float | None) -> f
     """
     total = reported
     if total is None:
-        read = getattr(engine.controller.channel, "process_cpu_time", None)
-        total = read() if read is not None else None
+        total = engine.controller.channel.process_cpu_time()
     previous, engine.cpu_used = engine.cpu_used, total
     if total is None or previous is None:
         return None

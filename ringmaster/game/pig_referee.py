@@ -46,6 +46,8 @@ class PigGame:
       winning_colour -- 'b', 'w' or None
       sgf_result     -- 'B+', 'W+', 'B+F', 'W+F' or 'Void' (turn limit)
       detail, is_forfeit, late_errors
+      is_adjudicated -- always False: no referee engine decides a game of Pig
+      warnings       -- always empty: the Pig referee has none to give
     """
 
     def __init__(self) -> None:
@@ -55,6 +57,8 @@ class PigGame:
         self.detail: str | None = None
         self.is_forfeit = False
         self.late_errors: list[str] = []
+        self.is_adjudicated = False
+        self.warnings: list[str] = []
 
 
 class PigReferee:

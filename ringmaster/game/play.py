@@ -46,6 +46,8 @@ class RefereedGame(Protocol):
     detail: str | None
     is_forfeit: bool
     late_errors: list[str]
+    is_adjudicated: bool
+    warnings: list[str]
 
 
 class GameReferee(Protocol):
@@ -276,12 +278,12 @@ def _finish(job: GameJob, game: RefereedGame, referee: GameReferee,
         winning_colour=game.winning_colour, sgf_result=game.sgf_result,
         detail=game.detail, is_forfeit=game.is_forfeit,
         cpu_times={codes[c]: cpu_times[c] for c in ("b", "w")},
-        is_adjudicated=getattr(game, "is_adjudicated", False))
+        is_adjudicated=game.is_adjudicated)
     warnings = []
     if game.is_forfeit:
         warnings.append(f"game {job.game_id}: {game.detail}")
     warnings += [f"game {job.game_id}: late error: {e}" for e in game.late_errors]
-    warnings += [f"game {job.game_id}: {w}" for w in getattr(game, "warnings", [])]
+    warnings += [f"game {job.game_id}: {w}" for w in game.warnings]
     if clock is not None:
         warnings += [f"game {job.game_id}: {w}" for w in clock.warnings]
     # The fsyncs are left to the coordinator where it can do them: at -j N they

@@ -8,9 +8,9 @@ import select
 import signal
 import subprocess
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
-from typing import Protocol
 
 from ringmaster.files import clipped, one_line
 from ringmaster.gtp.exit_watch import EXIT_CHECK_SECONDS, ExitWatch
@@ -50,23 +50,60 @@ def clean_response_line(line: str) -> str:
     return "".join(ch for ch in line if ch >= " " or ch in "\t\n").replace("\t", " ")
 
 
-class Channel(Protocol):
-    """What a controller needs from a transport (a subprocess, or a scripted fake in tests)."""
+class Channel(ABC):
+    """What a controller needs from a transport (a subprocess, or a fake in tests).
 
-    def send_command(self, command: str, arguments: tuple[str, ...]) -> None: ...
+    Every channel subclasses it: the first four methods are its own; the
+    rest have defaults for a channel with no process or pipes of its own.
+    """
 
-    def get_response(self, timeout: float | None) -> tuple[bool, str]: ...
+    @abstractmethod
+    def send_command(self, command: str, arguments: tuple[str, ...]) -> None:
+        """Send one command."""
 
-    def close(self, timeout: float) -> float | None: ...
+    @abstractmethod
+    def get_response(self, timeout: float | None) -> tuple[bool, str]:
+        """Read the next response: (is_failure, text)."""
 
-    def kill(self) -> None: ...
+    @abstractmethod
+    def close(self, timeout: float) -> float | None:
+        """End the conversation; returns the engine's CPU seconds, if known."""
+
+    @abstractmethod
+    def kill(self) -> None:
+        """Kill the engine at once."""
+
+    def send_commands(self, commands: list[tuple[str, tuple[str, ...]]]) -> None:
+        """Send commands (their responses are read in turn); by default one at a time."""
+        for command, arguments in commands:
+            self.send_command(command, arguments)
+
+    def unasked_output(self) -> bytes:
+        """What the engine has said since its last response (by default nothing)."""
+        return b""
+
+    def is_idle(self) -> bool:
+        """Whether the engine can be kept for another game (by default it can)."""
+        return True
+
+    def set_stderr_sink(self, sink: Callable[[str], None] | None) -> None:
+        """Send stderr lines to another function from now on (by default: no stderr to send)."""
+        return None
+
+    def process_cpu_time(self) -> float | None:
+        """CPU seconds the engine has used so far (by default unknown: None)."""
+        return None
+
+    def pid(self) -> int | None:
+        """The engine's process id (by default none: an in-process engine)."""
+        return None
 
 
 def _drop_line(line: str) -> None:
     pass
 
 
-class SubprocessChannel:
+class SubprocessChannel(Channel):
     """A GTP engine running as a subprocess, in its own process group.
 
     It is started without a shell, in a new session, with the parent-death
@@ -151,6 +188,10 @@ class SubprocessChannel:
             if self._stderr_sink is not None:
                 self._drain_stderr(time.monotonic() + 0.05)
             self._stderr_sink = sink if sink is not None else _drop_line
+
+    def pid(self) -> int | None:
+        """The engine process's id."""
+        return self.process.pid
 
     def process_cpu_time(self) -> float | None:
         """CPU seconds (user + system) the engine process has used so far (Linux), or None."""

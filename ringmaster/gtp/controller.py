@@ -159,12 +159,7 @@ class GtpController:
             for command, arguments in wire:
                 self._log(">>", " ".join((command,) + arguments))
         try:
-            send_commands = getattr(self.channel, "send_commands", None)
-            if send_commands is not None:
-                send_commands(wire)
-            else:
-                for command, arguments in wire:
-                    self.channel.send_command(command, arguments)
+            self.channel.send_commands(wire)
         except GtpChannelError as exc:
             full = " ".join((commands[0][0],) + commands[0][1])
             raise self._broken(type(exc)(f"error sending '{full}' to {self.name}: {exc}")) from None
@@ -178,8 +173,7 @@ class GtpController:
         (SubprocessChannel matches each answer's id to its command's), unless the engine
         echoes no ids: then it is read as the next command's answer.
         """
-        unasked_output = getattr(self.channel, "unasked_output", None)
-        extra = unasked_output() if unasked_output is not None else b""
+        extra = self.channel.unasked_output()
         if not extra or self._last_answered is None:
             return
         first_line = one_line(extra.decode("utf-8", "replace").splitlines()[0])

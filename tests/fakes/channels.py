@@ -8,7 +8,13 @@ import time
 from collections.abc import Callable
 
 from ringmaster.game.job import PlayerSpec
-from ringmaster.gtp.channel import GtpChannelClosed, GtpChannelError, GtpProtocolError, GtpTimeout
+from ringmaster.gtp.channel import (
+    Channel,
+    GtpChannelClosed,
+    GtpChannelError,
+    GtpProtocolError,
+    GtpTimeout,
+)
 from ringmaster.gtp.engine import GtpEngine, GtpError
 from tests.fakes.fake_commands import FAKE_ENGINE
 from tests.fakes.fake_engine import make_engine, parse
@@ -16,7 +22,7 @@ from tests.fakes.fake_engine import make_engine, parse
 FAIL = object()
 
 
-class ScriptedChannel:
+class ScriptedChannel(Channel):
     """Expects commands in order and gives scripted responses.
 
     script: [(command line, (is_failure, text))]; a response may instead be an
@@ -59,7 +65,7 @@ class ScriptedChannel:
         assert not self.script, f"commands not sent: {self.script}"
 
 
-class EngineChannel:
+class EngineChannel(Channel):
     """A channel onto an in-process GtpEngine; engine handlers may raise to simulate failures.
 
     A handler raising a GtpChannelError (GtpTimeout, GtpChannelClosed,
@@ -210,7 +216,7 @@ class InProcessMisbehaviour:
             self._stderr(text)
 
 
-class ClosedChannel:
+class ClosedChannel(Channel):
     """A channel onto an engine that exited before answering anything."""
 
     def send_command(self, command: str, arguments: tuple[str, ...]) -> None:

@@ -5,6 +5,8 @@ import functools
 import numpy as np
 import pytest
 
+from players.games.go import GoGame
+from players.games.pig import Pig
 from players.mcts.chance import (
     CHANCE_MODES,
     SAMPLED,
@@ -20,7 +22,7 @@ from players.mcts.chance import (
 from players.mcts.search import search
 from players.mcts.selection import uct
 from players.mcts.tree import ChanceNode, Tree
-from tests.players.toys import BiasedCoin, TwoDiceSum, sum_probability
+from tests.players.toys import BiasedCoin, Nim, TwoDiceSum, sum_probability
 
 
 def test_sampled_outcomes_follow_the_probabilities():
@@ -92,6 +94,24 @@ def test_hidden_mode_has_no_chance_nodes_and_keeps_each_outcome_apart():
     assert not any(node.is_chance for node in reached.values())
     assert {state[2] for state in reached} == set(range(2, 13))
     assert not HiddenChance(game).is_chance(("throw", 0))
+
+
+def test_a_game_has_no_chance_unless_it_says_so():
+    assert (Nim().has_chance, Nim().stochastic_apply) == (False, False)
+    assert (Pig(20).has_chance, Pig(20).stochastic_apply) == (True, False)
+
+
+def test_hidden_chance_passes_on_what_a_search_and_an_encoder_ask_and_nothing_else():
+    pig = HiddenChance(Pig(20), seed=1)
+    assert (pig.name, pig.kind, pig.num_actions, pig.target) == ("pig20", "pig", 2, 20)
+    assert pig.has_chance and pig.stochastic_apply
+    go = HiddenChance(GoGame(5))
+    state = go.initial_state()
+    assert (go.kind, go.size) == ("go", 5)
+    assert np.array_equal(go.legal_mask(state), go.game.legal_mask(state))
+    for game, name in ((pig, "max_turns"), (pig, "winner"), (pig, "size"), (go, "komi"),
+                       (go, "with_handicap"), (go, "target")):
+        assert not hasattr(game, name), name   # the wrapped game's own: not the search's
 
 
 def test_prior_virtual_visits_use_the_corrected_formula_not_value_times_probability():

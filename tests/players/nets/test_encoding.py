@@ -88,3 +88,9 @@ def test_encoder_for_refuses_a_game_without_one():
         kind = "draughts"
     with pytest.raises(ValueError, match="no encoder for 'draughts' games"):
         encoder_for(Draughts(6))
+
+
+def test_each_encoder_names_the_network_it_feeds():
+    assert encoder_for(Othello(6)).net_kind == "resnet"
+    assert encoder_for(make_game("go", size=5)).net_kind == "resnet"
+    assert encoder_for(make_game("pig")).net_kind == "mlp"

@@ -13,6 +13,7 @@ from ringmaster import reaper
 from ringmaster.game import engine_pool
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.play import play_game_job
+from ringmaster.gtp.channel import Channel
 from ringmaster.gtp.controller import GtpController
 from tests.conftest import processes_mentioning
 from tests.fakes.channels import ScriptedChannel, fake_engine_channel
@@ -106,7 +107,7 @@ def test_an_engine_is_discarded_after_a_fault(write_ctl, fault):
     assert starts["p"] == 3, "each game after a fault starts a fresh engine"
 
 
-class RefusesNameAfterTwice:
+class RefusesNameAfterTwice(Channel):
     """A channel whose engine refuses 'name' from the third time on (once kept for a second game)."""
 
     def __init__(self, channel) -> None:
@@ -171,17 +172,15 @@ def test_pool_close_all_quits_the_engines():
 
 
 def test_kept_engines_are_spared_by_the_reaper_until_taken():
-    class FakeProcess:
-        pid = 999_999_1
-
-    class Channel(ScriptedChannel):
-        process = FakeProcess()
+    class ProcessChannel(ScriptedChannel):
+        def pid(self) -> int:
+            return 999_999_1
     pool = engine_pool.EnginePool()
     spec = PlayerSpec("x", ("engine",))
-    pool.keep(engine_pool.KeptEngine(spec, GtpController(Channel([]), "player x"), None))
-    assert FakeProcess.pid in reaper._spared
+    pool.keep(engine_pool.KeptEngine(spec, GtpController(ProcessChannel([]), "player x"), None))
+    assert 999_999_1 in reaper._spared
     pool.take(spec)
-    assert FakeProcess.pid not in reaper._spared
+    assert 999_999_1 not in reaper._spared
 
 
 # Integration: real engine processes.

@@ -20,7 +20,9 @@ from ringmaster.errors import JobFailed
 from ringmaster.files import TEMP_SUFFIX
 from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
-from ringmaster.game.play import play_game_job
+from ringmaster.game.pig_referee import PigGame
+from ringmaster.game.play import RefereedGame, play_game_job
+from ringmaster.game.referee import GameRecord
 from ringmaster.run.display import DELIMITER, Presenter
 from ringmaster.run.ringmaster import Ringmaster
 from tests.fakes.channels import fake_engine_channel, recording_factory
@@ -48,6 +50,14 @@ def run_with_bad(write_ctl, *bad_options, games=1, extra="", run_options=("-q",)
     result = invoke("run", ctl, *run_options, channel_factory=factory)
     state = json.load(open(ctl[:-4] + ".status"))
     return ctl, result, state["competition"]["results"]["0"]
+
+
+def test_every_kind_of_finished_game_has_all_a_refereed_game_declares():
+    declared = set(RefereedGame.__annotations__)
+    assert {"is_adjudicated", "warnings"} <= declared   # what a game's result and warnings read
+    for game in (GameRecord(), PigGame()):
+        assert [name for name in sorted(declared) if not hasattr(game, name)] == [], type(game)
+    assert (PigGame().is_adjudicated, PigGame().warnings) == (False, [])
 
 
 @pytest.mark.parametrize("options, detail", [

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from ringmaster.gtp.channel import (
+    Channel,
     GtpChannelClosed,
     GtpProtocolError,
     GtpTimeout,
@@ -21,7 +22,7 @@ from ringmaster.gtp.channel import (
 )
 from ringmaster.gtp.controller import BadGtpResponse, GtpController
 from ringmaster.gtp.launch import engine_start_error, setpriv_path
-from tests.fakes.channels import ScriptedChannel
+from tests.fakes.channels import ClosedChannel, EngineChannel, ScriptedChannel
 from tests.fakes.fake_commands import fake_engine_command
 
 
@@ -404,7 +405,70 @@ def test_commands_go_in_one_write_and_their_answers_come_back_in_order():
     controller.close()
 
 
-def test_commands_through_a_channel_without_send_commands_are_sent_in_turn():
+def test_every_channel_is_a_channel():
+    for channel_class in (SubprocessChannel, ScriptedChannel, EngineChannel, ClosedChannel):
+        assert issubclass(channel_class, Channel), channel_class
+
+
+class MinimalChannel(Channel):
+    """A channel with only the methods every channel must have: the rest are Channel's."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send_command(self, command, arguments):
+        self.sent.append(" ".join((command, *arguments)))
+
+    def get_response(self, timeout):
+        return False, ""
+
+    def close(self, timeout):
+        return None
+
+    def kill(self):
+        pass
+
+
+def test_a_channel_has_defaults_for_what_only_a_subprocess_has():
+    channel = MinimalChannel()
+    channel.send_commands([("play", ("b", "C3")), ("genmove", ("w",))])
+    assert channel.sent == ["play b C3", "genmove w"]   # one at a time, in order
+    assert channel.unasked_output() == b"" and channel.is_idle()
+    assert channel.process_cpu_time() is None and channel.pid() is None
+    channel.set_stderr_sink(print)   # a channel without stderr has nothing to redirect
+
+
+def test_a_channel_must_have_its_own_transport_methods():
+    class NoResponses(Channel):
+        def send_command(self, command, arguments):
+            pass
+
+        def close(self, timeout):
+            return None
+
+        def kill(self):
+            pass
+
+    with pytest.raises(TypeError, match="get_response"):
+        NoResponses()
+
+
+@pytest.mark.integration
+def test_a_subprocess_channel_names_its_process_and_its_cpu_time():
+    channel = SubprocessChannel(fake_engine_command())
+    try:
+        assert channel.pid() == channel.process.pid
+        channel.send_command("name", ())
+        assert channel.get_response(10) == (False, "fake")
+        assert channel.is_idle() and channel.unasked_output() == b""
+        cpu = channel.process_cpu_time()
+        assert cpu is not None and cpu >= 0
+    finally:
+        channel.kill()
+        channel.close(1)
+
+
+def test_commands_through_a_channel_with_the_default_send_commands_are_sent_in_turn():
     channel = ScriptedChannel([("play b C3", (False, "")), ("genmove w", (False, "D4")),
                                ("name", (False, "x"))])
     controller = GtpController(channel, "player x", aliases={"genmove": "genmove"})
