@@ -8,15 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import (
+from ringmaster.competitions.base import Competition, PlayerCheck, Setup, handicap_needs
+from ringmaster.competitions.game_settings import (
     GAME_SETTINGS,
-    Competition,
-    PlayerCheck,
-    Setup,
     check_game_settings,
     describe_game_settings,
     effective_game_settings,
-    handicap_needs,
     saved_game_settings,
 )
 from ringmaster.competitions.referee_settings import (
