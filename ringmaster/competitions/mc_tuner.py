@@ -7,17 +7,10 @@ from typing import Any, TextIO
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import SimpleScheduler
-from ringmaster.competitions.tuner import (
-    RESET_REMEDY,
-    Tuner,
-    Verdict,
-    changed_since_state,
-    describe_record,
-    edge_warning,
-    parameters_changed,
-    plain_value,
-    selection_bias_warning,
-)
+from ringmaster.competitions.state_changes import RESET_REMEDY, changed_since_state, parameters_changed
+from ringmaster.competitions.tuner import Tuner
+from ringmaster.competitions.tuner_values import describe_record, plain_value
+from ringmaster.competitions.verdict import Verdict, edge_warning, selection_bias_warning
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (
