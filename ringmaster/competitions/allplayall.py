@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.colour_stats import ColourCounts, colour_counts, colour_table
+from ringmaster.competitions.game_settings import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.matchup_stats import compute_stats, render_table
 from ringmaster.competitions.openings import load_suite
 from ringmaster.competitions.time_settings import check_player_clocks

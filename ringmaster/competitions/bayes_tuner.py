@@ -31,16 +31,11 @@ from ringmaster.competitions.bayes_settings import (
     default_start_matches,
 )
 from ringmaster.competitions.bayes_trust_region import first_region, trust_region_best, trust_region_point
+from ringmaster.competitions.confirmation import default_confirm_games
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
-from ringmaster.competitions.tuner import (
-    Verdict,
-    changed_since_state,
-    continuous_edge_warnings,
-    default_confirm_games,
-    parameters_changed,
-    selection_bias_warning,
-)
+from ringmaster.competitions.state_changes import changed_since_state, parameters_changed
+from ringmaster.competitions.verdict import Verdict, continuous_edge_warnings, selection_bias_warning
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import load_settings

@@ -5,20 +5,13 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.confirmation import default_confirm_games
 from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.scheduling import GroupScheduler
-from ringmaster.competitions.tuner import (
-    Tuner,
-    Verdict,
-    changed_since_state,
-    default_confirm_games,
-    describe_record,
-    parameters_changed,
-    plain_value,
-    selection_bias_warning,
-    short_value,
-    shown_apart,
-)
+from ringmaster.competitions.state_changes import changed_since_state, parameters_changed, shown_apart
+from ringmaster.competitions.tuner import Tuner
+from ringmaster.competitions.tuner_values import describe_record, plain_value, short_value
+from ringmaster.competitions.verdict import Verdict, selection_bias_warning
 from ringmaster.errors import CallbackError, CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.game.result import format_float

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
-from ringmaster.competitions.tuner import Tuner, changed_since_state, plain_value, shown_apart
+from ringmaster.competitions.state_changes import changed_since_state, shown_apart
+from ringmaster.competitions.tuner import Tuner
+from ringmaster.competitions.tuner_values import plain_value
 from ringmaster.errors import ControlFileError
 from ringmaster.game.job import GameJob
 from ringmaster.tuning.parameters import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ringmaster.competitions.base import GAME_SETTINGS, check_game_settings
+from ringmaster.competitions.game_settings import GAME_SETTINGS, check_game_settings
 from ringmaster.competitions.openings import OpeningSuite, load_suite
 from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament

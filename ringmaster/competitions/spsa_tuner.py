@@ -7,16 +7,12 @@ import functools
 from typing import Any, TextIO
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.confirmation import default_confirm_games
 from ringmaster.competitions.continuous_tuner import ContinuousTuner
 from ringmaster.competitions.scheduling import SimpleScheduler
-from ringmaster.competitions.tuner import (
-    RESET_REMEDY,
-    Verdict,
-    continuous_edge_warnings,
-    default_confirm_games,
-    parameters_changed,
-    short_value,
-)
+from ringmaster.competitions.state_changes import RESET_REMEDY, parameters_changed
+from ringmaster.competitions.tuner_values import short_value
+from ringmaster.competitions.verdict import Verdict, continuous_edge_warnings
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import (

@@ -11,9 +11,11 @@ from ringmaster.competitions.base import (
     NoGameAvailable,
     PlayerCheck,
     Setup,
+    handicap_needs,
+)
+from ringmaster.competitions.game_settings import (
     describe_game_settings,
     effective_game_settings,
-    handicap_needs,
     saved_game_settings,
 )
 from ringmaster.competitions.matchup_stats import (

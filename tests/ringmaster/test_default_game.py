@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ringmaster.competitions.base import GAME_SETTINGS
+from ringmaster.competitions.game_settings import GAME_SETTINGS
 from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.game.job import GameJob
 
