@@ -37,13 +37,15 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _worker_initialiser(coordinator_pid: int) -> None:
-    # Ctrl-C goes to the whole foreground process group: the coordinator deals
-    # with it. SIGTERM (from the coordinator) unwinds the job so that its
-    # engines are killed, then the worker exits at once. A worker never
-    # outlives the coordinator, so that an orphaned game can't overwrite the
-    # record of its replay; it is its engines' subreaper, so that what they
-    # leave behind dies with each game.
+    # Ctrl-C, and the SIGHUP of a shell whose terminal closed, go to the whole
+    # foreground process group: the coordinator deals with them. SIGTERM (from the
+    # coordinator) unwinds the job so that its engines are killed, then the worker
+    # exits at once. A worker never outlives the coordinator, so that an orphaned
+    # game can't overwrite the record of its replay; it is its engines'
+    # subreaper, so that what they leave behind dies with each game.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
     set_parent_death_signal()
     reaper.become_subreaper()

@@ -116,6 +116,27 @@ def test_a_bug_in_a_job_is_an_internal_error_in_worker_processes():
     assert source.responses == [0]
 
 
+def a_runs_handler(signum, frame) -> None:
+    pass
+
+
+def signal_actions(job: Job):
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGHUP)
+
+
+@pytest.mark.integration
+def test_workers_leave_ctrl_c_and_sighup_to_the_coordinator():
+    # Both go to the whole foreground process group (Ctrl-C; a shell hanging up its jobs);
+    # the run's handler raising in a worker, or SIGHUP's default action, would end its game.
+    source = Source(1)
+    previous = signal.signal(signal.SIGHUP, a_runs_handler)   # inherited by the workers
+    try:
+        run_jobs(source, signal_actions, 1, poll_interval=0.05)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert source.responses == [(signal.SIG_IGN, signal.SIG_IGN)]
+
+
 def sleepy(job: Job):
     import time
     if job.number == 0:
