@@ -76,6 +76,22 @@ class Presenter:
         self.min_interval = min_interval
         self._last_draw = 0.0
         self._last_text = ""
+        self.closed: OutputClosed | None = None   # standard output found closed
+
+    def _write_out(self, text: str, stream: TextIO | None = None) -> None:
+        """Write to standard output (self.out unless given), unless it was found closed; a
+        closure is kept for raise_if_closed()."""
+        if self.closed is None:
+            try:
+                write_out(stream or self.out, text)
+            except OutputClosed as exc:
+                self.closed = exc
+
+    def raise_if_closed(self) -> None:
+        """Raises OutputClosed if standard output was found closed. Asked between the loop's
+        deliveries, so that every game finished meanwhile is recorded first."""
+        if self.closed is not None:
+            raise self.closed
 
     def attach(self, ringmaster: Any) -> None:
         self.ringmaster = ringmaster
@@ -84,7 +100,7 @@ class Presenter:
         entry = f"game {response.game_id}: {line}"
         self.results.append(entry)
         if not self.is_tty:
-            write_out(self.out, entry + "\n")
+            self._write_out(entry + "\n")
 
     def warning(self, message: str) -> None:
         self.warnings.append(message)
@@ -143,9 +159,9 @@ class Presenter:
         if self.is_tty:
             if text == self._last_text:
                 return
-            write_out(self.out, "\x1b[H\x1b[2J" + text)
+            self._write_out("\x1b[H\x1b[2J" + text)
         else:
-            write_out(self.out, DELIMITER + "\n" + text)
+            self._write_out(DELIMITER + "\n" + text)
         self._last_text = text
         self._last_draw = time.monotonic()
 
@@ -166,7 +182,7 @@ class QuietPresenter(Presenter):
             out = io.StringIO()
             self.ringmaster.competition.write_screen_report(out)
             out.write(progress_line(self.ringmaster.reports.progress()) + "\n")
-            write_out(self.final_out or sys.stdout, out.getvalue())
+            self._write_out(out.getvalue(), self.final_out or sys.stdout)
 
     def draw(self) -> None:
         pass
