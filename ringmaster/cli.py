@@ -29,7 +29,7 @@ from ringmaster.errors import (
 from ringmaster.files import printable, storage_error
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.reaper import helper_pids, reaping
-from ringmaster.run.display import Presenter, QuietPresenter
+from ringmaster.run.display import Presenter, QuietPresenter, say, silence
 from ringmaster.run.lifecycle import run_competition, sigterm_interrupts
 from ringmaster.run.ringmaster import Ringmaster
 from ringmaster.run.startup_checks import cluster_startup_failures, startup_failures
@@ -86,7 +86,7 @@ def run(control_file: str, parallel: int | None, max_games: int | None, matchups
     refuse_output_into_own_files(ringmaster)
     run_competition(ringmaster, max_games=max_games, parallel=parallel,
                     log_gtp=log_gtp, presenter=QuietPresenter() if quiet else Presenter(),
-                    say=click.echo, quiet=quiet, cluster=cluster, matchups=list(matchups))
+                    say=say, quiet=quiet, cluster=cluster, matchups=list(matchups))
 
 
 def refuse_output_into_own_files(ringmaster: Ringmaster) -> None:
@@ -241,6 +241,15 @@ def normalise_arguments(argv: list[str]) -> list[str]:
     return [command, argv[first]] + rest
 
 
+def _tell(message: str, nl: bool = True) -> None:
+    """The command's last word, on standard error; nothing if that can't be written (a
+    terminal hung up): the log says it too."""
+    try:
+        click.echo(message, err=True, nl=nl)
+    except OSError:
+        silence(sys.stderr)
+
+
 def run_command_line(argv: list[str],
                      channel_factory: ChannelFactory = subprocess_channel) -> int:
     """Run one command line; the one place errors become messages and exit codes.
@@ -260,31 +269,41 @@ def run_command_line(argv: list[str],
         exc.show()
         return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code
     except click.exceptions.Abort:   # Ctrl-C or SIGTERM outside a run's games (click ends the line)
-        click.echo("ringmaster: interrupted", err=True)
+        _tell("ringmaster: interrupted")
         return EXIT_INTERRUPTED
     except RingmasterError as exc:
-        click.echo(f"ringmaster: {exc}", err=True)
+        _tell(f"ringmaster: {exc}")
         return exc.exit_code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except OSError as exc:   # the environment (a full disk, a read-only directory), not a bug
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"ringmaster: {where}{exc.strerror or exc}", err=True)
+        _tell(f"ringmaster: {where}{exc.strerror or exc}")
         return EXIT_USER_ERROR
     except InternalError as exc:   # a bug in a game's job: its worker's traceback
-        click.echo(f"ringmaster: internal error: {exc}; the results so far are saved", err=True)
-        click.echo(printable(exc.traceback), err=True, nl=False)   # it may quote an engine
+        _tell(f"ringmaster: internal error: {exc}; the results so far are saved")
+        _tell(printable(exc.traceback), nl=False)   # it may quote an engine
         return EXIT_INTERNAL_ERROR
     except Exception:
-        click.echo("ringmaster: internal error", err=True)
-        click.echo(traceback.format_exc(), err=True, nl=False)
+        _tell("ringmaster: internal error")
+        _tell(traceback.format_exc(), nl=False)
         return EXIT_INTERNAL_ERROR
     return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
-    """The console script: run sys.argv's command line and exit with its code."""
-    sys.exit(run_command_line(sys.argv[1:] if argv is None else argv))
+    """The console script: run sys.argv's command line and exit with its code.
+
+    A standard stream that can't be flushed (a pipe whose reader ended, a terminal hung up)
+    is silenced first: Python's own flush at exit would print a traceback and exit 120.
+    """
+    code = run_command_line(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:
+            silence(stream)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

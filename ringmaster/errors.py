@@ -12,7 +12,7 @@ from typing import Any
 EXIT_OK = 0
 EXIT_USER_ERROR = 1        # a bad control file, state file or command
 EXIT_USAGE = 2             # the command line itself is wrong (click's own code)
-EXIT_INTERRUPTED = 3       # Ctrl-C or SIGTERM
+EXIT_INTERRUPTED = 3       # Ctrl-C, SIGTERM, SIGHUP, or standard output closed
 EXIT_INTERNAL_ERROR = 4    # a bug in ringmaster: a traceback is shown
 EXIT_CHECKS_FAILED = 5     # a player failed its start-up check
 EXIT_HALTED = 6            # the run stopped because of too many void games
@@ -119,7 +119,8 @@ class UsageError(RingmasterError):
 
 
 class RunInterrupted(RingmasterError):
-    """The run was interrupted (Ctrl-C, SIGTERM); games in progress will be replayed."""
+    """The run was interrupted (Ctrl-C, SIGTERM, SIGHUP, its output closed); games in progress
+    will be replayed."""
 
     exit_code = EXIT_INTERRUPTED
 
@@ -176,7 +177,13 @@ class ClusterLost(RingmasterError):
 
 
 class Interrupt(KeyboardInterrupt):
-    """Raised by our handlers of SIGINT and SIGTERM (a control file's own KeyboardInterrupt isn't one)."""
+    """Raised by our handlers of SIGINT, SIGTERM and SIGHUP (a control file's own KeyboardInterrupt
+    isn't one)."""
+
+
+class OutputClosed(Interrupt):
+    """Standard output can't be written any more (`run x.ctl | head -2`): the run stops as after
+    Ctrl-C. The message says why: 'standard output was closed (Broken pipe)'."""
 
 
 def describe_user_exception(exc: BaseException) -> str:

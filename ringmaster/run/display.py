@@ -2,15 +2,62 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import sys
 import time
 from collections import deque
 from typing import Any, TextIO
 
+from ringmaster.errors import OutputClosed
 from ringmaster.stats.timing import progress_line
 
 DELIMITER = "-" * 78
+
+
+def silence(stream: Any) -> None:
+    """Point a stream that can't be written (a pipe whose reader ended, a terminal hung up) at
+    /dev/null, so that no later write, nor Python's flush at exit, fails."""
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
+        return
+    try:
+        os.dup2(devnull, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(devnull)
+
+
+def write_out(stream: TextIO, text: str) -> None:
+    """Write text to standard output (stream) at once. Raises OutputClosed if it can't be
+    written (`run x.ctl | head -2`), having silenced it."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError as exc:
+        silence(stream)
+        closed = exc.errno in (errno.EPIPE, errno.EIO)   # the reader ended; the terminal hung up
+        raise OutputClosed(f"standard output {'was closed' if closed else 'cannot be written'} "
+                           f"({exc.strerror or exc})") from None
+
+
+def write_err(stream: TextIO, text: str) -> None:
+    """Write text to standard error at once; if it can't be written (a terminal hung up), the
+    run goes on without it: the log has every warning."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError:
+        silence(stream)
+
+
+def say(line: str) -> None:
+    """A line for the user on standard output (run's start-up checks). Raises OutputClosed."""
+    write_out(sys.stdout, line + "\n")
 
 
 class Presenter:
@@ -29,6 +76,22 @@ class Presenter:
         self.min_interval = min_interval
         self._last_draw = 0.0
         self._last_text = ""
+        self.closed: OutputClosed | None = None   # standard output found closed
+
+    def _write_out(self, text: str, stream: TextIO | None = None) -> None:
+        """Write to standard output (self.out unless given), unless it was found closed; a
+        closure is kept for raise_if_closed()."""
+        if self.closed is None:
+            try:
+                write_out(stream or self.out, text)
+            except OutputClosed as exc:
+                self.closed = exc
+
+    def raise_if_closed(self) -> None:
+        """Raises OutputClosed if standard output was found closed. Asked between the loop's
+        deliveries, so that every game finished meanwhile is recorded first."""
+        if self.closed is not None:
+            raise self.closed
 
     def attach(self, ringmaster: Any) -> None:
         self.ringmaster = ringmaster
@@ -37,27 +100,23 @@ class Presenter:
         entry = f"game {response.game_id}: {line}"
         self.results.append(entry)
         if not self.is_tty:
-            self.out.write(entry + "\n")
-            self.out.flush()
+            self._write_out(entry + "\n")
 
     def warning(self, message: str) -> None:
         self.warnings.append(message)
         if self.is_tty:
             self.unshown_warnings.append(message)
         else:
-            self.err.write(message + "\n")
-            self.err.flush()
+            write_err(self.err, message + "\n")
 
     def notice(self, message: str) -> None:
         """Say something on stderr at once (such as 'stopping' after Ctrl-C)."""
-        self.err.write(message + "\n")
-        self.err.flush()
+        write_err(self.err, message + "\n")
 
     def close(self) -> None:
         """The display is done: repeat below it the warnings that only it showed."""
         if self.unshown_warnings:
-            self.err.write("".join(f"warning: {w}\n" for w in self.unshown_warnings))
-            self.err.flush()
+            write_err(self.err, "".join(f"warning: {w}\n" for w in self.unshown_warnings))
             self.unshown_warnings = []
 
     def refresh(self, final: bool = False) -> None:
@@ -100,10 +159,9 @@ class Presenter:
         if self.is_tty:
             if text == self._last_text:
                 return
-            self.out.write("\x1b[H\x1b[2J" + text)
+            self._write_out("\x1b[H\x1b[2J" + text)
         else:
-            self.out.write(DELIMITER + "\n" + text)
-        self.out.flush()
+            self._write_out(DELIMITER + "\n" + text)
         self._last_text = text
         self._last_draw = time.monotonic()
 
@@ -121,10 +179,10 @@ class QuietPresenter(Presenter):
 
     def refresh(self, final: bool = False) -> None:
         if final and self.ringmaster is not None:
-            out = self.final_out or sys.stdout
+            out = io.StringIO()
             self.ringmaster.competition.write_screen_report(out)
             out.write(progress_line(self.ringmaster.reports.progress()) + "\n")
-            out.flush()
+            self._write_out(out.getvalue(), self.final_out or sys.stdout)
 
     def draw(self) -> None:
         pass

@@ -1,4 +1,4 @@
-"""A run's whole lifecycle: lock, log, state, start-up checks, history, clean-up, SIGTERM, play."""
+"""A run's whole lifecycle: lock, log, state, start-up checks, history, clean-up, signals, play."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from ringmaster.competitions.tournament import Tournament
 from ringmaster.errors import (
     Interrupt,
+    OutputClosed,
     RunInterrupted,
     StartupCheckFailed,
     StateFileError,
@@ -29,6 +30,8 @@ from ringmaster.run.startup_checks import (
 
 INTERRUPTED_MESSAGE = "interrupted; games in progress will be replayed"
 INTERRUPTED_BEFORE_PLAY_MESSAGE = "interrupted before any game started; nothing was played"
+STOPPED_MESSAGE = "stopped; games in progress will be replayed"
+STOPPED_BEFORE_PLAY_MESSAGE = "stopped before any game started; nothing was played"
 COMPLETE_MESSAGE = "competition is complete: nothing to play (ringmaster show prints the results)"
 
 
@@ -48,13 +51,16 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 @contextmanager
 def sigterm_interrupts() -> Iterator[None]:
-    """While inside, SIGTERM unwinds like Ctrl-C, and both raise errors.Interrupt.
+    """While inside, SIGTERM and SIGHUP unwind like Ctrl-C, and all three raise errors.Interrupt.
 
     Only in the main thread (elsewhere nothing changes). SIGINT is handled even
     when it was ignored: a shell starts `ringmaster run x.ctl &` with SIGINT
     ignored, and Ctrl-C and `kill -INT` must still stop the run as documented.
-    A handler of the embedding program's own is left alone. Interrupt tells a
-    signal from a KeyboardInterrupt that a control file raises itself.
+    SIGHUP (the terminal closed, ssh dropped) is handled only where it has its
+    default action, which kills the run outright: `nohup` ignores it, and so
+    the run goes on. A handler of the embedding program's own is left alone.
+    Interrupt tells a signal from a KeyboardInterrupt that a control file
+    raises itself.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -64,12 +70,19 @@ def sigterm_interrupts() -> Iterator[None]:
     ours = previous_int in (signal.default_int_handler, signal.SIG_IGN, signal.SIG_DFL)
     if ours:
         signal.signal(signal.SIGINT, _interrupt)
+    hangup = getattr(signal, "SIGHUP", None)   # not on Windows
+    previous_hup = signal.getsignal(hangup) if hangup is not None else None
+    hup_ours = previous_hup == signal.SIG_DFL
+    if hup_ours:
+        signal.signal(hangup, _interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         if ours:
             signal.signal(signal.SIGINT, previous_int)
+        if hup_ours:
+            signal.signal(hangup, previous_hup)
 
 
 def choose_matchups(ringmaster: Ringmaster, matchups: list[str]) -> None:
@@ -93,9 +106,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     to the presenter), loads the state (or starts clean; a complete
     competition is said to be so, and nothing more is done), runs the
     start-up checks, makes the history agree with the state, cleans up after a
-    crashed run, then plays (see Ringmaster.run()) with SIGTERM treated as
-    Ctrl-C. say() receives the lines for the user about the checks. matchups
-    (ids or names), if given: only these matchups get games (choose_matchups).
+    crashed run, then plays (see Ringmaster.run()) with SIGTERM and SIGHUP
+    treated as Ctrl-C. say() receives the lines for the user about the
+    checks. matchups (ids or names), if given: only these matchups get games
+    (choose_matchups).
 
     cluster: the address of a Dask scheduler that plays the games (the
     players are checked on every worker too). Raises ClusterUnavailable if
@@ -103,9 +117,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
     run can be resumed). Raises LockError if another run holds the lock; StateFileError or
     CompetitionError if the state can't be used; StartupCheckFailed if a
     player fails its check; RunHalted if void games stopped the run;
-    RunInterrupted after Ctrl-C or SIGTERM (the state is saved, and games in
-    progress will be replayed); StorageError if a file can't be written (the
-    state is as it was). Every process the engines leave behind is killed
+    RunInterrupted after Ctrl-C, SIGTERM or SIGHUP, or once standard output
+    can't be written (the state is saved, and games in progress will be
+    replayed); StorageError if a file can't be written (the state is as it
+    was). Every process the engines leave behind is killed
     (this process is their subreaper meanwhile; see reaper.py).
     """
     if cluster is not None:
@@ -151,6 +166,10 @@ def run_competition(ringmaster: Ringmaster, *, max_games: int | None = None,
                 ringmaster.log(f"run refused: {exc}")
                 raise
             ringmaster.run(max_games=max_games, parallel=parallel, log_gtp=log_gtp, cluster=client)
+    except OutputClosed as exc:   # `run x.ctl | head -2`: stopped as after Ctrl-C, and said why
+        ringmaster.log(f"{exc}: the run stopped")
+        raise RunInterrupted(f"{exc}: " + (STOPPED_MESSAGE if ringmaster.games_started
+                                           else STOPPED_BEFORE_PLAY_MESSAGE)) from None
     except KeyboardInterrupt:
         raise RunInterrupted(INTERRUPTED_MESSAGE if ringmaster.games_started
                              else INTERRUPTED_BEFORE_PLAY_MESSAGE) from None

@@ -453,6 +453,7 @@ class Ringmaster(JobSource):
         self.reports.write_html_if_due()
         if self.presenter is not None:
             self.presenter.refresh()
+            self.presenter.raise_if_closed()   # `run x.ctl | head`: stop as after Ctrl-C
 
     def run(self, *, max_games: int | None = None, parallel: int | None = None,
             log_gtp: bool = False, presenter: Any = None, cluster: Any = None) -> None:

@@ -199,6 +199,37 @@ def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
     assert sorted(os.listdir(os.path.dirname(ctl))) == ["comp.ctl"]
 
 
+@pytest.mark.parametrize("tidy_up", ["remove", "rename"])
+def test_run_and_reset_are_refused_with_the_log_gone_from_under_a_run(write_ctl, tidy_up):
+    # The lock was an flock on FILE.log alone: with the log deleted or rotated under a run,
+    # a second run made a new log, locked it and played alongside the first (records
+    # overwritten, games counted twice), and reset deleted the state under the run.
+    ctl = playoff(write_ctl, games=1)
+    invoke("run", ctl, "-q")
+    log = ctl[:-4] + ".log"
+    lock = CompetitionLock(log)
+    lock.acquire()
+    try:
+        if tidy_up == "remove":
+            os.remove(log)
+        else:
+            os.rename(log, log + ".1")
+        result = invoke("reset", ctl)
+        assert result.exit_code == EXIT_USER_ERROR
+        assert result.output == ("ringmaster: competition is already running (another run holds "
+                                 f"the lock on comp.log): stop it with `ringmaster stop {ctl}`, "
+                                 "then reset\n")
+        result = invoke("run", ctl, "-q")
+        assert result.exit_code == EXIT_USER_ERROR
+        assert result.output == ("ringmaster: competition is already running (another run holds "
+                                 "the lock on comp.log): wait for it to end, or stop it with "
+                                 f"`ringmaster stop {ctl}`\n")
+        assert os.path.exists(ctl[:-4] + ".status") and os.listdir(ctl[:-4] + ".games")
+    finally:
+        lock.release()
+    assert invoke("run", ctl, "-q").exit_code == 0   # released: the competition is complete
+
+
 def test_show_without_state_and_debugstatus(write_ctl):
     ctl = playoff(write_ctl, games=1)
     result = invoke("show", ctl)

@@ -116,6 +116,27 @@ def test_a_bug_in_a_job_is_an_internal_error_in_worker_processes():
     assert source.responses == [0]
 
 
+def a_runs_handler(signum, frame) -> None:
+    pass
+
+
+def signal_actions(job: Job):
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGHUP)
+
+
+@pytest.mark.integration
+def test_workers_leave_ctrl_c_and_sighup_to_the_coordinator():
+    # Both go to the whole foreground process group (Ctrl-C; a shell hanging up its jobs);
+    # the run's handler raising in a worker, or SIGHUP's default action, would end its game.
+    source = Source(1)
+    previous = signal.signal(signal.SIGHUP, a_runs_handler)   # inherited by the workers
+    try:
+        run_jobs(source, signal_actions, 1, poll_interval=0.05)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert source.responses == [(signal.SIG_IGN, signal.SIG_IGN)]
+
+
 def sleepy(job: Job):
     import time
     if job.number == 0:
@@ -280,3 +301,29 @@ def test_a_job_whose_worker_dies_is_played_again_and_then_given_up():
     assert sorted(source.responses) == [0, 1, 3, 4]
     assert source.errors == [(2, "lost with its worker process 3 times (killed: out of memory?)")]
     assert notes.count("a worker process died (killed: out of memory?); game 2 will be played again") == 2
+
+
+def zero_dies_one_plays_on(job: Job):
+    """Job 0 is killed every time, soon after it starts; job 1 takes a while."""
+    if job.number == 0:
+        time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGKILL)   # as the OOM killer does
+    time.sleep(1.5)
+    return job.number
+
+
+@pytest.mark.integration
+def test_only_the_game_whose_worker_died_counts_the_loss():
+    # Every game in flight was counted as lost with its worker when one worker died, so a game
+    # became void after 3 deaths of another game's worker. Each job now tells which worker
+    # plays it, and only the game whose worker died by itself (not stopped by the broken
+    # pool) counts a loss; the others are played again as if nothing had happened.
+    source = Source(2)
+    notes: list[str] = []
+    run_jobs(source, zero_dies_one_plays_on, 2, poll_interval=0.05, note=notes.append)
+    assert source.errors == [(0, "lost with its worker process 3 times (killed: out of memory?)")]
+    assert source.responses == [1]
+    assert notes.count("a worker process died (killed: out of memory?); game 0 will be played "
+                       "again") == 2
+    assert notes.count("a worker process died (killed: out of memory?); game 1, stopped on "
+                       "another worker, will be played again") == 3

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import types
 
+import pytest
+
+from ringmaster.errors import OutputClosed
 from ringmaster.run.display import Presenter
 
 
@@ -46,3 +51,28 @@ def test_off_a_terminal_a_result_is_one_line_and_nothing_is_redrawn():
     presenter.game_finished(types.SimpleNamespace(game_id="0_3"), "a beat b B+R")
     presenter.refresh()
     assert out.getvalue() == "game 0_3: a beat b B+R\n"
+
+
+class ClosedPipe(io.StringIO):
+    """Standard output whose reader has ended (`| head`), or standard error on a hung-up terminal."""
+
+    def __init__(self, errno_: int) -> None:
+        super().__init__()
+        self.errno_ = errno_
+
+    def write(self, text: str) -> int:
+        raise OSError(self.errno_, os.strerror(self.errno_))
+
+
+def test_a_closed_output_is_kept_until_asked_and_a_dead_stderr_is_ignored():
+    # Raising at the write stopped the delivery of the other games finished at the same time;
+    # an error on stderr (a terminal hung up) stopped the run's clean-up.
+    presenter = Presenter(out=ClosedPipe(errno.EPIPE), err=ClosedPipe(errno.EIO))
+    response = types.SimpleNamespace(game_id="0_1")
+    presenter.game_finished(response, "b beat w")
+    presenter.game_finished(response, "w beat b")   # not tried again
+    presenter.warning("a warning")
+    presenter.notice("interrupted: stopping the games in progress")
+    presenter.close()
+    with pytest.raises(OutputClosed, match=r"^standard output was closed \(Broken pipe\)$"):
+        presenter.raise_if_closed()

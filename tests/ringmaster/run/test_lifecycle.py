@@ -421,6 +421,21 @@ def test_sigterm_handler_is_restored_after_a_run(write_ctl):
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+def test_sighup_unwinds_like_sigterm_unless_ignored():
+    from ringmaster.errors import Interrupt
+    from ringmaster.run.lifecycle import sigterm_interrupts
+    previous = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        with pytest.raises(Interrupt), sigterm_interrupts():
+            signal.raise_signal(signal.SIGHUP)
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)   # `nohup ringmaster run ...`: it runs on
+        with sigterm_interrupts():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
 def test_mc_tuner_event_runs_in_process(write_ctl):
     ctl = write(write_ctl, MC_TUNER, games=3)
     assert invoke("run", ctl, "-q", "-g", "2").exit_code == 0
@@ -1004,3 +1019,89 @@ def test_a_bug_in_a_game_stops_the_run_as_an_internal_error_not_a_void_game(
     monkeypatch.undo()
     assert invoke("run", ctl, "-q").exit_code == 0
     check_consistent(ctl, 4)
+
+
+def _default_sigint_and_sighup() -> None:
+    # As a login shell leaves them: SIGHUP's default action kills a process outright.
+    _default_sigint()
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def _take_the_terminal() -> None:
+    # In the new session: standard input, the pty, becomes its controlling terminal.
+    import fcntl
+    import termios
+    _default_sigint_and_sighup()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _read_until(fd: int, text: bytes, timeout: float = 60) -> None:
+    import select
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        assert time.monotonic() < deadline, seen[-2000:]
+        if select.select([fd], [], [], 0.5)[0]:
+            seen += os.read(fd, 65536)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("how", ["terminal closed", "process group"])
+def test_sighup_stops_a_run_as_sigterm_does(write_ctl, tmp_path, how):
+    # SIGHUP (the terminal closed, ssh dropped) killed a run outright: no `run ended`, the games
+    # in progress lost, and the next run warned that this one had been killed. Closing the
+    # terminal sends it to the ringmaster (the session's leader here), whose writes to the
+    # terminal then fail; a shell that hangs up sends it to the whole job, workers included.
+    slow = ("--move-delay", "0.05", "--record", str(tmp_path / "record"))
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow),
+                                q=fake_engine_command("--move-delay", "0.05"), games=30))
+    command = [sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2"]
+    if how == "terminal closed":
+        import pty
+        master, terminal = pty.openpty()
+        proc = subprocess.Popen(command, stdin=terminal, stdout=terminal, stderr=terminal,
+                                start_new_session=True, preexec_fn=_take_the_terminal)
+        os.close(terminal)
+        _read_until(master, b"games in progress")   # the live display is on the terminal
+    else:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True, preexec_fn=_default_sigint_and_sighup)
+    _wait_for(tmp_path / "record")
+    while "genmove" not in (tmp_path / "record").read_text():
+        time.sleep(0.02)
+    if how == "terminal closed":
+        os.close(master)   # the terminal hangs up
+    else:
+        os.killpg(proc.pid, signal.SIGHUP)
+    assert proc.wait(timeout=60) == 3
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert "run interrupted" in log and log.endswith("run ended\n"), log[-2000:]
+    assert "worker process died" not in log   # the workers left SIGHUP to the coordinator
+    result = cli.invoke("run", ctl, "-q", "-g", "0")
+    assert result.exit_code == 0, result.output
+    assert "did not end" not in result.output
+
+
+@pytest.mark.integration
+def test_a_closed_standard_output_stops_the_run_and_says_so(write_ctl):
+    # `ringmaster run x.ctl -j 2 | head -2` exited 1, saying nothing, and the log said only
+    # `run ended`: click caught the BrokenPipeError itself.
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command("--move-delay", "0.01"),
+                                q=fake_engine_command("--move-delay", "0.01"), games=30))
+    proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, preexec_fn=_default_sigint)
+    assert proc.stdout.readline() == b"running startup checks on all players\n"
+    assert proc.stdout.readline().startswith(b"game ")
+    proc.stdout.close()   # the reader ends, as `head -2` does
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 3, stderr
+    assert b"Traceback" not in stderr and b"Exception ignored" not in stderr, stderr
+    last = stderr.decode().splitlines()[-1]
+    assert last == ("ringmaster: standard output was closed (Broken pipe): stopped; games in "
+                    "progress will be replayed")
+    log = Path(ctl[:-4] + ".log").read_text()
+    assert "standard output was closed (Broken pipe): the run stopped\n" in log
+    assert log.endswith("run ended\n")
+    result = cli.invoke("run", ctl, "-q", "-g", "0")   # the state was saved, the run ended
+    assert result.exit_code == 0 and "did not end" not in result.output, result.output

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from ringmaster.errors import RingmasterError, StateFileError
+from ringmaster.errors import LockError, RingmasterError, StateFileError
 from ringmaster.state.lock import CompetitionLock
 from ringmaster.state.state_file import read_state, reconcile_history, write_state
 
@@ -100,6 +103,39 @@ def test_lock_excludes_other_processes_and_is_released(tmp_path):
     process.start()
     process.join(20)
     assert queue.get(timeout=5) == "acquired"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("tidy_up", ["remove", "rename", "rename the directory"])
+def test_lock_survives_its_file_going_and_dies_with_its_process(tmp_path, tidy_up):
+    directory = tmp_path / "comp"
+    directory.mkdir()
+    path = str(directory / "c.log")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\n"
+         "from ringmaster.state.lock import CompetitionLock\n"
+         f"lock = CompetitionLock({path!r})\nlock.acquire()\n"
+         "print('held', flush=True)\ntime.sleep(60)\n"],
+        stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == b"held\n"
+        if tidy_up == "remove":
+            os.remove(path)
+        elif tidy_up == "rename":
+            os.rename(path, path + ".1")
+        else:
+            directory = directory.rename(tmp_path / "moved")
+            path = str(directory / "c.log")
+        lock = CompetitionLock(path)
+        assert lock.is_held_elsewhere()
+        with pytest.raises(LockError, match="^competition is already running$"):
+            lock.acquire()
+    finally:
+        holder.kill()   # kill -9: the system drops the lock
+        holder.wait()
+    assert not lock.is_held_elsewhere()
+    lock.acquire()
+    lock.release()
 
 
 def test_history_reconciliation(tmp_path):
