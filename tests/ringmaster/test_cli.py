@@ -177,22 +177,27 @@ def test_stop_command_halts_a_run_before_its_next_game(write_ctl):
     assert len(os.listdir(ctl[:-4] + ".games")) == 4
 
 
+def assert_refused_as_running(ctl: str) -> None:
+    """reset and run are refused, each in its one line, while another run holds the lock."""
+    result = invoke("reset", ctl)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == ("ringmaster: competition is already running (another run holds "
+                             f"the lock on comp.log): stop it with `ringmaster stop {ctl}`, "
+                             "then reset\n")
+    result = invoke("run", ctl, "-q")
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == ("ringmaster: competition is already running (another run holds "
+                             "the lock on comp.log): wait for it to end, or stop it with "
+                             f"`ringmaster stop {ctl}`\n")
+
+
 def test_reset_removes_outputs_and_is_refused_while_running(write_ctl):
     ctl = playoff(write_ctl, games=1)
     invoke("run", ctl, "-q")
     lock = CompetitionLock(ctl[:-4] + ".log")
     lock.acquire()
     try:
-        result = invoke("reset", ctl)
-        assert result.exit_code == EXIT_USER_ERROR
-        assert result.output == ("ringmaster: competition is already running (another run holds "
-                                 f"the lock on comp.log): stop it with `ringmaster stop {ctl}`, "
-                                 "then reset\n")
-        result = invoke("run", ctl, "-q")
-        assert result.exit_code == EXIT_USER_ERROR
-        assert result.output == ("ringmaster: competition is already running (another run holds "
-                                 "the lock on comp.log): wait for it to end, or stop it with "
-                                 f"`ringmaster stop {ctl}`\n")
+        assert_refused_as_running(ctl)
     finally:
         lock.release()
     assert invoke("reset", ctl).exit_code == 0
@@ -214,16 +219,7 @@ def test_run_and_reset_are_refused_with_the_log_gone_from_under_a_run(write_ctl,
             os.remove(log)
         else:
             os.rename(log, log + ".1")
-        result = invoke("reset", ctl)
-        assert result.exit_code == EXIT_USER_ERROR
-        assert result.output == ("ringmaster: competition is already running (another run holds "
-                                 f"the lock on comp.log): stop it with `ringmaster stop {ctl}`, "
-                                 "then reset\n")
-        result = invoke("run", ctl, "-q")
-        assert result.exit_code == EXIT_USER_ERROR
-        assert result.output == ("ringmaster: competition is already running (another run holds "
-                                 "the lock on comp.log): wait for it to end, or stop it with "
-                                 f"`ringmaster stop {ctl}`\n")
+        assert_refused_as_running(ctl)
         assert os.path.exists(ctl[:-4] + ".status") and os.listdir(ctl[:-4] + ".games")
     finally:
         lock.release()
