@@ -7,7 +7,9 @@ errors a subprocess's would. Options:
   --exit-at-start          exit before answering anything
   --crash-on N             exit without answering the Nth genmove
   --hang-on N              never answer the Nth genmove
-  --hang-on-command NAME   never answer NAME
+  --hang-on-command NAME   never answer NAME, or one command line ('known_command x')
+  --crash-on-command LINE  exit without answering the command line LINE
+  --garbage-on-command LINE  answer the command line LINE with non-GTP text
   --garbage-on N           answer the Nth genmove with non-GTP text
   --illegal-on N           answer the Nth genmove with an occupied point (or A1 if empty)
   --ill-formed-on N        answer the Nth genmove with 'Z99'
@@ -74,6 +76,8 @@ def parse(argv):
                  "resign-on", "fail-genmove-on"):
         p.add_argument("--" + name, type=int, default=None)
     p.add_argument("--hang-on-command", default=None)
+    p.add_argument("--crash-on-command", default=None)
+    p.add_argument("--garbage-on-command", default=None)
     p.add_argument("--fail-command", action="append", default=[])
     p.add_argument("--reject-play", action="store_true")
     p.add_argument("--stderr-flood", type=int, default=0)
@@ -225,12 +229,16 @@ def make_engine(options, misbehave, env) -> GtpEngine:
                 f.write(" ".join([command] + args) + "\n")
         if options.stderr_flood:
             misbehave.stderr("x" * options.stderr_flood)
-        if command == options.hang_on_command:
+        line = " ".join([command] + args)
+        if options.hang_on_command in (command, line):
             misbehave.hang()
+        if line == options.crash_on_command:
+            misbehave.crash()
+        if line == options.garbage_on_command:
+            misbehave.garbage()
         if command in options.fail_command or " ".join([command] + args) in options.fail_command:
             return True, f"{command} refused", False
         is_failure, text, end = original_run(command, args)
-        line = " ".join([command] + args)
         if line == options.exit_after:
             misbehave.answer_and_exit(is_failure, text)
         if command == "genmove" and state.genmoves == options.answer_twice_on:
