@@ -284,7 +284,7 @@ class Player(ControlFileObject):
         "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
         "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
-        "missing_hint",
+        "missing_hint", "gtp_ids",
     )
 
 

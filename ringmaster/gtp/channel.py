@@ -131,15 +131,17 @@ class SubprocessChannel(Channel):
     no id is sent none from then on; if that answer is a failure (the engine
     took the id for the command's name), its command is sent again without
     one, when it was sent alone (the controller's first command,
-    protocol_version, is).
+    protocol_version, is). send_ids false: no command is sent with an id (an
+    engine that can't take them: the player's gtp_ids setting).
     """
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
                  env: dict[str, str] | None = None,
                  stderr: str | Callable[[str], None] = "discard",
-                 missing_hint: str | None = None) -> None:
+                 missing_hint: str | None = None, send_ids: bool = True) -> None:
         """stderr: 'discard', 'inherit', or a function called with each line; missing_hint:
-        said if the program can't be started (launch.engine_start_error)."""
+        said if the program can't be started (launch.engine_start_error); send_ids: false
+        for an engine that can't take command ids."""
         if stderr == "discard":
             stderr_arg = subprocess.DEVNULL
         elif stderr == "inherit":
@@ -157,7 +159,8 @@ class SubprocessChannel(Channel):
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None
-        self.echoes_ids: bool | None = None   # whether the engine's answers carry ids (None: unknown)
+        # Whether commands go with ids and answers are matched by them (None: until the first answer).
+        self.echoes_ids: bool | None = None if send_ids else False
         self._spaced_ids = False   # the engine writes '= 7 C3' for '=7 C3'
         self._next_id = 1
         self._awaited: deque[tuple[int, str]] = deque()   # (id, line) of commands not yet answered

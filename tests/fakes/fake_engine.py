@@ -38,6 +38,8 @@ errors a subprocess's would. Options:
   --exit-after LINE        answer the command line LINE, then exit (an engine that dies
                            between games: 'known_command gomill-cpu_time' ends a game)
   --extra-after LINE       answer LINE, then write a second, unasked-for response
+  --exit-on-id             exit on reading a command with an id ('1 protocol_version'),
+                           as some engines do (subprocess only)
   --answer-twice-on N      answer the Nth genmove again, with its id, on reading the
                            next command (so after the controller sent it), before
                            answering that (subprocess only)
@@ -97,6 +99,7 @@ def parse(argv):
     p.add_argument("--exit-after", default=None)
     p.add_argument("--extra-after", default=None)
     p.add_argument("--answer-twice-on", type=int, default=None)
+    p.add_argument("--exit-on-id", action="store_true")
     p.add_argument("--think", type=float, default=0.0)
     p.add_argument("--think-on", nargs=2, action="append", default=[], metavar=("N", "SECONDS"))
     p.add_argument("--time-commands", default="")
@@ -155,6 +158,7 @@ class ProcessMisbehaviour:
     def __init__(self) -> None:
         self.command_id: str | None = None
         self.late: str | None = None
+        self.exit_on_id = False
 
     def exit_at_start(self) -> None:
         sys.exit(1)
@@ -340,6 +344,8 @@ class CommandReader:
         line = self._stream.readline()
         parsed = parse_command_line(line)
         if parsed is not None:
+            if parsed[0] is not None and self._misbehave.exit_on_id:
+                sys.exit(1)
             self._misbehave.command_id = parsed[0]
             if self._misbehave.late is not None:
                 sys.stdout.write(self._misbehave.late)
@@ -350,7 +356,9 @@ class CommandReader:
 
 def main(argv):
     misbehave = ProcessMisbehaviour()
-    engine = make_engine(parse(argv), misbehave, os.environ)
+    options = parse(argv)
+    misbehave.exit_on_id = options.exit_on_id
+    engine = make_engine(options, misbehave, os.environ)
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     run_gtp_session(engine, CommandReader(stdin, misbehave))
     return 0

@@ -120,6 +120,38 @@ def test_an_engine_allowed_to_claim_failing_the_claim_question_forfeits(
         assert game["detail"].startswith(f"forfeit by bad: {detail}")
 
 
+@pytest.mark.parametrize("version, hint", [("1 2", True), ("=2", True), ("1", False)])
+def test_a_protocol_version_that_is_no_number_suggests_gtp_ids(write_ctl, version, hint):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(),
+                               bad=fake_engine_command("--protocol-version", version),
+                               games=1, extra=""))
+    result = invoke("check", ctl, channel_factory=fake_engine_channel)
+    assert result.exit_code == 5
+    message = f"player bad failed startup check: player bad reports GTP protocol version {version}"
+    assert f"{message} (if the engine can't take GTP command ids" in result.output if hint \
+        else f"{message}\n" in result.output
+
+
+@pytest.mark.integration
+def test_an_engine_dying_on_command_ids_fails_its_check_suggesting_gtp_ids_and_plays_without(
+        write_ctl):
+    def ctl(gtp_ids: str) -> str:
+        return write_ctl(CTL.format(
+            good=fake_engine_command(), bad=fake_engine_command("--exit-on-id"), games=2,
+            extra=f"players['bad'] = Player(players['bad'].settings['command'], {gtp_ids})"))
+    result = invoke("check", ctl(""))
+    assert result.exit_code == 5
+    assert ("player bad failed startup check: error reading response to first command "
+            "(protocol_version) from player bad: engine has closed the response channel (if "
+            "the engine can't take GTP command ids, as in '1 protocol_version', set "
+            "gtp_ids=False in its Player)\n") in result.output
+    path = ctl("gtp_ids=False")
+    result = invoke("run", path, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    results = json.load(open(path[:-4] + ".status"))["competition"]["results"]["0"]
+    assert len(results) == 2 and not any(game["is_forfeit"] for game in results)
+
+
 @pytest.mark.integration
 def test_two_responses_to_one_genmove_forfeit_saying_so_not_as_an_empty_move(write_ctl):
     # Read as the answer to the next command, the second response used to shift every

@@ -130,7 +130,7 @@ def test_a_subprocess_channels_unasked_output_leaves_out_blank_lines(tmp_path):
 # id in any answer), 'naive' (an id is an unknown command), 'drops-id' or 'wrong-id' (the id
 # echoed in the first answer only), 'quit-noid' (none on quit's answer, '=\n\n'),
 # 'fail-noid' (none on a failure), 'spaced' ('= 1 2', as print('=', id, text) writes),
-# 'zeros' ('=01 2').
+# 'zeros' ('=01 2'), 'numbered-exit' (exits on reading a line that starts with a number).
 # 'twice' is answered twice, the second time on reading the next command (after it was
 # sent); 'slow' after a second.
 ID_ENGINE = r"""
@@ -141,6 +141,8 @@ for line in sys.stdin:
     open(noted, 'a').write(line)
     words = line.split()
     cid = words.pop(0) if words[0].isdigit() else ''
+    if cid and mode == 'numbered-exit':
+        sys.exit(1)
     sys.stdout.write(late)
     late = ''
     reply = {'protocol_version': '2', 'name': 'ids', 'twice': '1', 'slow': '2',
@@ -171,10 +173,11 @@ for line in sys.stdin:
 """
 
 
-def _id_engine(tmp_path, mode: str) -> tuple[GtpController, SubprocessChannel, str]:
+def _id_engine(tmp_path, mode: str, send_ids: bool = True
+               ) -> tuple[GtpController, SubprocessChannel, str]:
     script, noted = tmp_path / "ids.py", tmp_path / "noted"
     script.write_text(ID_ENGINE)
-    channel = SubprocessChannel([sys.executable, str(script), str(noted), mode])
+    channel = SubprocessChannel([sys.executable, str(script), str(noted), mode], send_ids=send_ids)
     return GtpController(channel, "player x", default_timeout=10), channel, str(noted)
 
 
@@ -250,6 +253,19 @@ def test_quit_is_answered_whatever_way_the_engine_echoes_ids(tmp_path, mode):
         controller.close()   # raises if quit's answer isn't understood
         assert open(noted).read() == "1 protocol_version\n2 quit\n"
         assert channel.exit_status == 0
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+def test_an_engine_sent_no_ids_gets_none(tmp_path):
+    # gtp_ids=False: for an engine that dies on a line starting with a number.
+    controller, channel, noted = _id_engine(tmp_path, "numbered-exit", send_ids=False)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        assert controller.do_command("name") == "ids"
+        controller.close()
+        assert open(noted).read() == "protocol_version\nname\nquit\n"
     finally:
         controller.abandon()
 
