@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
@@ -78,6 +80,26 @@ def job_running() -> bool:
     return _in_job
 
 
+_EXHAUSTED = {errno.ENOMEM, errno.EAGAIN, errno.EMFILE, errno.ENFILE}
+"""OSError numbers of a machine out of memory, processes or file descriptors."""
+
+
+def resource_trouble(exc: BaseException) -> str | None:
+    """'MemoryError', 'RuntimeError: can't start new thread'... if exc says the machine that
+    ran a job ran out of memory, threads, processes or file descriptors (the worker's
+    trouble, not a bug in the ringmaster), else None."""
+    if isinstance(exc, MemoryError) or (
+            isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)) or (
+            isinstance(exc, OSError) and exc.errno in _EXHAUSTED):
+        return one_line("".join(traceback.format_exception_only(type(exc), exc)).strip())[:300]
+    return None
+
+
+def worker_trouble(where: str, trouble: str) -> str:
+    """A void game's reason for a worker out of resources."""
+    return f"the worker {where} ran out of resources: {trouble}"
+
+
 @dataclass(frozen=True)
 class Crash:
     """What a job raised that is a bug in the ringmaster (not JobFailed), with the traceback
@@ -88,9 +110,9 @@ class Crash:
 
 
 def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
-    """Run one job: (True, its response), (False, why it failed: JobFailed's message, or a
-    GtpChannelError's, an engine's failure, a void game) or (False, a Crash: anything else it
-    raised, a bug).
+    """Run one job: (True, its response), (False, why it failed: JobFailed's message, a
+    GtpChannelError's, an engine's failure, or the worker out of memory or threads: a void
+    game) or (False, a Crash: anything else it raised, a bug).
 
     A RingmasterError or OSError (the run's, a full disk) propagates. Then kill
     what its processes left behind, where this process is their subreaper. A
@@ -111,6 +133,9 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
         _kill_orphans()
         os._exit(1)
     except Exception as exc:  # noqa: BLE001 (a bug: its traceback goes back with the outcome)
+        trouble = resource_trouble(exc)   # MemoryError, no thread: the worker's, a void game
+        if trouble is not None:
+            return False, worker_trouble(f"{socket.gethostname()} pid {os.getpid()}", trouble)
         summary = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return False, Crash(one_line(summary), traceback.format_exc())
     finally:

@@ -80,6 +80,30 @@ def test_an_engine_failure_escaping_a_job_is_a_void_game_not_an_internal_error()
                                  "'genmove b' from player p: engine has closed the response channel")]
 
 
+@pytest.mark.parametrize("exc, trouble", [
+    (MemoryError(), "MemoryError"),
+    (RuntimeError("can't start new thread"), "RuntimeError: can't start new thread"),
+])
+def test_a_worker_out_of_memory_or_threads_in_a_job_is_a_void_game(exc, trouble):
+    def exhausted(job: Job):
+        if job.number == 1:
+            raise exc
+        return job.number
+    source = Source(3)
+    run_jobs(source, exhausted, None)
+    assert source.responses == [0, 2]
+    ((number, message),) = source.errors
+    assert number == 1 and message.startswith("the worker ")
+    assert message.endswith(f" pid {os.getpid()} ran out of resources: {trouble}")
+
+
+def test_a_runtime_error_that_is_no_resource_trouble_is_still_a_bug():
+    def buggy_runtime(job: Job):
+        raise RuntimeError("dictionary changed size during iteration")
+    with pytest.raises(InternalError, match="RuntimeError: dictionary changed size"):
+        run_jobs(Source(1), buggy_runtime, None)
+
+
 def buggy(job: Job):
     """A play function with a bug in job 1 (whose game takes a moment), job 2 a long game."""
     if job.number == 1:
