@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ringmaster.errors import ControlFileError
+from ringmaster.files import clipped
 
 Interpreter = Callable[[Any], Any]
 
@@ -157,8 +158,15 @@ def interpret_sequence_of(item_interpreter: Interpreter) -> Interpreter:
 
 
 def interpret_map(value: Any) -> list[tuple[Any, Any]]:
+    """A dictionary's items; a string key or value may not hold a NUL character (a Player's
+    environ: no process can be given one)."""
     if not isinstance(value, dict):
         raise ValueError("not a dictionary")
+    for key, item in value.items():
+        if isinstance(key, str) and "\0" in key:
+            raise ValueError(f"the key {clipped(key, 40)!r} holds a NUL character")
+        if isinstance(item, str) and "\0" in item:
+            raise ValueError(f"the value of {clipped(str(key), 40)!r} holds a NUL character")
     return list(value.items())
 
 
@@ -175,6 +183,10 @@ def interpret_shlex_sequence(value: Any) -> list[str]:
             raise ValueError("not a list of strings")
     if not words:
         raise ValueError("empty")
+    for i, word in enumerate(words):
+        if "\0" in word:   # subprocess would raise ValueError('embedded null byte')
+            raise ValueError(f"word {i}, {clipped(word, 40)!r}, holds a NUL character (no "
+                             "command line can)")
     return words
 
 
@@ -284,7 +296,7 @@ class Player(ControlFileObject):
         "command", "cwd", "environ", "is_reliable_scorer", "allow_claim",
         "gtp_aliases", "startup_gtp_commands", "discard_stderr",
         "sgf_player_name_from_gtp", "timeout", "reuse", "shared_services", "time_control",
-        "missing_hint",
+        "missing_hint", "gtp_ids",
     )
 
 

@@ -132,6 +132,7 @@ PLAYER_SETTINGS = [
     Setting("shared_services", interpret_bool, default=False),
     Setting("time_control", interpret_optional(canonical_time_control), default=None),
     Setting("missing_hint", interpret_optional(interpret_one_line), default=None),
+    Setting("gtp_ids", interpret_bool, default=True),
 ]
 
 
@@ -283,7 +284,8 @@ class Competition(ABC):
             timeout=self.default_timeout if timeout is INHERITED else timeout,
             reuse=self.default_reuse if settings["reuse"] is None else settings["reuse"],
             shared_services=settings["shared_services"],
-            time_control=settings["time_control"], missing_hint=settings["missing_hint"])
+            time_control=settings["time_control"], missing_hint=settings["missing_hint"],
+            gtp_ids=settings["gtp_ids"])
 
     def player(self, code: str, context: str, setting: str | None = None) -> PlayerSpec:
         """The named player. Raises ControlFileError if there is none (located at setting's line)."""

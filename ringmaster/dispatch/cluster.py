@@ -23,7 +23,9 @@ from ringmaster.dispatch.job_loop import (
     PlayFunction,
     crashed,
     deliver,
+    resource_trouble,
     run_job,
+    worker_trouble,
 )
 from ringmaster.errors import ClusterLost, ClusterUnavailable, RingmasterError
 from ringmaster.files import one_line
@@ -193,6 +195,11 @@ def _cluster_task(play: PlayFunction, job: Any) -> tuple[tuple[bool, Any], str, 
                 return run_job(play, job), worker_name(), code_fingerprint()
             finally:
                 finished.set()
+    except (MemoryError, RuntimeError, OSError) as exc:   # out of threads (the watcher)...
+        trouble = resource_trouble(exc)
+        if trouble is None:
+            raise
+        return (False, worker_trouble(worker_name(), trouble)), worker_name(), code_fingerprint()
     finally:
         reaper.sweep_orphans()
 
@@ -263,15 +270,18 @@ class ClusterLoop(JobLoop):
 
     def deliver(self, handle: Any, job: Job) -> None:
         future = handle
-        self.playing_on.pop(future.key, None)
+        where = self.playing_on.pop(future.key, None)
         try:
-            self._deliver(future, job)
+            self._deliver(future, job, where)
         finally:
             # Released once delivered: Dask would otherwise play a game again whose
             # result was on a worker lost since (the coordinator holding its future).
             future.release()
 
-    def _deliver(self, future: Any, job: Job) -> None:
+    def _deliver(self, future: Any, job: Job, where: str | None = None) -> None:
+        """Hand the job's outcome to the source; where: the worker's address, if seen playing it.
+        A worker out of resources outside the game (memory, threads, file descriptors) makes
+        a void game naming it; a bug, an InternalError; the run's error (a full disk) is raised."""
         from distributed import KilledWorker
         if future.status == "finished":
             result = future.result()
@@ -291,6 +301,10 @@ class ClusterLoop(JobLoop):
         if future.status == "cancelled":
             raise ClusterLost(self._lost_message())
         exc = future.exception()
+        trouble = resource_trouble(exc)
+        if trouble is not None:   # the worker's, not the run's nor a bug: as a lost worker's
+            self.source.process_error_response(job, worker_trouble(where or "(unknown)", trouble))
+            return
         if isinstance(exc, (RingmasterError, OSError)):   # the run's error (a full disk), not the game's
             raise exc
         if not isinstance(exc, KilledWorker):   # a bug outside the game (in the game: a Crash)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
@@ -12,6 +14,7 @@ from typing import Any, Protocol
 from ringmaster import reaper
 from ringmaster.errors import InternalError, JobFailed, RingmasterError
 from ringmaster.files import one_line
+from ringmaster.gtp.channel import GtpChannelError
 
 
 class NoJobAvailable:
@@ -30,7 +33,8 @@ class Job(Protocol):
 
 PlayFunction = Callable[[Any], Any]
 """Runs one job and returns its response; raises JobFailed if the job can't be done (anything
-else it raises is a bug, but a RingmasterError or OSError: the run's, a full disk).
+else it raises is a bug, but a GtpChannelError, an engine's failure, taken as JobFailed, and a
+RingmasterError or OSError: the run's, a full disk).
 
 For worker processes it must be picklable (a module-level function, or a
 functools.partial of one)."""
@@ -76,6 +80,26 @@ def job_running() -> bool:
     return _in_job
 
 
+_EXHAUSTED = {errno.ENOMEM, errno.EAGAIN, errno.EMFILE, errno.ENFILE}
+"""OSError numbers of a machine out of memory, processes or file descriptors."""
+
+
+def resource_trouble(exc: BaseException) -> str | None:
+    """'MemoryError', 'RuntimeError: can't start new thread'... if exc says the machine that
+    ran a job ran out of memory, threads, processes or file descriptors (the worker's
+    trouble, not a bug in the ringmaster), else None."""
+    if isinstance(exc, MemoryError) or (
+            isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)) or (
+            isinstance(exc, OSError) and exc.errno in _EXHAUSTED):
+        return one_line("".join(traceback.format_exception_only(type(exc), exc)).strip())[:300]
+    return None
+
+
+def worker_trouble(where: str, trouble: str) -> str:
+    """A void game's reason for a worker out of resources."""
+    return f"the worker {where} ran out of resources: {trouble}"
+
+
 @dataclass(frozen=True)
 class Crash:
     """What a job raised that is a bug in the ringmaster (not JobFailed), with the traceback
@@ -86,7 +110,8 @@ class Crash:
 
 
 def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
-    """Run one job: (True, its response), (False, why it failed: JobFailed's message, a void
+    """Run one job: (True, its response), (False, why it failed: JobFailed's message, a
+    GtpChannelError's, an engine's failure, or the worker out of memory or threads: a void
     game) or (False, a Crash: anything else it raised, a bug).
 
     A RingmasterError or OSError (the run's, a full disk) propagates. Then kill
@@ -99,6 +124,8 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
         return True, play(job)
     except JobFailed as exc:
         return False, str(exc)
+    except GtpChannelError as exc:   # an engine's crash, hang or garbage: its fault, not ours
+        return False, f"aborting game due to error: {exc}"
     except (RingmasterError, OSError):   # the run's error, not the game's, nor a bug
         raise
     except WorkerTerminated:
@@ -106,6 +133,9 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
         _kill_orphans()
         os._exit(1)
     except Exception as exc:  # noqa: BLE001 (a bug: its traceback goes back with the outcome)
+        trouble = resource_trouble(exc)   # MemoryError, no thread: the worker's, a void game
+        if trouble is not None:
+            return False, worker_trouble(f"{socket.gethostname()} pid {os.getpid()}", trouble)
         summary = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return False, Crash(one_line(summary), traceback.format_exc())
     finally:

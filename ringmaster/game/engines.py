@@ -25,7 +25,7 @@ def subprocess_channel(spec: PlayerSpec, env: dict[str, str],
     if spec.cwd is not None and not os.path.isdir(spec.cwd):
         raise GtpChannelError(f"bad working directory: {spec.cwd}")
     return SubprocessChannel(list(spec.command), cwd=spec.cwd, env=env, stderr=stderr,
-                             missing_hint=spec.missing_hint)
+                             missing_hint=spec.missing_hint, send_ids=spec.gtp_ids)
 
 
 class StderrSink:
@@ -121,29 +121,40 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
     return controller
 
 
+GTP_IDS_HINT = (" (if the engine can't take GTP command ids, as in '1 protocol_version', "
+                "set gtp_ids=False in its Player)")
+"""Said where an engine fails its first command, which went with an id."""
+
+
 def greet_player(controller: GtpController, spec: PlayerSpec,
                  gtp_log: TextIO | None) -> EngineDescription:
     """Check a launched engine speaks GTP version 2, ask what it is, run its start-up commands.
 
     Raises GtpChannelError or BadGtpResponse, with messages naming the
-    player; the engine is then killed and its controller closed.
+    player; the engine is then killed and its controller closed. Where the
+    first command, sent with an id, breaks the channel or has an answer that
+    is no number, the message suggests gtp_ids=False (an engine may die on,
+    or garble, a command with an id).
     """
+    hint = GTP_IDS_HINT if spec.gtp_ids else ""
     try:
         try:
             version = controller.do_command("protocol_version")
         except BadGtpResponse:
             version = None
         except GtpChannelError as exc:
-            raise type(exc)(str(exc).replace("'protocol_version'",
-                                             "first command (protocol_version)")) from None
+            raise type(exc)(str(exc).replace("'protocol_version'",   # the controller's words
+                                             "first command (protocol_version)", 1) + hint) from None
         if version is not None:
             try:
                 ok = float(version.strip()) == 2.0
             except ValueError:
                 ok = False
+            else:
+                hint = ""
             if not ok:
                 raise GtpChannelError(f"player {spec.code} reports GTP protocol version "
-                                      f"{version.strip()[:20]}")
+                                      f"{version.strip()[:20]}{hint}")
         description = EngineDescription(controller)
         controller.gtp_log = gtp_log
         for command, arguments in spec.startup_gtp_commands:

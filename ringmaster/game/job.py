@@ -33,6 +33,8 @@ class PlayerSpec:
                           words ('absolute 30', 'none'); None: the game's
       missing_hint     -- what to tell the user if the program can't be started (how to
                           get it, or the variable naming it); None: our own advice
+      gtp_ids          -- send each command with an id ('7 genmove b'); False for an
+                          engine that can't take them (gtp.channel)
     """
 
     code: str
@@ -50,6 +52,7 @@ class PlayerSpec:
     shared_services: bool = False
     time_control: str | None = None
     missing_hint: str | None = None
+    gtp_ids: bool = True
 
     def with_code(self, code: str) -> PlayerSpec:
         return PlayerSpec(**{**self.__dict__, "code": code})

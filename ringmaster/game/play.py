@@ -227,7 +227,8 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
 
     keep_engines false: no engine is kept for the worker's next game, whatever
     the players' reuse (see GameEngines). Raises JobFailed (a void game, whose
-    record goes to the job's void directory) if the game can't start.
+    record goes to the job's void directory) if the game can't start, or if an
+    engine's failure reaches here (the referee should have made it a forfeit).
     """
     if job.service_token is not None:   # this worker's sweeps spare the run's services
         reaper.accept_service_token(job.service_token)
@@ -237,6 +238,10 @@ def play_game_job(job: GameJob, factory: ChannelFactory = subprocess_channel,
     except JobFailed as exc:
         referee.write_record(None, None, {}, durable=True, void_reason=str(exc))
         raise
+    except (GtpChannelError, BadGtpResponse) as exc:   # an engine's failure not caught nearer:
+        reason = f"aborting game due to error: {exc}"   # its fault, never our bug
+        referee.write_record(None, None, {}, durable=True, void_reason=reason)
+        raise JobFailed(reason) from None
 
 
 def _play(job: GameJob, factory: ChannelFactory, referee: GameReferee,

@@ -150,6 +150,21 @@ class Referee:
             pass
         return None
 
+    def _ask_about_claims(self) -> bool:
+        """Ask each engine allowed to claim whether it knows gomill-genmove_ex, before any
+        genmove (the controller keeps the answer). An engine that fails to answer forfeits,
+        as for any failure mid-game, never a loss on time whatever its clock (the question
+        isn't timed by it). False if one did."""
+        for colour in ("b", "w"):
+            player = self.players[colour]
+            if player.allow_claim:
+                try:
+                    player.controller.known_command("gomill-genmove_ex")
+                except GtpChannelError as exc:
+                    self._forfeit(colour, str(exc))
+                    return False
+        return True
+
     def _genmove_command(self, colour: Colour) -> tuple[str, ...]:
         player = self.players[colour]
         if player.allow_claim and player.controller.known_command("gomill-genmove_ex"):
@@ -165,13 +180,15 @@ class Referee:
     def _ask(self, colour: Colour) -> None:
         """Send colour's engine the untold move and its genmove in one write; _genmove reads
         the answers. An error sending is kept for _genmove to raise, so that the move
-        is recorded first, as when the pair is sent from _genmove."""
+        is recorded first, as when the pair is sent from _genmove. So is an error asking
+        whether the engine knows gomill-genmove_ex (allow_claim): either forfeits colour."""
         mover, move = self._untold
         self._untold = None
         vertex = self.rules.format_move(move)
-        commands = self._genmove_commands(colour)
-        started = 0.0 if self.clock is None else self.clock.now()
+        started = 0.0
         try:
+            commands = self._genmove_commands(colour)
+            started = 0.0 if self.clock is None else self.clock.now()
             sent: SentCommands | GtpChannelError = self.players[colour].controller.send_commands(
                 ("play", mover, vertex), *commands)
         except GtpChannelError as exc:
@@ -222,6 +239,8 @@ class Referee:
         """Play the game to its end and return the record."""
         colour = first
         record = self.record
+        if not self._ask_about_claims():
+            return record
         while True:
             if len(record.moves) >= self.move_limit:
                 if not self._tell_untold():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import select
 import signal
 import subprocess
@@ -119,22 +120,28 @@ class SubprocessChannel(Channel):
 
     Each command goes with an id ('7 genmove b'), which GTP has the engine echo
     in its answer ('=7 C3'), so that an answer is matched to its command: an
-    answer with another id (a second answer to an earlier command, written
-    after its next command was sent) or, from an engine that echoes ids, with
-    none, is a GtpProtocolError naming what it was, never taken for the awaited
-    command's. An engine whose first answer has no id is sent none from then
-    on, its answers taken in order; if that answer is a failure (the engine
+    answer with another id (compared as numbers: '=07' is 7's) is a second
+    answer to an earlier command, written after its next command was sent, or
+    an answer to no command, a GtpProtocolError naming what it was, never taken
+    for the awaited command's. An answer without an id is taken for the awaited
+    command's, in order (engines echo ids on some answers only: none on quit's,
+    or on a failure's). An engine that writes the id after a space ('= 1 2',
+    print('=', id, text)), as its first answer shows, has it taken off each
+    answer that starts with the awaited id. An engine whose first answer has
+    no id is sent none from then on; if that answer is a failure (the engine
     took the id for the command's name), its command is sent again without
     one, when it was sent alone (the controller's first command,
-    protocol_version, is).
+    protocol_version, is). send_ids false: no command is sent with an id (an
+    engine that can't take them: the player's gtp_ids setting).
     """
 
     def __init__(self, command: list[str], *, cwd: str | None = None,
                  env: dict[str, str] | None = None,
                  stderr: str | Callable[[str], None] = "discard",
-                 missing_hint: str | None = None) -> None:
+                 missing_hint: str | None = None, send_ids: bool = True) -> None:
         """stderr: 'discard', 'inherit', or a function called with each line; missing_hint:
-        said if the program can't be started (launch.engine_start_error)."""
+        said if the program can't be started (launch.engine_start_error); send_ids: false
+        for an engine that can't take command ids."""
         if stderr == "discard":
             stderr_arg = subprocess.DEVNULL
         elif stderr == "inherit":
@@ -152,10 +159,12 @@ class SubprocessChannel(Channel):
         self.pgid = self.process.pid
         self.is_first_response = True
         self.exit_status: int | None = None
-        self.echoes_ids: bool | None = None   # whether the engine's answers carry ids (None: unknown)
+        # Whether commands go with ids and answers are matched by them (None: until the first answer).
+        self.echoes_ids: bool | None = None if send_ids else False
+        self._spaced_ids = False   # the engine writes '= 7 C3' for '=7 C3'
         self._next_id = 1
-        self._awaited: deque[tuple[str, str]] = deque()   # (id, line) of commands not yet answered
-        self._answered: deque[tuple[str, str]] = deque(maxlen=16)   # the last answered, to name
+        self._awaited: deque[tuple[int, str]] = deque()   # (id, line) of commands not yet answered
+        self._answered: deque[tuple[int, str]] = deque(maxlen=16)   # the last answered, to name
         self._stdin_fd = self.process.stdin.fileno()
         self._stdout_fd: int | None = self.process.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
@@ -295,7 +304,7 @@ class SubprocessChannel(Channel):
         unless the engine echoes none."""
         lines = [" ".join((command, *arguments)) for command, arguments in commands]
         if self.echoes_ids is not False:
-            ids = [str(n) for n in range(self._next_id, self._next_id + len(lines))]
+            ids = range(self._next_id, self._next_id + len(lines))
             self._next_id += len(lines)
             self._awaited.extend(zip(ids, lines))
             data = "".join([f"{n} {line}\n" for n, line in zip(ids, lines)]).encode("utf-8")
@@ -404,30 +413,50 @@ class SubprocessChannel(Channel):
 
         Raises GtpTimeout if no complete response arrives within timeout
         seconds (the engine is then killed), GtpChannelClosed on end of file,
-        GtpProtocolError on something that isn't a response, or that answers
-        another command than the first awaited.
+        GtpProtocolError on something that isn't a response, or that has the id
+        of another command than the first awaited.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             is_failure, text, response_id = self._read_response(deadline)
             awaited = self._awaited
             if awaited:
-                if response_id == awaited[0][0]:   # the usual answer: its command's id
-                    self._answered.append(awaited.popleft())
-                    self.echoes_ids = True
-                    return is_failure, text
-                return self._match(is_failure, text, response_id, deadline)
+                if response_id:
+                    return self._match_id(is_failure, text, response_id)
+                return self._in_order(is_failure, text, deadline)
             return is_failure, text
         except GtpTimeout:
             self.kill()
             raise
 
-    def _match(self, is_failure: bool, text: str, response_id: str,
-               deadline: float | None) -> tuple[bool, str]:
-        """The answer to the first command awaited, whose id the response lacks (see the
-        class's docstring); raises GtpProtocolError for an answer to another command or none."""
+    def _match_id(self, is_failure: bool, text: str, response_id: str) -> tuple[bool, str]:
+        """The answer to the first command awaited if the response has its id; else raises
+        GtpProtocolError for a second answer to an earlier command, or an answer to none."""
         awaited, line = self._awaited.popleft()
-        if not response_id and self.echoes_ids is None:   # the first answer: it echoes no ids
+        number = _id_number(response_id)
+        if number == awaited:   # the usual answer: its command's id
+            self._answered.append((awaited, line))
+            self.echoes_ids = True
+            return is_failure, text
+        first_line = text.partition("\n")[0]
+        written = repr(clipped(f"{'?' if is_failure else '='}{response_id} {first_line}".rstrip(), 40))
+        earlier = next((sent for sent_id, sent in self._answered if sent_id == number), None)
+        if earlier is not None:
+            raise GtpProtocolError(f"engine sent a second answer to '{earlier}': {written}")
+        raise GtpProtocolError(f"engine sent an answer to no command (not with the id of "
+                               f"'{clipped(line, 40)}', the command awaited): {written}")
+
+    def _in_order(self, is_failure: bool, text: str, deadline: float | None) -> tuple[bool, str]:
+        """The answer to the first command awaited, whose id the response lacks (see the
+        class's docstring): the id after a space taken off, or the command asked again."""
+        awaited, line = self._awaited.popleft()
+        spaced = _SPACED_ID.match(text)
+        if spaced is not None and _id_number(spaced.group(1)) == awaited and (
+                self._spaced_ids or (self.echoes_ids is None and text[spaced.end():].strip())):
+            self._spaced_ids = self.echoes_ids = True   # '= 1 2' (first) or '= 7' (later)
+            self._answered.append((awaited, line))
+            return is_failure, text[spaced.end():]
+        if self.echoes_ids is None:   # the first answer: it echoes no ids
             self.echoes_ids = False
             alone = not self._awaited
             self._awaited.clear()
@@ -435,16 +464,8 @@ class SubprocessChannel(Channel):
                 self.send_commands([(line, ())])
                 return self._read_response(deadline)[:2]
             return is_failure, text
-        first_line = text.partition("\n")[0]
-        written = repr(clipped(f"{'?' if is_failure else '='}{response_id} {first_line}".rstrip(), 40))
-        earlier = next((sent for sent_id, sent in self._answered if sent_id == response_id), None)
-        if earlier is not None:
-            raise GtpProtocolError(f"engine sent a second answer to '{earlier}': {written}")
-        if not response_id:
-            raise GtpProtocolError(f"engine sent an answer to no command (without the id its "
-                                   f"answers carry): {written}")
-        raise GtpProtocolError(f"engine sent an answer to no command (its id isn't {awaited}, "
-                               f"the awaited command's): {written}")
+        self._answered.append((awaited, line))
+        return is_failure, text
 
     def _read_response(self, deadline: float | None) -> tuple[bool, str, str]:
         # The usual response ('=' or '?', one printable line, a blank line) is taken
@@ -587,6 +608,15 @@ class SubprocessChannel(Channel):
             time.sleep(seconds)
         elif self._stderr_ready(seconds):
             self._read_stderr()
+
+
+_SPACED_ID = re.compile(r"([0-9]+)(?:[ \t]+|(?=\n)|\Z)")
+"""An id written after a space, at the start of a response's text ('= 1 2' gives '1 2')."""
+
+
+def _id_number(digits: str) -> int | None:
+    """A response's id as a number ('07' is 7); None for one longer than any id sent."""
+    return int(digits) if len(digits) <= 18 else None
 
 
 def _exit_poller(pidfd: int | None) -> select.poll | None:

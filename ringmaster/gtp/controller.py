@@ -170,8 +170,9 @@ class GtpController:
         (more responses than commands: the extra would be read as the next command's answer).
 
         One that comes late, after the next command is sent, is caught by the channel
-        (SubprocessChannel matches each answer's id to its command's), unless the engine
-        echoes no ids: then it is read as the next command's answer.
+        (SubprocessChannel matches each answer's id to its command's), unless it has no
+        id (the engine echoes none, or not on that answer): then it is read as the next
+        command's answer.
         """
         extra = self.channel.unasked_output()
         if not extra or self._last_answered is None:

@@ -7,7 +7,9 @@ errors a subprocess's would. Options:
   --exit-at-start          exit before answering anything
   --crash-on N             exit without answering the Nth genmove
   --hang-on N              never answer the Nth genmove
-  --hang-on-command NAME   never answer NAME
+  --hang-on-command NAME   never answer NAME, or one command line ('known_command x')
+  --crash-on-command LINE  exit without answering the command line LINE
+  --garbage-on-command LINE  answer the command line LINE with non-GTP text
   --garbage-on N           answer the Nth genmove with non-GTP text
   --illegal-on N           answer the Nth genmove with an occupied point (or A1 if empty)
   --ill-formed-on N        answer the Nth genmove with 'Z99'
@@ -36,6 +38,8 @@ errors a subprocess's would. Options:
   --exit-after LINE        answer the command line LINE, then exit (an engine that dies
                            between games: 'known_command gomill-cpu_time' ends a game)
   --extra-after LINE       answer LINE, then write a second, unasked-for response
+  --exit-on-id             exit on reading a command with an id ('1 protocol_version'),
+                           as some engines do (subprocess only)
   --answer-twice-on N      answer the Nth genmove again, with its id, on reading the
                            next command (so after the controller sent it), before
                            answering that (subprocess only)
@@ -74,6 +78,8 @@ def parse(argv):
                  "resign-on", "fail-genmove-on"):
         p.add_argument("--" + name, type=int, default=None)
     p.add_argument("--hang-on-command", default=None)
+    p.add_argument("--crash-on-command", default=None)
+    p.add_argument("--garbage-on-command", default=None)
     p.add_argument("--fail-command", action="append", default=[])
     p.add_argument("--reject-play", action="store_true")
     p.add_argument("--stderr-flood", type=int, default=0)
@@ -93,6 +99,7 @@ def parse(argv):
     p.add_argument("--exit-after", default=None)
     p.add_argument("--extra-after", default=None)
     p.add_argument("--answer-twice-on", type=int, default=None)
+    p.add_argument("--exit-on-id", action="store_true")
     p.add_argument("--think", type=float, default=0.0)
     p.add_argument("--think-on", nargs=2, action="append", default=[], metavar=("N", "SECONDS"))
     p.add_argument("--time-commands", default="")
@@ -151,6 +158,7 @@ class ProcessMisbehaviour:
     def __init__(self) -> None:
         self.command_id: str | None = None
         self.late: str | None = None
+        self.exit_on_id = False
 
     def exit_at_start(self) -> None:
         sys.exit(1)
@@ -225,12 +233,16 @@ def make_engine(options, misbehave, env) -> GtpEngine:
                 f.write(" ".join([command] + args) + "\n")
         if options.stderr_flood:
             misbehave.stderr("x" * options.stderr_flood)
-        if command == options.hang_on_command:
+        line = " ".join([command] + args)
+        if options.hang_on_command in (command, line):
             misbehave.hang()
+        if line == options.crash_on_command:
+            misbehave.crash()
+        if line == options.garbage_on_command:
+            misbehave.garbage()
         if command in options.fail_command or " ".join([command] + args) in options.fail_command:
             return True, f"{command} refused", False
         is_failure, text, end = original_run(command, args)
-        line = " ".join([command] + args)
         if line == options.exit_after:
             misbehave.answer_and_exit(is_failure, text)
         if command == "genmove" and state.genmoves == options.answer_twice_on:
@@ -332,6 +344,8 @@ class CommandReader:
         line = self._stream.readline()
         parsed = parse_command_line(line)
         if parsed is not None:
+            if parsed[0] is not None and self._misbehave.exit_on_id:
+                sys.exit(1)
             self._misbehave.command_id = parsed[0]
             if self._misbehave.late is not None:
                 sys.stdout.write(self._misbehave.late)
@@ -342,7 +356,9 @@ class CommandReader:
 
 def main(argv):
     misbehave = ProcessMisbehaviour()
-    engine = make_engine(parse(argv), misbehave, os.environ)
+    options = parse(argv)
+    misbehave.exit_on_id = options.exit_on_id
+    engine = make_engine(options, misbehave, os.environ)
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     run_gtp_session(engine, CommandReader(stdin, misbehave))
     return 0

@@ -271,6 +271,17 @@ def test_setting_errors_name_setting_and_line(write_ctl, change, expected):
      "line 4: player b: 'command': empty"),
     ("board_size = 9", "referee = (\n    Player('gnugo', environ={'A': 1}))\nboard_size = 9",
      "line 5: player referee: 'environ': keys and values must be strings"),
+    # A NUL character reached the engine's start: "internal error ... embedded null byte".
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player(['gnugo', '--level\\0', '2'])",
+     "line 4: player b: 'command': word 1, '--level\\x00', holds a NUL character (no command "
+     "line can)"),
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player('gnugo --level\\x00 2')",
+     "line 4: player b: 'command': word 1, '--level\\x00', holds a NUL character (no command "
+     "line can)"),
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player('gnugo', environ={'A': 'x\\0'})",
+     "line 4: player b: 'environ': the value of 'A' holds a NUL character"),
+    ("'b': Player(['gnugo', '--level', '2'])", "\n    'b': Player('gnugo', environ={'A\\0': 'x'})",
+     "line 4: player b: 'environ': the key 'A\\x00' holds a NUL character"),
 ])
 def test_a_bad_player_names_the_line_of_its_player_call(write_ctl, old, new, expected):
     assert error(write_ctl, GOOD.replace(old, new)) == f"error in control file comp.ctl {expected}"

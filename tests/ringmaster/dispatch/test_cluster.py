@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -18,7 +19,7 @@ from ringmaster.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USER_ERROR, Intern
 from tests.fakes.cli import CliResult
 from tests.fakes.control_files import playoff_ctl
 from tests.fakes.fake_commands import fake_engine_command
-from tests.ringmaster.dispatch.test_local import Source, buggy, check_internal_error
+from tests.ringmaster.dispatch.test_local import Job, Source, buggy, check_internal_error
 from tests.ringmaster.game.test_engine_pool import _engine_pids
 from tests.ringmaster.run.test_lifecycle import MC_TUNER, _default_sigint, check_consistent, write
 
@@ -208,6 +209,79 @@ def test_a_bug_in_a_job_on_a_worker_is_an_internal_error_with_its_traceback(clus
         assert time.monotonic() - started < 8
     check_internal_error(info, source)
     assert source.responses == [0]
+
+
+class FailedFuture:
+    """A Dask future whose task raised exc outside the game (outside run_job)."""
+
+    key = "ringmaster-1-x"
+    status = "error"
+
+    def __init__(self, exc: BaseException) -> None:
+        self._exc = exc
+
+    def exception(self) -> BaseException:
+        return self._exc
+
+    def traceback(self) -> None:
+        return None
+
+    def release(self) -> None:
+        pass
+
+
+def _loop_delivering(source: Source):
+    """A ClusterLoop with no client, enough to deliver a future seen on a worker."""
+    from ringmaster.dispatch.cluster import ClusterLoop
+    loop = ClusterLoop.__new__(ClusterLoop)
+    loop.source = source
+    loop.playing_on = {FailedFuture.key: "tcp://10.0.0.5:4000"}
+    return loop
+
+
+@pytest.mark.parametrize("exc, trouble", [
+    (MemoryError(), "MemoryError"),
+    (RuntimeError("can't start new thread"), "RuntimeError: can't start new thread"),
+    (OSError(errno.EMFILE, "Too many open files"), "OSError: [Errno 24] Too many open files"),
+])
+def test_a_worker_out_of_resources_outside_the_game_makes_a_void_game_naming_it(
+        distributed, exc, trouble):
+    # It was an internal error (exit 4), or for an OSError the run's error (exit 1).
+    source = Source(0)
+    _loop_delivering(source).deliver(FailedFuture(exc), Job(1))
+    assert source.errors == [(1, f"the worker tcp://10.0.0.5:4000 ran out of resources: {trouble}")]
+
+
+def test_a_bug_or_a_full_disk_outside_the_game_is_no_void_game(distributed):
+    source = Source(0)
+    with pytest.raises(InternalError, match="^game 1's job raised RuntimeError: dictionary"):
+        _loop_delivering(source).deliver(
+            FailedFuture(RuntimeError("dictionary changed size during iteration")), Job(1))
+    with pytest.raises(OSError, match="No space left"):
+        _loop_delivering(source).deliver(
+            FailedFuture(OSError(errno.ENOSPC, "No space left on device")), Job(1))
+    assert source.errors == []
+
+
+def test_a_task_that_cant_start_its_watcher_thread_is_a_void_game(distributed, monkeypatch):
+    from ringmaster.dispatch import cluster
+
+    class Worker:
+        address = "tcp://10.0.0.5:4000"
+
+        def get_current_task(self):
+            return "key"
+
+    def no_thread(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(distributed, "get_worker", lambda: Worker())
+    monkeypatch.setattr(cluster.reaper, "become_subreaper", lambda: None)
+    monkeypatch.setattr(cluster.reaper, "sweep_orphans", lambda: None)
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    outcome, where, _ = cluster._cluster_task(lambda job: job.number, Job(1))
+    assert outcome == (False, f"the worker {where} ran out of resources: RuntimeError: can't "
+                              "start new thread")
+    assert where.endswith(" tcp://10.0.0.5:4000")
 
 
 def check_records(ctl: str) -> None:

@@ -13,6 +13,7 @@ import pytest
 from ringmaster.dispatch.job_loop import NO_JOB, Crash, JobLoop, JobSource, deliver
 from ringmaster.dispatch.local import run_jobs
 from ringmaster.errors import EXIT_INTERNAL_ERROR, InternalError, JobFailed
+from ringmaster.gtp.channel import GtpChannelClosed
 
 
 @dataclass
@@ -61,6 +62,46 @@ def test_inline_jobs_are_played_in_this_process_by_the_given_function():
     assert {r[2] for r in source.responses} == {os.getpid()}
     assert source.errors == [(2, "job 2 can't be played")]
     assert source.polls == 4
+
+
+def engine_fails(job: Job):
+    """A play function through which an engine's failure escapes in job 1."""
+    if job.number == 1:
+        raise GtpChannelClosed("error reading response to 'genmove b' from player p: engine has "
+                               "closed the response channel")
+    return job.number
+
+
+def test_an_engine_failure_escaping_a_job_is_a_void_game_not_an_internal_error():
+    source = Source(3)
+    run_jobs(source, engine_fails, None)
+    assert source.responses == [0, 2]
+    assert source.errors == [(1, "aborting game due to error: error reading response to "
+                                 "'genmove b' from player p: engine has closed the response channel")]
+
+
+@pytest.mark.parametrize("exc, trouble", [
+    (MemoryError(), "MemoryError"),
+    (RuntimeError("can't start new thread"), "RuntimeError: can't start new thread"),
+])
+def test_a_worker_out_of_memory_or_threads_in_a_job_is_a_void_game(exc, trouble):
+    def exhausted(job: Job):
+        if job.number == 1:
+            raise exc
+        return job.number
+    source = Source(3)
+    run_jobs(source, exhausted, None)
+    assert source.responses == [0, 2]
+    ((number, message),) = source.errors
+    assert number == 1 and message.startswith("the worker ")
+    assert message.endswith(f" pid {os.getpid()} ran out of resources: {trouble}")
+
+
+def test_a_runtime_error_that_is_no_resource_trouble_is_still_a_bug():
+    def buggy_runtime(job: Job):
+        raise RuntimeError("dictionary changed size during iteration")
+    with pytest.raises(InternalError, match="RuntimeError: dictionary changed size"):
+        run_jobs(Source(1), buggy_runtime, None)
 
 
 def buggy(job: Job):

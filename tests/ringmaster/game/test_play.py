@@ -22,7 +22,9 @@ from ringmaster.game.engines import subprocess_channel
 from ringmaster.game.job import GameJob, PlayerSpec
 from ringmaster.game.pig_referee import PigGame
 from ringmaster.game.play import RefereedGame, play_game_job
-from ringmaster.game.referee import GameRecord
+from ringmaster.game.referee import GameRecord, Referee
+from ringmaster.gtp.channel import GtpChannelClosed
+from ringmaster.gtp.controller import BadGtpResponse
 from ringmaster.run.display import DELIMITER, Presenter
 from ringmaster.run.ringmaster import Ringmaster
 from tests.fakes.channels import fake_engine_channel, recording_factory
@@ -86,6 +88,68 @@ def test_misbehaviour_mid_game_is_a_forfeit_recorded_everywhere(write_ctl, optio
     assert detail[:40] in open(ctl[:-4] + ".hist").read()
     assert detail[:40] in open(ctl[:-4] + ".games/0_0.sgf").read()
     assert detail[:40] in open(ctl[:-4] + ".log").read()
+
+
+CLAIM_QUESTION = "known_command gomill-genmove_ex"
+
+
+@pytest.mark.parametrize("option, detail", [
+    ("--crash-on-command", f"error reading response to '{CLAIM_QUESTION}' from player bad: "
+                           "engine has closed the response channel"),
+    ("--hang-on-command", f"timeout (2s) waiting for response to '{CLAIM_QUESTION}' from "
+                          "player bad"),
+    ("--garbage-on-command", f"error reading response to '{CLAIM_QUESTION}' from player bad: "
+                             "no success/failure indication from engine"),
+])
+@pytest.mark.parametrize("factory, run_options", [
+    pytest.param(fake_engine_channel, ("-q",), id="in-process"),
+    pytest.param(subprocess_channel, ("-q", "-j", "2"), id="subprocess-j2",
+                 marks=pytest.mark.integration),
+])
+def test_an_engine_allowed_to_claim_failing_the_claim_question_forfeits(
+        write_ctl, option, detail, factory, run_options):
+    # It was raised out of the referee: 'internal error', exit 4, at every run and resume.
+    ctl, result, results = run_with_bad(
+        write_ctl, option, CLAIM_QUESTION, games=2, run_options=run_options, factory=factory,
+        extra="players['bad'] = Player(players['bad'].settings['command'], timeout=2, "
+              "allow_claim=True)")
+    assert result.exit_code == 0, result.output
+    assert len(results) == 2
+    for game in results:
+        assert game["is_forfeit"] and game["sgf_result"] == "B+F"
+        assert game["detail"].startswith(f"forfeit by bad: {detail}")
+
+
+@pytest.mark.parametrize("version, hint", [("1 2", True), ("=2", True), ("1", False)])
+def test_a_protocol_version_that_is_no_number_suggests_gtp_ids(write_ctl, version, hint):
+    ctl = write_ctl(CTL.format(good=fake_engine_command(),
+                               bad=fake_engine_command("--protocol-version", version),
+                               games=1, extra=""))
+    result = invoke("check", ctl, channel_factory=fake_engine_channel)
+    assert result.exit_code == 5
+    message = f"player bad failed startup check: player bad reports GTP protocol version {version}"
+    assert f"{message} (if the engine can't take GTP command ids" in result.output if hint \
+        else f"{message}\n" in result.output
+
+
+@pytest.mark.integration
+def test_an_engine_dying_on_command_ids_fails_its_check_suggesting_gtp_ids_and_plays_without(
+        write_ctl):
+    def ctl(gtp_ids: str) -> str:
+        return write_ctl(CTL.format(
+            good=fake_engine_command(), bad=fake_engine_command("--exit-on-id"), games=2,
+            extra=f"players['bad'] = Player(players['bad'].settings['command'], {gtp_ids})"))
+    result = invoke("check", ctl(""))
+    assert result.exit_code == 5
+    assert ("player bad failed startup check: error reading response to first command "
+            "(protocol_version) from player bad: engine has closed the response channel (if "
+            "the engine can't take GTP command ids, as in '1 protocol_version', set "
+            "gtp_ids=False in its Player)\n") in result.output
+    path = ctl("gtp_ids=False")
+    result = invoke("run", path, "-q", "-j", "2")
+    assert result.exit_code == 0, result.output
+    results = json.load(open(path[:-4] + ".status"))["competition"]["results"]["0"]
+    assert len(results) == 2 and not any(game["is_forfeit"] for game in results)
 
 
 @pytest.mark.integration
@@ -331,6 +395,23 @@ def test_void_game_is_recorded_in_the_void_directory_once_per_attempt(tmp_path):
     assert root.get("RE") == "Void"
     assert (root.get("PB"), root.get("PW")) == ("pb", "pw")
     assert not (tmp_path / "games").exists()
+
+
+@pytest.mark.parametrize("exc", [
+    GtpChannelClosed("error reading response to 'known_command x' from player pw: engine has "
+                     "closed the response channel"),
+    BadGtpResponse("failure response from 'x' to player pw: no", "x", (), "no"),
+])
+def test_an_engine_failure_the_referee_let_through_is_a_void_game_not_a_bug(
+        tmp_path, monkeypatch, exc):
+    # Any engine failure reaching the job is the engine's fault: a void game with its record.
+    def play(self, *args):
+        raise exc
+    monkeypatch.setattr(Referee, "play", play)
+    with pytest.raises(JobFailed, match=f"^aborting game due to error: {re.escape(str(exc))}$"):
+        play_game_job(make_job(tmp_path), fake_engine_channel)
+    root = read_root(tmp_path / "void" / "g1.sgf")
+    assert root.get("RE") == "Void" and str(exc) in root.get("C")
 
 
 def test_void_game_without_records_writes_nothing(tmp_path):

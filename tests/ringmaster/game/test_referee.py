@@ -8,10 +8,12 @@ import os
 import pytest
 from sgfmill import sgf
 
+from ringmaster.game.clock import parse_time_control
 from ringmaster.game.referee import FORCED_PASS_COMMENT, Referee
 from ringmaster.game.result import result_from_score
 from ringmaster.game.scoring import EnginePlayer, parse_score
-from ringmaster.gtp.channel import GtpChannelClosed, GtpTimeout, GtpTransportError
+from ringmaster.game.timekeeper import GameClock
+from ringmaster.gtp.channel import GtpChannelClosed, GtpProtocolError, GtpTimeout, GtpTransportError
 from ringmaster.gtp.controller import GtpController
 from ringmaster.gtp.engine import GtpError
 from ringmaster.rules.go import GoRules
@@ -310,6 +312,40 @@ def test_claim_only_when_allowed_and_supported():
     referee, _ = make_referee(["claim"], ["C3"], b_extra=extra, allow_claim=False)
     record = referee.play()
     assert record.detail == "forfeit by bp: attempted ill-formed move claim"
+
+
+def failing_claim_question(exc):
+    """A known_command handler that raises exc when asked about gomill-genmove_ex."""
+    def known_command(args):
+        if args == ["gomill-genmove_ex"]:
+            raise exc
+        return "false"
+    return known_command
+
+
+@pytest.mark.parametrize("exc", [
+    GtpChannelClosed("engine has closed the response channel"),
+    GtpTimeout("timed out waiting for a response"),
+    GtpProtocolError("no success/failure indication from engine: first line is `garbage`"),
+])
+def test_an_engine_failing_the_claim_question_forfeits(exc):
+    # White is first asked after black's move (it was raised out of play(): an internal error).
+    referee, _ = make_referee(["C3"], ["D4"], w_extra={"known_command": failing_claim_question(exc)},
+                              allow_claim=True)
+    record = referee.play()
+    assert (record.sgf_result, record.is_forfeit) == ("B+F", True)
+    assert record.detail.startswith("forfeit by wp: ")
+    assert "'known_command gomill-genmove_ex'" in record.detail
+
+
+def test_a_timed_engine_hanging_on_the_claim_question_forfeits_not_on_time():
+    control = parse_time_control("absolute 10")
+    referee, _ = make_referee(["C3"], ["D4"], allow_claim=True, w_extra={
+        "known_command": failing_claim_question(GtpTimeout("timed out waiting for a response"))})
+    referee.clock = GameClock({"b": control, "w": control}, {"b": "bp", "w": "wp"}, 0.25)
+    record = referee.play()
+    assert (record.sgf_result, record.is_forfeit) == ("B+F", True)
+    assert "'known_command gomill-genmove_ex'" in record.detail
 
 
 def test_move_limit_gives_void_result_but_passing_out_on_the_limit_is_scored():

@@ -128,8 +128,11 @@ def test_a_subprocess_channels_unasked_output_leaves_out_blank_lines(tmp_path):
 # An engine for the tests of command ids: it notes each line it reads in the file named by
 # its first argument, and answers as the second says: 'echo' (the id echoed), 'silent' (no
 # id in any answer), 'naive' (an id is an unknown command), 'drops-id' or 'wrong-id' (the id
-# echoed in the first answer only). 'twice' is answered twice, the second time on reading
-# the next command (after it was sent); 'slow' after a second.
+# echoed in the first answer only), 'quit-noid' (none on quit's answer, '=\n\n'),
+# 'fail-noid' (none on a failure), 'spaced' ('= 1 2', as print('=', id, text) writes),
+# 'zeros' ('=01 2'), 'numbered-exit' (exits on reading a line that starts with a number).
+# 'twice' is answered twice, the second time on reading the next command (after it was
+# sent); 'slow' after a second.
 ID_ENGINE = r"""
 import sys, time
 noted, mode = sys.argv[1], sys.argv[2]
@@ -138,16 +141,26 @@ for line in sys.stdin:
     open(noted, 'a').write(line)
     words = line.split()
     cid = words.pop(0) if words[0].isdigit() else ''
+    if cid and mode == 'numbered-exit':
+        sys.exit(1)
     sys.stdout.write(late)
     late = ''
+    reply = {'protocol_version': '2', 'name': 'ids', 'twice': '1', 'slow': '2',
+             'quit': ''}.get(words[0])
     if mode == 'naive' and cid:
         out = '? unknown command'
     else:
-        reply = {'protocol_version': '2', 'name': 'ids', 'twice': '1', 'slow': '2'}.get(words[0])
         echoed = '' if mode == 'silent' or (mode in ('drops-id', 'wrong-id') and answers) else cid
         if mode == 'wrong-id' and answers:
             echoed = '99'
-        out = ('=' + echoed + ' ' + reply) if reply else ('?' + echoed + ' unknown command')
+        if (mode, words[0]) == ('quit-noid', 'quit') or (mode == 'fail-noid' and reply is None):
+            echoed = ''
+        if cid and mode in ('spaced', 'zeros'):
+            echoed = {'spaced': ' ', 'zeros': '0'}[mode] + cid
+        if reply is None:
+            out = '?' + echoed + ' unknown command'
+        else:
+            out = '=' + echoed + (' ' + reply if reply else '')
     answers += 1
     if words[0] == 'twice':
         late = out + '\n\n'
@@ -155,13 +168,16 @@ for line in sys.stdin:
         time.sleep(1)
     sys.stdout.write(out + '\n\n')
     sys.stdout.flush()
+    if words[0] == 'quit':
+        break
 """
 
 
-def _id_engine(tmp_path, mode: str) -> tuple[GtpController, SubprocessChannel, str]:
+def _id_engine(tmp_path, mode: str, send_ids: bool = True
+               ) -> tuple[GtpController, SubprocessChannel, str]:
     script, noted = tmp_path / "ids.py", tmp_path / "noted"
     script.write_text(ID_ENGINE)
-    channel = SubprocessChannel([sys.executable, str(script), str(noted), mode])
+    channel = SubprocessChannel([sys.executable, str(script), str(noted), mode], send_ids=send_ids)
     return GtpController(channel, "player x", default_timeout=10), channel, str(noted)
 
 
@@ -188,20 +204,68 @@ def test_an_answer_written_after_the_next_command_is_named_never_read_as_its_ans
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("mode, answer", [
-    ("drops-id", "engine sent an answer to no command (without the id its answers carry): "
-                 "'= ids'"),
-    ("wrong-id", "engine sent an answer to no command (its id isn't 2, the awaited command's): "
-                 "'=99 ids'"),
-])
-def test_an_answer_without_the_awaited_id_is_an_answer_to_no_command(tmp_path, mode, answer):
-    controller, channel, _ = _id_engine(tmp_path, mode)
+def test_an_answer_with_another_id_is_an_answer_to_no_command_naming_the_awaited(tmp_path):
+    controller, channel, _ = _id_engine(tmp_path, "wrong-id")
     try:
         assert controller.do_command("protocol_version") == "2"
         with pytest.raises(GtpProtocolError) as info:
             controller.do_command("name")
-        assert str(info.value) == f"error reading response to 'name' from player x: {answer}"
+        assert str(info.value) == (
+            "error reading response to 'name' from player x: engine sent an answer to no "
+            "command (not with the id of 'name', the command awaited): '=99 ids'")
         assert controller.channel_is_bad
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["drops-id", "quit-noid", "fail-noid", "spaced", "zeros"])
+def test_engines_that_echo_ids_their_own_way_are_understood(tmp_path, mode):
+    # Refused since ids were sent: an answer without the id (quit's '=', a failure's '?
+    # unknown command', all after the first) was 'an answer to no command', '= 1 2' protocol
+    # version '1 2', '=01' another id. An answer without an id is taken in order.
+    controller, channel, noted = _id_engine(tmp_path, mode)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        assert controller.do_command("name") == "ids"
+        with pytest.raises(BadGtpResponse) as info:   # a failure is no protocol error
+            controller.do_command("frobnicate")
+        assert info.value.gtp_message == "unknown command"
+        assert controller.do_command("twice") == "1"
+        if mode in ("drops-id", "spaced"):   # without an id, or '= 4 1': unknowable as one
+            assert controller.do_command("name") in ("1", "4 1")
+            controller.close()   # quit answered
+        else:   # a second answer is named by its id
+            with pytest.raises(GtpProtocolError, match="a second answer to 'twice'"):
+                controller.do_command("name")
+        assert open(noted).read().startswith("1 protocol_version\n2 name\n3 frobnicate\n")
+        assert channel.echoes_ids
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["quit-noid", "spaced", "zeros"])
+def test_quit_is_answered_whatever_way_the_engine_echoes_ids(tmp_path, mode):
+    controller, channel, noted = _id_engine(tmp_path, mode)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        controller.close()   # raises if quit's answer isn't understood
+        assert open(noted).read() == "1 protocol_version\n2 quit\n"
+        assert channel.exit_status == 0
+    finally:
+        controller.abandon()
+
+
+@pytest.mark.integration
+def test_an_engine_sent_no_ids_gets_none(tmp_path):
+    # gtp_ids=False: for an engine that dies on a line starting with a number.
+    controller, channel, noted = _id_engine(tmp_path, "numbered-exit", send_ids=False)
+    try:
+        assert controller.do_command("protocol_version") == "2"
+        assert controller.do_command("name") == "ids"
+        controller.close()
+        assert open(noted).read() == "protocol_version\nname\nquit\n"
     finally:
         controller.abandon()
 
