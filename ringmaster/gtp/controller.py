@@ -8,6 +8,7 @@ from typing import TextIO
 from ringmaster.files import clipped, one_line
 from ringmaster.gtp.channel import (
     Channel,
+    GtpChannelClosed,
     GtpChannelError,
     GtpProtocolError,
     GtpTimeout,
@@ -244,19 +245,20 @@ class GtpController:
         """Send quit if the channel is usable (unless send_quit did), read its response,
         then close the channel (the engine is always killed).
 
-        Raises GtpChannelError if quit fails; the engine is closed anyway.
+        Raises GtpChannelError if quit fails; the engine is closed anyway. An engine that
+        exits in answer to quit, closing its channel without a response, has done what quit
+        asks: that is no error (GTP wants a response, but nothing depends on it).
         """
         if self.is_closed:
             return
+        if not self.channel_is_bad:
+            self.send_quit()
         error = self._quit_sent if isinstance(self._quit_sent, GtpChannelError) else None
         try:
             if error is None and not self.channel_is_bad:
                 try:
-                    if self._quit_sent:
-                        self._receive("quit", (), quit_timeout)   # a failure response is fine
-                    else:
-                        self.do_command("quit", timeout=quit_timeout)
-                except BadGtpResponse:
+                    self._receive("quit", (), quit_timeout)   # a failure response is fine
+                except GtpChannelClosed:
                     pass
                 except GtpChannelError as exc:
                     error = exc

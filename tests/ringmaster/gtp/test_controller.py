@@ -344,6 +344,24 @@ def test_close_sends_quit_and_closes():
     assert controller.cpu_time_from_close == 0.5
 
 
+def test_an_engine_that_exits_in_answer_to_quit_is_closed_without_error():
+    # It closes its channel instead of answering: what quit asks is done. Such an engine
+    # failed its start-up check ("error reading response to 'quit'").
+    channel = ScriptedChannel([("quit", GtpChannelClosed("engine has closed the response channel"))])
+    controller = GtpController(channel, "p")
+    controller.close()
+    assert channel.closed and controller.is_closed
+    channel.assert_done()
+
+
+def test_a_timeout_waiting_for_quit_is_still_an_error():
+    channel = ScriptedChannel([("quit", GtpTimeout("no response"))])
+    controller = GtpController(channel, "p")
+    with pytest.raises(GtpTimeout, match="waiting for response to 'quit' from p"):
+        controller.close(quit_timeout=2.0)
+    assert channel.closed and controller.is_closed
+
+
 def test_send_quit_leaves_the_response_to_close():
     channel = ScriptedChannel([("quit", (True, "not now"))])
     controller = GtpController(channel, "p")
