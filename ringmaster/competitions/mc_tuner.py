@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.base import NO_GAME, NoGameAvailable, PlayerCheck
 from ringmaster.competitions.mc_tuner_reports import McTunerReports
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.state_changes import RESET_REMEDY, changed_since_state, parameters_changed
@@ -26,8 +26,10 @@ from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (
     MC_PARAMETER_SETTINGS,
     McParameter,
+    first_level_twins,
     load_parameters,
     mc_parameter_spec,
+    twins_refusal,
 )
 from ringmaster.tuning.scales import EXPLICIT, SCALE_GLOBALS, is_categorical
 from ringmaster.tuning.tree import Node, Path, Tree, in_flight_rule
@@ -122,10 +124,23 @@ class McTuner(McTunerReports, Tuner):
                          initial_wins=settings["initial_wins"],
                          count_in_flight=settings["count_games_in_flight"],
                          scales=[spec.convert for spec in self.parameter_specs])
+        # A first-level split whose integer scale makes twins: refused for a new event; an older
+        # ringmaster's event with one carries on (twin_warnings).
+        self.first_level_twins = {i: twins for i, spec in enumerate(self.parameter_specs)
+                                  if (twins := first_level_twins(spec)) is not None}
+        self.new_event_refusals = [
+            ControlFileError(twins_refusal(self.parameter_specs[i], *twins), self.parameter_specs[i].line,
+                             setting="parameters") for i, twins in self.first_level_twins.items()]
         self.check_make_candidate(self.sample_engine_parameters())
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
         self.confident = False
+
+    def get_player_checks(self) -> list[PlayerCheck]:
+        """The tuner's checks; `check`, which loads no state, refuses what a new event may not have
+        (new_event_refusals), as a fresh run does."""
+        self.refuse_new_event()
+        return super().get_player_checks()
 
     def sample_engine_parameters(self) -> tuple:
         return self.convert(self.tree.parameters_for_path((0,)))
@@ -133,6 +148,9 @@ class McTuner(McTunerReports, Tuner):
     # State
 
     def set_clean_status(self) -> None:
+        """Start a new event. Raises ControlFileError if its control file is one only an event
+        already under way may keep (new_event_refusals)."""
+        self.refuse_new_event()
         self.scheduler = SimpleScheduler()
         self.tree.reset()
         self.opponent_description: str | None = None
@@ -190,6 +208,7 @@ class McTuner(McTunerReports, Tuner):
             self.confirmation_from_json(status["confirmation"])
         except (KeyError, ValueError, TypeError):
             raise CompetitionError(INCONSISTENT) from None
+        self.new_event_refusals = []   # the event is under way: it carries on as it began
         self.scheduler.rollback()
         self.tree.clear_in_flight()
         self.outstanding = {}
@@ -321,10 +340,17 @@ class McTuner(McTunerReports, Tuner):
         return "running"
 
     def twin_warnings(self) -> list[str]:
-        """A warning where the tree, resumed from an older ringmaster's state, keeps the shape that
-        split an EXPLICIT list or an integer scale again once its values were used up."""
+        """A warning where the tree, resumed from an older ringmaster's state, has twins: a first level
+        whose integer scale gives two candidates one value, or a shape that split an EXPLICIT list or an
+        integer scale again once its values were used up."""
+        warnings = [f"warning: parameter {spec.code}: the first level splits its integer scale into "
+                    f"{spec.split}, though it has only {values} different values at their centres (an "
+                    f"older ringmaster allowed it), so candidates that differ only in it may be twins "
+                    f"sharing the games of one; {RESET_REMEDY} with split={largest} for a tree without them"
+                    for spec, (values, largest) in ((self.parameter_specs[i], twins)
+                                                    for i, twins in self.first_level_twins.items())]
         if self.tree.shape == "twin-free":
-            return []
+            return warnings
         twinned = [self.parameter_specs[i] for i in self.tree.twinned()]
         groups = []
         for kind, specs in (("EXPLICIT list", [s for s in twinned if isinstance(s.convert, EXPLICIT)]),
@@ -333,10 +359,11 @@ class McTuner(McTunerReports, Tuner):
                 groups.append(f"the {kind}{'s' if len(specs) > 1 else ''} of "
                               f"{', '.join(spec.code for spec in specs)}")
         them = "it" if len(twinned) == 1 else "them"
-        return [f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
-                f"{' and '.join(groups)} again once the values are used up, so candidates below "
-                f"the first level that differ only in {them} may be twins sharing the games of one; "
-                f"{RESET_REMEDY} for a tree without them"]
+        return warnings + [
+            f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
+            f"{' and '.join(groups)} again once the values are used up, so candidates below "
+            f"the first level that differ only in {them} may be twins sharing the games of one; "
+            f"{RESET_REMEDY} for a tree without them"]
 
     def edge_warnings(self, path: Path) -> list[str]:
         """A warning for each end of a parameter's range the candidate's cell touches (a list

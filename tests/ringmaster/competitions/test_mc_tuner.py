@@ -15,7 +15,7 @@ from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
-from ringmaster.tuning.tree import Tree, cube_coordinates, edges_touched, parameters_for_path
+from ringmaster.tuning.tree import Node, Tree, cube_coordinates, edges_touched, parameters_for_path
 
 TWINS_CTL = """competition_type = 'mc_tuner'
 players = {'opp': Player('gnugo')}
@@ -167,14 +167,19 @@ def test_an_integer_split_whose_candidates_all_differ_is_accepted(scale, split, 
     assert [tuner.convert(tuner.tree.parameters_for_path((i,)))[0] for i in range(split)] == values
 
 
-def test_an_integer_split_making_twins_names_the_control_files_line(write_ctl):
+def test_an_integer_split_making_twins_is_refused_for_a_new_event_naming_the_control_files_line(write_ctl):
+    # Refused when the event starts (a fresh run, `check`), not as the control file loads: an older
+    # ringmaster's event with such a split must still show, report and resume.
     text = TWINS_CTL.replace("SCALE", "LINEAR(0, 3, integer=True)").replace("SPLIT", "8")
-    with pytest.raises(ControlFileError) as info:
-        load_control_file(write_ctl(text)).make_competition()
-    assert str(info.value) == (
+    tuner = load_control_file(write_ctl(text)).make_competition()
+    expected = (
         "error in control file comp.ctl line 13: parameter n: 'split' is 8, but its integer scale has only 4 "
         "different values at the centres of its 8 divisions, so that some candidates would be twins; use "
         "split=4")
+    for start in (tuner.set_clean_status, tuner.get_player_checks):
+        with pytest.raises(ControlFileError) as info:
+            start()
+        assert str(info.value) == expected
 
 
 def test_parameter_constructor_checks_its_arguments():
@@ -1025,3 +1030,63 @@ def test_json_report():
     # Numbers as numbers: the Elo of 1/3 is -400 log10(2).
     assert data["best"]["elo"] == pytest.approx(-400 * math.log10(2))
     assert all(isinstance(x, float) for x in (data["best"]["elo_low"], data["best"]["elo_high"]))
+
+
+# Written by the ringmaster before first-level integer twins were refused (d9a8e36) for
+# first_level_twins_config() after 12 games (seed 3, won or lost at random.Random(4)): a's 5 candidates
+# are 1, 2, 2, 2, 3, so candidates 3 (a 2, b 1) and 5 (a 2, b 1) are twins.
+OLD_FIRST_LEVEL_TWINS_STATE = {
+    "scheduler": {"next_new": 12, "unfixed": []},
+    "tree": [2, 1, 12, 8, [[2, 1, 0, 0, None], [2, 1, 0, 0, None], [2, 1, 2, 1, None], [2, 1, 8, 6, None],
+                           [2, 1, 1, 1, None], [2, 1, 0, 0, None], [2, 1, 0, 0, None], [2, 1, 0, 0, None],
+                           [2, 1, 0, 0, None], [2, 1, 1, 0, None]]],
+    "opponent_description": None, "codes": ["a", "b"], "splits": [5, 2],
+    "check_values": [["1", "0"], ["3", "1"]],
+    "confirmation": {"parameters": None, "label": "", "scheduler": {"next_new": 0, "unfixed": []}, "won": 0,
+                     "jigos": 0, "unknown": 0, "played": 0, "against": "opponent"},
+    "opponent": "opp", "candidate_colour": "w"}
+
+
+def first_level_twins_config():
+    """a split 5 over 1, 2 and 3 (twins at the first level: refused for a new event), and b."""
+    return default_config(initial_visits=2, initial_wins=1, exploration_coefficient=0.5, parameters=[
+        Parameter("a", scale=LINEAR(1, 3, integer=True), split=5),
+        Parameter("b", scale=LINEAR(0, 1, integer=True), split=2)])
+
+
+FIRST_LEVEL_TWINS_WARNING = (
+    "warning: parameter a: the first level splits its integer scale into 5, though it has only 3 different "
+    "values at their centres (an older ringmaster allowed it), so candidates that differ only in it may be "
+    "twins sharing the games of one; start afresh with `ringmaster reset` with split=3 for a tree without "
+    "them")
+
+
+def older_tuner(config):
+    """A tuner loaded from config as for an event whose state is about to be loaded (no clean status)."""
+    tuner = McTuner("mctstest")
+    tuner.initialise_from_control_file(config)
+    tuner.rng = random.Random(1)
+    return tuner
+
+
+def test_an_older_state_with_first_level_integer_twins_shows_reports_and_resumes_in_its_shape():
+    tuner = older_tuner(first_level_twins_config())
+    with pytest.raises(ControlFileError, match="^parameter a: 'split' is 5, but its integer scale has "):
+        tuner.get_player_checks()   # `check`, with no state loaded
+    tuner.set_status(json.loads(json.dumps(OLD_FIRST_LEVEL_TWINS_STATE)))
+    assert tuner.tree.shape == "twin-free"
+    assert tuner.tree.root == Node.from_json(OLD_FIRST_LEVEL_TWINS_STATE["tree"])
+    assert [tuner.convert(tuner.tree.parameters_for_path((i,))) for i in (3, 5)] == [(2, 1), (2, 1)]
+    # show and report: the verdict warns of the twins and names the remedy.
+    assert tuner.verdict().warnings[0] == FIRST_LEVEL_TWINS_WARNING
+    assert FIRST_LEVEL_TWINS_WARNING in report(tuner, "full")
+    assert "\n12 tuning games played\n" in report(tuner)
+    # resume: its games stay with their candidates, and more are played on the same 10.
+    assert len(tuner.get_player_checks()) == 2
+    for _ in range(8):
+        job = tuner.get_game()
+        candidate_wins(tuner, job)
+    status = tuner.get_status()
+    assert status["splits"] == [5, 2] and status["tree"][2] == 20 and len(status["tree"][4]) == 10
+    assert all(node[2] >= old[2] and node[3] >= old[3]
+               for node, old in zip(status["tree"][4], OLD_FIRST_LEVEL_TWINS_STATE["tree"][4]))
