@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable, PlayerCheck
@@ -84,6 +85,19 @@ stop_when_confident sets another)."""
 LEADERS = 3
 
 
+def _probe_repr(scale: Any, f: float) -> str:
+    """repr(scale(f)) for the state's record, or the error the scale raises there."""
+    try:
+        return repr(scale(f))
+    except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+        return f"error: {type(exc).__name__}"
+
+
+def _digest(values: list[str]) -> str:
+    """A short digest of a list of values' reprs."""
+    return hashlib.sha256("\n".join(values).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
 class McTuner(McTunerReports, Tuner):
     """The Monte Carlo tuner. Game ids are '0', '1', ...; candidate codes '#0', '#1', ...
 
@@ -132,6 +146,8 @@ class McTuner(McTunerReports, Tuner):
             ControlFileError(twins_refusal(self.parameter_specs[i], *twins), self.parameter_specs[i].line,
                              setting="parameters") for i, twins in self.first_level_twins.items()]
         self.check_make_candidate(self.sample_engine_parameters())
+        self._reprs: dict[Path, tuple[str, ...]] = {}
+        self._record: tuple[int, list[list[str]]] | None = None
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
         self.confident = False
@@ -153,6 +169,8 @@ class McTuner(McTunerReports, Tuner):
         self.refuse_new_event()
         self.scheduler = SimpleScheduler()
         self.tree.reset()
+        self._reprs = {}
+        self._record = None
         self.opponent_description: str | None = None
         self.outstanding = {}
         self.confident = False
@@ -163,6 +181,45 @@ class McTuner(McTunerReports, Tuner):
         return [[repr(v) for v in self.convert(self.tree.parameters_for_path((i,)))]
                 for i in (0, last)]
 
+    def _candidate_reprs(self, path: Path) -> tuple[str, ...]:
+        """repr of each engine parameter of the candidate at path (a scale's error where it fails: an
+        untried candidate's scale need not work), remembered while the tree keeps its shape."""
+        if path not in self._reprs:
+            point = self.tree.parameters_for_path(path)
+            self._reprs[path] = tuple(_probe_repr(spec.convert, f)
+                                      for spec, f in zip(self.parameter_specs, point))
+        return self._reprs[path]
+
+    def candidate_values(self) -> list[list[str]]:
+        """The state's record of what each candidate the tree holds plays with: for each parameter, a
+        digest at each depth of its values at that depth's candidates in order. How the tree splits
+        below the first level, and so which values a candidate has, hangs on each scale's values, so
+        a changed scale may give recorded games to other candidates with the same ends."""
+        if self._record is None or self._record[0] != self.tree.changes:   # else no node has moved
+            depths = [[self._candidate_reprs(path) for path, _ in self.tree.generations(depth)]
+                      for depth in range(1, self.tree.height() + 1)]
+            self._record = (self.tree.changes, [[_digest([values[i] for values in level]) for level in depths]
+                                                for i in range(len(self.parameter_specs))])
+        return [list(levels) for levels in self._record[1]]
+
+    def _check_candidate_values(self, status: dict[str, Any]) -> None:
+        """Refuse a state whose candidates the control file's scales give other values, naming the
+        parameter and the depth. A state written before the record was kept is accepted."""
+        recorded = status.get("candidate_values")
+        if recorded is None:
+            return
+        current = self.candidate_values()
+        if len(recorded) != len(current) or any(len(old) != len(new) for old, new in zip(recorded, current)):
+            raise ValueError("candidate_values")   # not this tree's: inconsistent
+        for i, (spec, old, new) in enumerate(zip(self.parameter_specs, recorded, current)):
+            if list(old) == new:
+                continue
+            depth = next(d for d, (a, b) in enumerate(zip(old, new), 1) if a != b)
+            values = [self._candidate_reprs(path)[i] for path, _ in self.tree.generations(depth)]
+            shown = ", ".join(values[:8]) + (", ..." if len(values) > 8 else "")
+            raise changed_since_state(f"parameter {spec.code}: 'scale' (its values at the tree's "
+                                      f"{len(values)} candidates at depth {depth})", shown, "different")
+
     def get_status(self) -> dict[str, Any]:
         return {
             "scheduler": self.scheduler.to_json(),
@@ -171,6 +228,7 @@ class McTuner(McTunerReports, Tuner):
             "codes": [spec.code for spec in self.parameter_specs],
             "splits": self.tree.splits,
             "check_values": self._check_values(),
+            "candidate_values": self.candidate_values(),
             "confirmation": self.confirmation_to_json(),
             **self.opponent_status(),
         }
@@ -202,6 +260,9 @@ class McTuner(McTunerReports, Tuner):
         try:
             self._check_parameters(status)
             self.tree.set_root(Node.from_json(status["tree"]))
+            self._reprs = {}
+            self._record = None
+            self._check_candidate_values(status)
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
