@@ -73,6 +73,8 @@ class ControlFile:
                     message += (f" (line {self.setting_lines[guess]} sets '{guess}': "
                                 f"did you mean '{missing.group(1)}'?)")
             raise self.error(message, line, exc.setting) from None
+        competition.new_event_refusals = [exc if exc.located else self.error(str(exc), exc.line, exc.setting)
+                                          for exc in competition.new_event_refusals]
         where = os.path.basename(self.path)
         self.warnings += [f"{where} line {line}: {message}" if line else f"{where}: {message}"
                           for line, message in competition.control_file_warnings]

@@ -186,6 +186,10 @@ class Competition(ABC):
         self.description: str | None = None
         # Warnings about the control file found while reading it: (line or None, message).
         self.control_file_warnings: list[tuple[int | None, str]] = []
+        # What refuses the control file for a new event only (no state yet: a fresh run, `check`),
+        # which an older ringmaster allowed: a state written with it loads (set_status clears them).
+        # make_competition locates them in the file.
+        self.new_event_refusals: list[ControlFileError] = []
 
     # Control file
 
@@ -323,6 +327,11 @@ class Competition(ABC):
         """Import now the libraries the competition's model and reports load lazily (numpy):
         a run calls it before its first game, so that an interrupt can't land mid-import and
         leave one half-loaded for the report written as the run stops. Nothing here."""
+
+    def refuse_new_event(self) -> None:
+        """Raise the first of new_event_refusals (a ControlFileError), if any."""
+        if self.new_event_refusals:
+            raise self.new_event_refusals[0]
 
     # State: plain JSON-able data, never pickled objects.
 

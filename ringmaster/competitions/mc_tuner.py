@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from ringmaster.competitions.base import NO_GAME, NoGameAvailable
+from ringmaster.competitions.base import NO_GAME, NoGameAvailable, PlayerCheck
 from ringmaster.competitions.mc_tuner_reports import McTunerReports
 from ringmaster.competitions.scheduling import SimpleScheduler
 from ringmaster.competitions.state_changes import RESET_REMEDY, changed_since_state, parameters_changed
@@ -26,8 +27,10 @@ from ringmaster.tuning.confidence import probability_best
 from ringmaster.tuning.parameters import (
     MC_PARAMETER_SETTINGS,
     McParameter,
+    first_level_twins,
     load_parameters,
     mc_parameter_spec,
+    twins_refusal,
 )
 from ringmaster.tuning.scales import EXPLICIT, SCALE_GLOBALS, is_categorical
 from ringmaster.tuning.tree import Node, Path, Tree, in_flight_rule
@@ -82,6 +85,19 @@ stop_when_confident sets another)."""
 LEADERS = 3
 
 
+def _probe_repr(scale: Any, f: float) -> str:
+    """repr(scale(f)) for the state's record, or the error the scale raises there."""
+    try:
+        return repr(scale(f))
+    except Exception as exc:  # noqa: BLE001 (user code may raise anything)
+        return f"error: {type(exc).__name__}"
+
+
+def _digest(values: list[str]) -> str:
+    """A short digest of a list of values' reprs."""
+    return hashlib.sha256("\n".join(values).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
 class McTuner(McTunerReports, Tuner):
     """The Monte Carlo tuner. Game ids are '0', '1', ...; candidate codes '#0', '#1', ...
 
@@ -122,10 +138,25 @@ class McTuner(McTunerReports, Tuner):
                          initial_wins=settings["initial_wins"],
                          count_in_flight=settings["count_games_in_flight"],
                          scales=[spec.convert for spec in self.parameter_specs])
+        # A first-level split whose integer scale makes twins: refused for a new event; an older
+        # ringmaster's event with one carries on (twin_warnings).
+        self.first_level_twins = {i: twins for i, spec in enumerate(self.parameter_specs)
+                                  if (twins := first_level_twins(spec)) is not None}
+        self.new_event_refusals = [
+            ControlFileError(twins_refusal(self.parameter_specs[i], *twins), self.parameter_specs[i].line,
+                             setting="parameters") for i, twins in self.first_level_twins.items()]
         self.check_make_candidate(self.sample_engine_parameters())
+        self._reprs: dict[Path, tuple[str, ...]] = {}
+        self._record: tuple[int, list[list[str]]] | None = None
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
         self.confident = False
+
+    def get_player_checks(self) -> list[PlayerCheck]:
+        """The tuner's checks; `check`, which loads no state, refuses what a new event may not have
+        (new_event_refusals), as a fresh run does."""
+        self.refuse_new_event()
+        return super().get_player_checks()
 
     def sample_engine_parameters(self) -> tuple:
         return self.convert(self.tree.parameters_for_path((0,)))
@@ -133,8 +164,13 @@ class McTuner(McTunerReports, Tuner):
     # State
 
     def set_clean_status(self) -> None:
+        """Start a new event. Raises ControlFileError if its control file is one only an event
+        already under way may keep (new_event_refusals)."""
+        self.refuse_new_event()
         self.scheduler = SimpleScheduler()
         self.tree.reset()
+        self._reprs = {}
+        self._record = None
         self.opponent_description: str | None = None
         self.outstanding = {}
         self.confident = False
@@ -145,6 +181,45 @@ class McTuner(McTunerReports, Tuner):
         return [[repr(v) for v in self.convert(self.tree.parameters_for_path((i,)))]
                 for i in (0, last)]
 
+    def _candidate_reprs(self, path: Path) -> tuple[str, ...]:
+        """repr of each engine parameter of the candidate at path (a scale's error where it fails: an
+        untried candidate's scale need not work), remembered while the tree keeps its shape."""
+        if path not in self._reprs:
+            point = self.tree.parameters_for_path(path)
+            self._reprs[path] = tuple(_probe_repr(spec.convert, f)
+                                      for spec, f in zip(self.parameter_specs, point))
+        return self._reprs[path]
+
+    def candidate_values(self) -> list[list[str]]:
+        """The state's record of what each candidate the tree holds plays with: for each parameter, a
+        digest at each depth of its values at that depth's candidates in order. How the tree splits
+        below the first level, and so which values a candidate has, hangs on each scale's values, so
+        a changed scale may give recorded games to other candidates with the same ends."""
+        if self._record is None or self._record[0] != self.tree.changes:   # else no node has moved
+            depths = [[self._candidate_reprs(path) for path, _ in self.tree.generations(depth)]
+                      for depth in range(1, self.tree.height() + 1)]
+            self._record = (self.tree.changes, [[_digest([values[i] for values in level]) for level in depths]
+                                                for i in range(len(self.parameter_specs))])
+        return [list(levels) for levels in self._record[1]]
+
+    def _check_candidate_values(self, status: dict[str, Any]) -> None:
+        """Refuse a state whose candidates the control file's scales give other values, naming the
+        parameter and the depth. A state written before the record was kept is accepted."""
+        recorded = status.get("candidate_values")
+        if recorded is None:
+            return
+        current = self.candidate_values()
+        if len(recorded) != len(current) or any(len(old) != len(new) for old, new in zip(recorded, current)):
+            raise ValueError("candidate_values")   # not this tree's: inconsistent
+        for i, (spec, old, new) in enumerate(zip(self.parameter_specs, recorded, current)):
+            if list(old) == new:
+                continue
+            depth = next(d for d, (a, b) in enumerate(zip(old, new), 1) if a != b)
+            values = [self._candidate_reprs(path)[i] for path, _ in self.tree.generations(depth)]
+            shown = ", ".join(values[:8]) + (", ..." if len(values) > 8 else "")
+            raise changed_since_state(f"parameter {spec.code}: 'scale' (its values at the tree's "
+                                      f"{len(values)} candidates at depth {depth})", shown, "different")
+
     def get_status(self) -> dict[str, Any]:
         return {
             "scheduler": self.scheduler.to_json(),
@@ -153,6 +228,7 @@ class McTuner(McTunerReports, Tuner):
             "codes": [spec.code for spec in self.parameter_specs],
             "splits": self.tree.splits,
             "check_values": self._check_values(),
+            "candidate_values": self.candidate_values(),
             "confirmation": self.confirmation_to_json(),
             **self.opponent_status(),
         }
@@ -184,12 +260,16 @@ class McTuner(McTunerReports, Tuner):
         try:
             self._check_parameters(status)
             self.tree.set_root(Node.from_json(status["tree"]))
+            self._reprs = {}
+            self._record = None
+            self._check_candidate_values(status)
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
         except (KeyError, ValueError, TypeError):
             raise CompetitionError(INCONSISTENT) from None
+        self.new_event_refusals = []   # the event is under way: it carries on as it began
         self.scheduler.rollback()
         self.tree.clear_in_flight()
         self.outstanding = {}
@@ -321,10 +401,17 @@ class McTuner(McTunerReports, Tuner):
         return "running"
 
     def twin_warnings(self) -> list[str]:
-        """A warning where the tree, resumed from an older ringmaster's state, keeps the shape that
-        split an EXPLICIT list or an integer scale again once its values were used up."""
+        """A warning where the tree, resumed from an older ringmaster's state, has twins: a first level
+        whose integer scale gives two candidates one value, or a shape that split an EXPLICIT list or an
+        integer scale again once its values were used up."""
+        warnings = [f"warning: parameter {spec.code}: the first level splits its integer scale into "
+                    f"{spec.split}, though it has only {values} different values at their centres (an "
+                    f"older ringmaster allowed it), so candidates that differ only in it may be twins "
+                    f"sharing the games of one; {RESET_REMEDY} with split={largest} for a tree without them"
+                    for spec, (values, largest) in ((self.parameter_specs[i], twins)
+                                                    for i, twins in self.first_level_twins.items())]
         if self.tree.shape == "twin-free":
-            return []
+            return warnings
         twinned = [self.parameter_specs[i] for i in self.tree.twinned()]
         groups = []
         for kind, specs in (("EXPLICIT list", [s for s in twinned if isinstance(s.convert, EXPLICIT)]),
@@ -333,10 +420,11 @@ class McTuner(McTunerReports, Tuner):
                 groups.append(f"the {kind}{'s' if len(specs) > 1 else ''} of "
                               f"{', '.join(spec.code for spec in specs)}")
         them = "it" if len(twinned) == 1 else "them"
-        return [f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
-                f"{' and '.join(groups)} again once the values are used up, so candidates below "
-                f"the first level that differ only in {them} may be twins sharing the games of one; "
-                f"{RESET_REMEDY} for a tree without them"]
+        return warnings + [
+            f"warning: this run's tree keeps the shape an older ringmaster gave it, which splits "
+            f"{' and '.join(groups)} again once the values are used up, so candidates below "
+            f"the first level that differ only in {them} may be twins sharing the games of one; "
+            f"{RESET_REMEDY} for a tree without them"]
 
     def edge_warnings(self, path: Path) -> list[str]:
         """A warning for each end of a parameter's range the candidate's cell touches (a list

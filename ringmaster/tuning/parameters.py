@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ class ParameterSpec:
     c_end, r_end -- spsa_tuner: the final perturbation (optimiser units) and learning rate
                     (0.0: spsa.default_c_end for the number of parameters, spsa.default_r_end
                     for the run's length)
+    line    -- the control file's line of its Parameter, where known
     """
 
     code: str
@@ -89,6 +91,7 @@ class ParameterSpec:
     start: float = 0.5
     c_end: float = 0.0
     r_end: float = 0.0
+    line: int | None = None
 
 
 MC_PARAMETER_SETTINGS = [
@@ -143,7 +146,7 @@ def _apply(fn: Callable[[float], Any], value: float, what: str) -> Any:
 
 def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
     """Check an mc_tuner Parameter's settings: the scale must work at every first-generation centre,
-    and give each a value of its own (an EXPLICIT list, an integer scale)."""
+    and an EXPLICIT list give each a value of its own (an integer scale: first_level_twins)."""
     split = settings["split"]
     scale = settings["scale"]
     if isinstance(scale, EXPLICIT) and split > len(scale.values):
@@ -152,17 +155,33 @@ def mc_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
         raise ValueError(f"'split' is {split}, more than the {len(scale.values)} values of its EXPLICIT "
                          f"scale, so that some candidates would be twins; use split={len(scale.values)}")
     samples = [_apply(settings["scale"], (i + 0.5) / split, "scale") for i in range(split)]
-    if not distinct_values(scale, AxisCentres(split, 1)):
-        # An integer scale whose candidates (cell centres) round to the same integer: twins.
-        values = len({scale(f) for f in AxisCentres(split, 1)})
-        largest = next(k for k in range(min(split - 1, value_count(scale) or 1), 0, -1)
-                       if distinct_values(scale, AxisCentres(k, 1)))
-        plural = "s" if values > 1 else ""
-        raise ValueError(f"'split' is {split}, but its integer scale has only {values} different "
-                         f"value{plural} at the centres of its {split} divisions, so that some candidates "
-                         f"would be twins; use split={largest}")
     fmt = _check_format(settings["code"], settings["format"], samples[0])
     return ParameterSpec(code=settings["code"], convert=settings["scale"], format=fmt, split=split)
+
+
+def first_level_twins(spec: ParameterSpec) -> tuple[int, int] | None:
+    """(how many different values, the largest split that gives each its own) where an mc_tuner
+    Parameter's integer scale gives two first-generation candidates (cell centres) the same value,
+    twins; None if it gives each its own.
+
+    Refused for a new event only (twins_refusal): older ringmasters allowed it, and their events carry
+    on in it.
+    """
+    scale, split = spec.convert, spec.split or 1
+    if distinct_values(scale, AxisCentres(split, 1)):
+        return None
+    values = len({scale(f) for f in AxisCentres(split, 1)})
+    largest = next(k for k in range(min(split - 1, value_count(scale) or 1), 0, -1)
+                   if distinct_values(scale, AxisCentres(k, 1)))
+    return values, largest
+
+
+def twins_refusal(spec: ParameterSpec, values: int, largest: int) -> str:
+    """The refusal of a split first_level_twins found, naming the split to use."""
+    plural = "s" if values > 1 else ""
+    return (f"parameter {spec.code}: 'split' is {spec.split}, but its integer scale has only {values} "
+            f"different value{plural} at the centres of its {spec.split} divisions, so that some "
+            f"candidates would be twins; use split={largest}")
 
 
 def ce_parameter_spec(settings: dict[str, Any]) -> ParameterSpec:
@@ -250,6 +269,7 @@ def load_parameters(value: Any, parameter_class: type[ControlFileObject],
             spec = make_spec(settings)
         except ValueError as exc:
             raise ControlFileError(f"{context}: {exc}", line=item.line) from None
+        spec = dataclasses.replace(spec, line=item.line)
         if any(s.code == spec.code for s in specs):
             raise ControlFileError(f"duplicate parameter code: {spec.code}", setting="parameters")
         specs.append(spec)

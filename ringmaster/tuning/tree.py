@@ -232,6 +232,7 @@ class Tree:
         self.count_in_flight = self.in_flight_rule != "ignore"
         self._levels: dict[tuple[str, int], list[int]] = {}
         self._distinct: dict[tuple[int, int], bool] = {}
+        self.changes = 0   # counts the nodes' changes of place: expansions, a new root
         self.reset()
 
     def reset(self) -> None:
@@ -291,6 +292,7 @@ class Tree:
 
     def expand(self, node: Node, depth: int) -> None:
         """Give a node at this depth its children."""
+        self.changes += 1
         node.children = [self.new_node() for _ in range(math.prod(self.splits_at(depth)))]
 
     def set_root(self, root: Node) -> None:
@@ -304,6 +306,7 @@ class Tree:
             self.shape = shape
             if self._fits(root, 0):
                 self.root = root
+                self.changes += 1
                 return
         self.shape = "twin-free"
         raise ValueError("wrong number of candidates")

@@ -15,7 +15,7 @@ from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
 from ringmaster.tuning.parameters import McParameter as Parameter
 from ringmaster.tuning.scales import EXPLICIT, LINEAR, LOG
-from ringmaster.tuning.tree import Tree, cube_coordinates, edges_touched, parameters_for_path
+from ringmaster.tuning.tree import Node, Tree, cube_coordinates, edges_touched, parameters_for_path
 
 TWINS_CTL = """competition_type = 'mc_tuner'
 players = {'opp': Player('gnugo')}
@@ -167,14 +167,19 @@ def test_an_integer_split_whose_candidates_all_differ_is_accepted(scale, split, 
     assert [tuner.convert(tuner.tree.parameters_for_path((i,)))[0] for i in range(split)] == values
 
 
-def test_an_integer_split_making_twins_names_the_control_files_line(write_ctl):
+def test_an_integer_split_making_twins_is_refused_for_a_new_event_naming_the_control_files_line(write_ctl):
+    # Refused when the event starts (a fresh run, `check`), not as the control file loads: an older
+    # ringmaster's event with such a split must still show, report and resume.
     text = TWINS_CTL.replace("SCALE", "LINEAR(0, 3, integer=True)").replace("SPLIT", "8")
-    with pytest.raises(ControlFileError) as info:
-        load_control_file(write_ctl(text)).make_competition()
-    assert str(info.value) == (
+    tuner = load_control_file(write_ctl(text)).make_competition()
+    expected = (
         "error in control file comp.ctl line 13: parameter n: 'split' is 8, but its integer scale has only 4 "
         "different values at the centres of its 8 divisions, so that some candidates would be twins; use "
         "split=4")
+    for start in (tuner.set_clean_status, tuner.get_player_checks):
+        with pytest.raises(ControlFileError) as info:
+            start()
+        assert str(info.value) == expected
 
 
 def test_parameter_constructor_checks_its_arguments():
@@ -773,6 +778,13 @@ def test_allowed_control_file_changes_are_accepted():
     assert other.tree.new_node().prior_visits == 4
 
 
+def older_status(tuner):
+    """The tuner's state without what this ringmaster adds to an older one's (candidate_values)."""
+    status = tuner.get_status()
+    del status["candidate_values"]
+    return status
+
+
 # Written by the ringmaster before twin-free trees (d9a8e36) for twins_config() after 12 games: its
 # candidate 3 (c 0.75, heavy) was split into 4, heavy in each (twins: 3 > 0 and 3 > 1, 3 > 2 and 3 > 3).
 OLD_TWINS_STATE = {
@@ -797,7 +809,7 @@ def test_a_state_whose_tree_split_a_used_up_list_resumes_in_its_older_shape():
     tuner = make_tuner(twins_config())
     tuner.set_status(json.loads(json.dumps(OLD_TWINS_STATE)))
     assert tuner.tree.shape == "uniform"
-    assert tuner.get_status() == OLD_TWINS_STATE
+    assert older_status(tuner) == OLD_TWINS_STATE
     # Its candidates are where the older ringmaster put them, twins included.
     assert [tuner.convert(tuner.tree.parameters_for_path((3, i))) for i in range(4)] == [
         (0.625, "heavy"), (0.625, "heavy"), (0.875, "heavy"), (0.875, "heavy")]
@@ -819,7 +831,7 @@ def test_an_older_state_that_split_nothing_below_the_first_level_resumes_twin_fr
     status["tree"][4][3][4] = None
     tuner = make_tuner(twins_config())
     tuner.set_status(status)
-    assert tuner.tree.shape == "twin-free" and tuner.get_status() == status
+    assert tuner.tree.shape == "twin-free" and older_status(tuner) == status
     play_tree(tuner.tree, 200)
     assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
 
@@ -891,7 +903,7 @@ def test_a_state_whose_tree_split_an_integer_scale_again_resumes_in_its_older_sh
     tuner = make_tuner(int_config())
     tuner.set_status(json.loads(json.dumps(MAIN_INTEGER_STATE)))
     assert tuner.tree.shape == "lists"
-    assert tuner.get_status() == MAIN_INTEGER_STATE
+    assert older_status(tuner) == MAIN_INTEGER_STATE
     # Its candidates are where main's ringmaster put them, twins included.
     assert [tuner.convert(tuner.tree.parameters_for_path(path)) for path in ((0, 3), (2, 1), (2, 3))] == [
         (1, 0.375), (1, 0.375), (2, 0.375)]
@@ -909,7 +921,7 @@ def test_a_state_that_split_an_integer_scale_but_not_a_used_up_list_resumes_in_t
     tuner = make_tuner(mixed_config())
     tuner.set_status(json.loads(json.dumps(MAIN_MIXED_STATE)))
     assert tuner.tree.shape == "lists"
-    assert tuner.get_status() == MAIN_MIXED_STATE
+    assert older_status(tuner) == MAIN_MIXED_STATE
     assert [tuner.convert(tuner.tree.parameters_for_path(path)) for path in ((0, 1), (2, 0), (2, 1))] == [
         (1, "light"), (1, "light"), (2, "light")]
     assert tuner.verdict().warnings == [INTEGER_TWINS_WARNING]
@@ -928,7 +940,7 @@ def test_a_uniform_state_that_split_a_list_and_an_integer_scale_again_warns_of_b
     status["tree"][4][1][4] = status["tree"][4][2][4] = None
     tuner = make_tuner(mixed_config())
     tuner.set_status(status)
-    assert tuner.tree.shape == "uniform" and tuner.get_status() == status
+    assert tuner.tree.shape == "uniform" and older_status(tuner) == status
     assert tuner.verdict().warnings[0].startswith(
         "warning: this run's tree keeps the shape an older ringmaster gave it, which splits the EXPLICIT "
         "list of policy and the integer scale of n again once the values are used up, so candidates below "
@@ -940,7 +952,7 @@ def test_an_integer_state_that_split_nothing_below_the_first_level_resumes_twin_
     status["tree"][4][0][4] = status["tree"][4][2][4] = None
     tuner = make_tuner(int_config())
     tuner.set_status(status)
-    assert tuner.tree.shape == "twin-free" and tuner.get_status() == status
+    assert tuner.tree.shape == "twin-free" and older_status(tuner) == status
 
 
 # Reports
@@ -1025,3 +1037,123 @@ def test_json_report():
     # Numbers as numbers: the Elo of 1/3 is -400 log10(2).
     assert data["best"]["elo"] == pytest.approx(-400 * math.log10(2))
     assert all(isinstance(x, float) for x in (data["best"]["elo_low"], data["best"]["elo_high"]))
+
+
+# Written by the ringmaster before first-level integer twins were refused (d9a8e36) for
+# first_level_twins_config() after 12 games (seed 3, won or lost at random.Random(4)): a's 5 candidates
+# are 1, 2, 2, 2, 3, so candidates 3 (a 2, b 1) and 5 (a 2, b 1) are twins.
+OLD_FIRST_LEVEL_TWINS_STATE = {
+    "scheduler": {"next_new": 12, "unfixed": []},
+    "tree": [2, 1, 12, 8, [[2, 1, 0, 0, None], [2, 1, 0, 0, None], [2, 1, 2, 1, None], [2, 1, 8, 6, None],
+                           [2, 1, 1, 1, None], [2, 1, 0, 0, None], [2, 1, 0, 0, None], [2, 1, 0, 0, None],
+                           [2, 1, 0, 0, None], [2, 1, 1, 0, None]]],
+    "opponent_description": None, "codes": ["a", "b"], "splits": [5, 2],
+    "check_values": [["1", "0"], ["3", "1"]],
+    "confirmation": {"parameters": None, "label": "", "scheduler": {"next_new": 0, "unfixed": []}, "won": 0,
+                     "jigos": 0, "unknown": 0, "played": 0, "against": "opponent"},
+    "opponent": "opp", "candidate_colour": "w"}
+
+
+def first_level_twins_config():
+    """a split 5 over 1, 2 and 3 (twins at the first level: refused for a new event), and b."""
+    return default_config(initial_visits=2, initial_wins=1, exploration_coefficient=0.5, parameters=[
+        Parameter("a", scale=LINEAR(1, 3, integer=True), split=5),
+        Parameter("b", scale=LINEAR(0, 1, integer=True), split=2)])
+
+
+FIRST_LEVEL_TWINS_WARNING = (
+    "warning: parameter a: the first level splits its integer scale into 5, though it has only 3 different "
+    "values at their centres (an older ringmaster allowed it), so candidates that differ only in it may be "
+    "twins sharing the games of one; start afresh with `ringmaster reset` with split=3 for a tree without "
+    "them")
+
+
+def older_tuner(config):
+    """A tuner loaded from config as for an event whose state is about to be loaded (no clean status)."""
+    tuner = McTuner("mctstest")
+    tuner.initialise_from_control_file(config)
+    tuner.rng = random.Random(1)
+    return tuner
+
+
+def test_an_older_state_with_first_level_integer_twins_shows_reports_and_resumes_in_its_shape():
+    tuner = older_tuner(first_level_twins_config())
+    with pytest.raises(ControlFileError, match="^parameter a: 'split' is 5, but its integer scale has "):
+        tuner.get_player_checks()   # `check`, with no state loaded
+    tuner.set_status(json.loads(json.dumps(OLD_FIRST_LEVEL_TWINS_STATE)))
+    assert tuner.tree.shape == "twin-free"
+    assert tuner.tree.root == Node.from_json(OLD_FIRST_LEVEL_TWINS_STATE["tree"])
+    assert [tuner.convert(tuner.tree.parameters_for_path((i,))) for i in (3, 5)] == [(2, 1), (2, 1)]
+    # show and report: the verdict warns of the twins and names the remedy.
+    assert tuner.verdict().warnings[0] == FIRST_LEVEL_TWINS_WARNING
+    assert FIRST_LEVEL_TWINS_WARNING in report(tuner, "full")
+    assert "\n12 tuning games played\n" in report(tuner)
+    # resume: its games stay with their candidates, and more are played on the same 10.
+    assert len(tuner.get_player_checks()) == 2
+    for _ in range(8):
+        job = tuner.get_game()
+        candidate_wins(tuner, job)
+    status = tuner.get_status()
+    assert status["splits"] == [5, 2] and status["tree"][2] == 20 and len(status["tree"][4]) == 10
+    assert all(node[2] >= old[2] and node[3] >= old[3]
+               for node, old in zip(status["tree"][4], OLD_FIRST_LEVEL_TWINS_STATE["tree"][4]))
+
+
+# What each candidate plays with, kept in the state (candidate_values)
+
+def rescaled_config(a=None, b=None):
+    """A depth-2 tree over a and b (by default 0 to 3 and 0 to 1), integer scales whose values decide how
+    it splits below the first level."""
+    return default_config(max_depth=2, initial_visits=2, initial_wins=1, parameters=[
+        Parameter("a", scale=a or LINEAR(0, 3, integer=True), split=2),
+        Parameter("b", scale=b or LINEAR(0, 1, integer=True), split=2)])
+
+
+def played_rescaled_status():
+    tuner = make_tuner(rescaled_config())
+    for _ in range(60):
+        candidate_wins(tuner, tuner.get_game())
+    return json.loads(json.dumps(tuner.get_status()))
+
+
+def test_a_scale_changed_with_the_same_ends_is_refused_where_it_moves_candidates_below_the_first_level():
+    # a 0..3 split 2 is split again below the first level (0, 1 | 2, 3) and b 0..1 is not; with a 0.5..2.5
+    # and b -1..2 (the same first-level candidates) it is the other way round, and the games recorded at
+    # depth 2 would belong to other candidates (0 > 0 was a 0, b 0; it would be a 1, b -1).
+    status = played_rescaled_status()
+    assert sorted(len(child[4] or []) for child in status["tree"][4]) == [0, 0, 0, 2]
+    changed = make_tuner(rescaled_config(LINEAR(0.5, 2.5, integer=True), LINEAR(-1, 2, integer=True)))
+    with pytest.raises(CompetitionError) as info:
+        changed.set_status(status)
+    assert str(info.value) == (
+        "parameter a: 'scale' (its values at the tree's 2 candidates at depth 2) is 1, 1 in the control file "
+        "but was different for the games so far; put it back, or start afresh with `ringmaster reset`")
+
+
+def test_an_unchanged_control_file_resumes_with_its_record_of_candidate_values():
+    status = played_rescaled_status()
+    assert [len(levels) for levels in status["candidate_values"]] == [2, 2]
+    resumed = make_tuner(rescaled_config())
+    resumed.set_status(status)
+    assert resumed.get_status() == status
+    # Another scale giving every candidate the same value is accepted.
+    make_tuner(rescaled_config(LINEAR(0, 3.2, integer=True))).set_status(status)
+
+
+def test_a_state_without_the_record_is_accepted_as_before_and_then_keeps_one():
+    status = played_rescaled_status()
+    del status["candidate_values"]
+    changed = make_tuner(rescaled_config(LINEAR(0.5, 2.5, integer=True), LINEAR(-1, 2, integer=True)))
+    changed.set_status(status)   # a state written before the record was kept: nothing to check against
+    assert [len(levels) for levels in changed.get_status()["candidate_values"]] == [2, 2]
+
+
+def test_the_record_notes_a_scale_failing_at_an_untried_candidate():
+    def scale(f):
+        return 1 / 0 if f > 0.8 else f
+    tuner = make_tuner(default_config(max_depth=2, parameters=[Parameter("p", scale=scale, split=2)]))
+    tuner.tree.expand(tuner.tree.root.children[1], 1)   # 0.625 and 0.875, which the scale can't give
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(default_config(max_depth=2, parameters=[Parameter("p", scale=scale, split=2)]))
+    restored.set_status(status)
+    assert restored.get_status()["candidate_values"] == status["candidate_values"]
