@@ -295,15 +295,35 @@ def main(argv: list[str] | None = None) -> NoReturn:
     """The console script: run sys.argv's command line and exit with its code.
 
     A standard stream that can't be flushed (a pipe whose reader ended, a terminal hung up)
-    is silenced first: Python's own flush at exit would print a traceback and exit 120.
+    is silenced first: Python's own flush at exit would print a traceback and exit 120. One
+    closed from the start is None, and skipped.
     """
+    reserve_standard_fds()
     code = run_command_line(sys.argv[1:] if argv is None else argv)
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:   # closed when the command started (`2>&-`)
+            continue
         try:
             stream.flush()
-        except OSError:
+        except (OSError, ValueError):   # ValueError: a stream closed here
             silence(stream)
     sys.exit(code)
+
+
+def reserve_standard_fds() -> None:
+    """Open /dev/null on each of fds 0-2 closed when the command started (`>&-`, `2>&-`; Python
+    has made its stream None), so that no file the run opens (its log, its state) gets that
+    number, to be written by whatever writes there: a child's inherited stderr, a fatal error."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)   # the lowest free number: fd itself
+            if null == fd:
+                os.set_inheritable(fd, True)
+            else:
+                os.dup2(null, fd)
+                os.close(null)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,14 @@ from __future__ import annotations
 import errno
 import io
 import os
+import select
 import sys
 import time
 from collections import deque
 from typing import Any, TextIO
 
-from ringmaster.errors import OutputClosed
+from ringmaster.errors import OutputClosed, StorageError
+from ringmaster.files import storage_error
 from ringmaster.stats.timing import progress_line
 
 DELIMITER = "-" * 78
@@ -32,31 +34,66 @@ def silence(stream: Any) -> None:
         os.close(devnull)
 
 
-def write_out(stream: TextIO, text: str) -> None:
-    """Write text to standard output (stream) at once. Raises OutputClosed if it can't be
-    written (`run x.ctl | head -2`), having silenced it."""
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""The errors of a write to a file on a full disk (or over its owner's quota)."""
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """Write text to stream and flush it. A real file's text goes straight to its descriptor,
+    whole: one left non-blocking (by some CI runners) that is full (EAGAIN) is waited for, as
+    a blocking one would be (Python's buffered layers would lose or repeat part of it)."""
     try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):   # not a real file (a test's capture)
         stream.write(text)
         stream.flush()
+        return
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    stream.flush()   # what was written through the stream before, first
+    while data:
+        try:
+            data = data[os.write(fd, data):]
+        except BlockingIOError:
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+            poller.poll()
+
+
+def write_out(stream: TextIO | None, text: str) -> None:
+    """Write text to standard output (stream) at once.
+
+    A stream closed when the run started (None: `>&-`) takes nothing, and the run plays on:
+    nobody will read it. One that fails is silenced, and raises OutputClosed (the reader
+    ended: `run x.ctl | head -2`), or StorageError for a file on a full disk.
+    """
+    if stream is None:
+        return
+    try:
+        _write(stream, text)
     except OSError as exc:
         silence(stream)
+        if exc.errno in DISK_FULL:
+            raise storage_error(exc, "standard output") from None
         closed = exc.errno in (errno.EPIPE, errno.EIO)   # the reader ended; the terminal hung up
         raise OutputClosed(f"standard output {'was closed' if closed else 'cannot be written'} "
                            f"({exc.strerror or exc})") from None
 
 
-def write_err(stream: TextIO, text: str) -> None:
-    """Write text to standard error at once; if it can't be written (a terminal hung up), the
-    run goes on without it: the log has every warning."""
+def write_err(stream: TextIO | None, text: str) -> None:
+    """Write text to standard error at once; if it can't be written (closed when the run
+    started, a terminal hung up, a full disk), the run goes on without it: the log has every
+    warning."""
+    if stream is None:
+        return
     try:
-        stream.write(text)
-        stream.flush()
+        _write(stream, text)
     except OSError:
         silence(stream)
 
 
 def say(line: str) -> None:
-    """A line for the user on standard output (run's start-up checks). Raises OutputClosed."""
+    """A line for the user on standard output (run's start-up checks). Raises OutputClosed
+    or StorageError, as write_out()."""
     write_out(sys.stdout, line + "\n")
 
 
@@ -66,8 +103,9 @@ class Presenter:
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None,
                  min_interval: float = 0.2) -> None:
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
+        # None: closed when the run started (`>&-`, `2>&-`); writes to it are skipped
+        self.out = out if out is not None else sys.stdout
+        self.err = err if err is not None else sys.stderr
         self.is_tty = hasattr(self.out, "isatty") and self.out.isatty()
         self.results: deque[str] = deque(maxlen=6)
         self.warnings: deque[str] = deque(maxlen=4)
@@ -76,21 +114,24 @@ class Presenter:
         self.min_interval = min_interval
         self._last_draw = 0.0
         self._last_text = ""
-        self.closed: OutputClosed | None = None   # standard output found closed
+        # standard output found closed (OutputClosed) or on a full disk (StorageError)
+        self.closed: OutputClosed | StorageError | None = None
 
     def _write_out(self, text: str, stream: TextIO | None = None) -> None:
         """Write to standard output (self.out unless given), unless it was found closed; a
         closure is kept for raise_if_closed()."""
         if self.closed is None:
             try:
-                write_out(stream or self.out, text)
-            except OutputClosed as exc:
+                write_out(stream if stream is not None else self.out, text)
+            except (OutputClosed, StorageError) as exc:
                 self.closed = exc
 
-    def raise_if_closed(self) -> None:
-        """Raises OutputClosed if standard output was found closed. Asked between the loop's
-        deliveries, so that every game finished meanwhile is recorded first."""
-        if self.closed is not None:
+    def raise_if_closed(self, final: bool = False) -> None:
+        """Raises OutputClosed or StorageError if standard output was found closed or on a full
+        disk. Asked between the loop's deliveries, so that every game finished meanwhile is
+        recorded first; and after the final report (final), when only a full disk is an error
+        (the reader of a pipe that closed chose to stop; a file lacks what it should hold)."""
+        if self.closed is not None and not (final and isinstance(self.closed, OutputClosed)):
             raise self.closed
 
     def attach(self, ringmaster: Any) -> None:
@@ -182,7 +223,9 @@ class QuietPresenter(Presenter):
             out = io.StringIO()
             self.ringmaster.competition.write_screen_report(out)
             out.write(progress_line(self.ringmaster.reports.progress()) + "\n")
-            self._write_out(out.getvalue(), self.final_out or sys.stdout)
+            target = self.final_out if self.final_out is not None else sys.stdout
+            if target is not None:   # None: closed when the run started
+                self._write_out(out.getvalue(), target)
 
     def draw(self) -> None:
         pass

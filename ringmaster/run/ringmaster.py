@@ -515,6 +515,7 @@ class Ringmaster(JobSource):
         self.write_report()
         if self.presenter is not None:
             self.presenter.refresh(final=True)
+            self.presenter.raise_if_closed(final=True)   # `run x.ctl > out.txt` on a full disk
         if self.stopping_for_voids:
             raise RunHalted("run halted: too many void games; see the log file")
 

@@ -639,3 +639,33 @@ def test_a_runs_files_follow_the_umask(write_ctl, umask):
     for path in (".report", ".status", ".hist", ".log", ".html", ".games/0_0.sgf"):
         assert stat.S_IMODE(os.stat(base + path).st_mode) == 0o666 & ~umask, path
     assert stat.S_IMODE(os.stat(base + ".games").st_mode) == 0o777 & ~umask
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("closed", [1, 2])
+def test_a_command_started_with_a_standard_stream_closed_exits_0(closed):
+    # `ringmaster --version 2>&-` (or `>&-`) exited 1 with a traceback: main's last flush
+    # called None.flush() (Python makes a stream closed at start None).
+    def close() -> None:
+        os.close(closed)
+    keep = subprocess.PIPE if closed == 1 else None
+    proc = subprocess.run([sys.executable, "-m", "ringmaster", "--version"], preexec_fn=close,
+                          stdout=subprocess.PIPE if closed == 2 else None, stderr=keep,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    if closed == 2:
+        assert proc.stdout.startswith(b"ringmaster, version ")
+    else:
+        assert proc.stderr == b""
+
+
+def test_a_standard_fd_closed_at_start_gets_dev_null_not_the_runs_next_file():
+    # Left closed, fd 2 would be the number of the next file opened (the log, the state), where
+    # anything writing to "stderr" (a child's inherited one, a fatal error) would then write.
+    script = ("import os, sys; from ringmaster.cli import reserve_standard_fds; "
+              "reserve_standard_fds(); f = open(os.devnull); "
+              "print(sys.stderr, f.fileno() > 2, os.readlink('/proc/self/fd/2'), "
+              "os.get_inheritable(2))")
+    proc = subprocess.run([sys.executable, "-c", script], preexec_fn=lambda: os.close(2),
+                          stdout=subprocess.PIPE, text=True, timeout=60)
+    assert proc.stdout == "None True /dev/null True\n"

@@ -76,3 +76,75 @@ def test_a_closed_output_is_kept_until_asked_and_a_dead_stderr_is_ignored():
     presenter.close()
     with pytest.raises(OutputClosed, match=r"^standard output was closed \(Broken pipe\)$"):
         presenter.raise_if_closed()
+
+
+def test_streams_closed_from_the_start_are_quiet(monkeypatch):
+    # Started with `>&- 2>&-`, Python makes sys.stdout and sys.stderr None: the first warning
+    # (AttributeError on None.write) was an internal error, and so was say()'s first line.
+    from ringmaster.run.display import QuietPresenter, say
+    monkeypatch.setattr("sys.stdout", None)
+    monkeypatch.setattr("sys.stderr", None)
+    say("running startup checks on all players")
+    for presenter in (Presenter(), QuietPresenter()):
+        assert not presenter.is_tty
+        presenter.game_finished(types.SimpleNamespace(game_id="0_1"), "b beat w")
+        presenter.warning("a worker process died")
+        presenter.notice("interrupted: stopping the games in progress")
+        presenter.close()
+        presenter.raise_if_closed()   # nobody will read it: the run goes on to its end
+        presenter.raise_if_closed(final=True)
+
+
+def test_a_non_blocking_output_that_is_full_is_waited_for_not_closed():
+    # Some CI runners leave stdout non-blocking: a full pipe's EAGAIN was taken for a closed
+    # output, and stopped the run.
+    import threading
+    import time
+
+    from ringmaster.run.display import write_out
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    stream = open(write_end, "w", encoding="utf-8")
+    received = []
+
+    def reader() -> None:
+        time.sleep(0.3)   # the pipe fills meanwhile
+        with open(read_end, "rb") as f:
+            received.append(f.read())
+    thread = threading.Thread(target=reader)
+    thread.start()
+    text = "".join(f"game {i}: b beat w\n" for i in range(40000))   # far more than a pipe holds
+    try:
+        write_out(stream, text)
+        write_out(stream, "last line\n")
+    finally:
+        stream.close()
+        thread.join(10)
+    assert received == [(text + "last line\n").encode()]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_under_standard_output_is_a_storage_error_not_a_closed_output():
+    # ENOSPC (stdout sent to a file on a full disk) said "standard output cannot be written"
+    # and exited 3, as if the reader had gone.
+    from ringmaster.errors import StorageError
+    from ringmaster.run.display import write_out
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        with pytest.raises(StorageError,
+                           match=r"^can't write standard output: No space left on device$"):
+            write_out(full, "game 0_1: b beat w\n")
+    with open("/dev/full", "w", encoding="utf-8") as full:   # the last was silenced
+        presenter = Presenter(out=full, err=io.StringIO())
+        presenter.game_finished(types.SimpleNamespace(game_id="0_1"), "b beat w")
+        with pytest.raises(StorageError, match="No space left on device"):
+            presenter.raise_if_closed()
+        with pytest.raises(StorageError):   # a full disk loses the final report: still an error
+            presenter.raise_if_closed(final=True)
+
+
+def test_a_closed_pipe_found_by_the_final_report_is_not_an_error():
+    presenter = Presenter(out=ClosedPipe(errno.EPIPE), err=io.StringIO())
+    presenter.game_finished(types.SimpleNamespace(game_id="0_1"), "b beat w")
+    presenter.raise_if_closed(final=True)   # the reader chose to stop; nothing is lost
+    with pytest.raises(OutputClosed):
+        presenter.raise_if_closed()

@@ -1105,3 +1105,84 @@ def test_a_closed_standard_output_stops_the_run_and_says_so(write_ctl):
     assert log.endswith("run ended\n")
     result = cli.invoke("run", ctl, "-q", "-g", "0")   # the state was saved, the run ended
     assert result.exit_code == 0 and "did not end" not in result.output, result.output
+
+
+def _closing(fd: int):
+    """A preexec_fn: the run starts with fd closed, as after `>&-` or `2>&-`."""
+    def preexec() -> None:
+        _default_sigint()
+        os.close(fd)
+    return preexec
+
+
+def _workers_of(proc: subprocess.Popen) -> list[int]:
+    from ringmaster.reaper import child_pids
+    own = open(f"/proc/{proc.pid}/cmdline", "rb").read()
+    return [pid for pid in child_pids(proc.pid) if open(f"/proc/{pid}/cmdline", "rb").read() == own]
+
+
+@pytest.mark.integration
+def test_a_run_started_with_stderr_closed_survives_its_warnings_and_exits_0(write_ctl):
+    # `run x.ctl -j 2 2>&-`: sys.stderr is None, and the first warning (a worker killed)
+    # was an internal error (exit 4); a run with no warning exited 1 at the final flush.
+    slow = ("--move-delay", "0.02")
+    games = 8
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(*slow), q=fake_engine_command(*slow),
+                                games=games))
+    proc = subprocess.Popen([sys.executable, "-m", "ringmaster.cli", "run", ctl, "-j", "2"],
+                            stdout=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_closing(2))
+    log = Path(ctl[:-4] + ".log")
+    deadline = time.monotonic() + 120
+    while not (log.exists() and "response from game" in log.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    workers = _workers_of(proc)
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)   # a warning: "a worker process died"
+    stdout, _ = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stdout[-2000:]
+    assert b"Traceback" not in stdout and b"internal error" not in stdout
+    assert stdout.count(b"\ngame ") >= games   # the display went on after the warning
+    check_consistent(ctl, games)
+    text = log.read_text()
+    assert "a worker process died" in text and text.endswith("run ended\n")
+
+
+@pytest.mark.integration
+def test_a_run_started_with_stdout_closed_plays_to_the_end_quietly(write_ctl):
+    # `run x.ctl -j 2 >&-` (as a daemon starts it): nobody will read the display, so the run
+    # doesn't stop at its first line; it was an internal error (exit 4).
+    games = 6
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                                games=games))
+    for options in ([], ["-j", "2"], ["-q"]):
+        proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl, *options,
+                               "-g", "2"],
+                              stderr=subprocess.PIPE, preexec_fn=_closing(1), timeout=240)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert proc.stderr == b""
+    check_consistent(ctl, games)
+    assert Path(ctl[:-4] + ".log").read_text().endswith("run ended\n")
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("options", [["-j", "2"], ["-q"]])
+def test_a_full_disk_under_stdout_stops_the_run_with_one_line_exit_1(write_ctl, options):
+    # `run x.ctl > out.txt` on a full disk said "standard output cannot be written (No space
+    # left on device)" and exited 3; with -q (written only at the end) it wasn't noticed.
+    games = 4
+    ctl = write_ctl(playoff_ctl(p=fake_engine_command(), q=fake_engine_command("--name", "q"),
+                                games=games))
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "ringmaster.cli", "run", ctl, *options],
+                              stdout=full, stderr=subprocess.PIPE, timeout=240,
+                              start_new_session=True, preexec_fn=_default_sigint)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.decode().splitlines() == [
+        "ringmaster: can't write standard output: No space left on device"]
+    assert Path(ctl[:-4] + ".log").read_text().endswith("run ended\n")
+    result = cli.invoke("run", ctl, "-q")   # the state was saved: the run goes on
+    assert result.exit_code == 0 and "did not end" not in result.output, result.output
+    check_consistent(ctl, games)
