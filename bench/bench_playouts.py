@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.rng import new_rng_state
 from players.engines.go_uct.search import SearchConfig, make_searcher
 from players.engines.go_uct.uct import UctParams
 from players.games import go_board
@@ -153,7 +154,7 @@ def rate(run, seconds: float) -> float:
 def ours(heavy: bool, seconds: float) -> float:
     board = GoGame(SIZE).initial_state().board
     table = patterns.default_table()
-    rng = playout.new_rng_state(1)
+    rng = new_rng_state(1)
 
     def run(k):
         playout.playout_many(board, SIZE, go_board.BLACK, -1, -1, 0, 3 * SIZE * SIZE,

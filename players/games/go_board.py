@@ -3,7 +3,7 @@
 A position is a padded int8 array of (n + 2) ** 2 points: EMPTY, BLACK, WHITE
 or BORDER, with point (row, col) at (row + 1) * (n + 2) + col + 1. Rows count
 from the bottom, as in sgfmill. These kernels use flood fills; the playouts
-in players/engines/go_uct/playout.py keep incremental group data instead.
+in players/engines/go_uct/ keep incremental group data instead (groups.py).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The features of colour playing the empty point p, in FEATURES order:
                  it in atari), unless p is itself a bad self-atari
   near        -- (4 - d) / 3 where d <= 3 is the Manhattan distance from the last move
   ladder      -- 1 if p extends an own adjacent group in atari that is lost however it runs
-                 (playout.escape_fails: a ladder that catches it, or too few liberties) (bad)
+                 (tactics.escape_fails: a ladder that catches it, or too few liberties) (bad)
   shape       -- the learnt value of p's 3x3 neighbourhood (shapes: log2 of how much likelier
                  a strong player picks it than the mean point, -3 to 3): visits that win above
                  0, visits that lose below
@@ -26,14 +26,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct.playout import (
-    INLINE,
-    KERNEL,
-    escape_fails,
-    in_atari,
-    is_bad_self_atari,
-    pattern_code,
-)
+from players.engines.go_uct.groups import in_atari
+from players.engines.go_uct.kernels import INLINE, KERNEL
+from players.engines.go_uct.playout import pattern_code
+from players.engines.go_uct.tactics import escape_fails, is_bad_self_atari
 
 FEATURES = ("capture", "escape", "self_atari", "pattern", "edge", "atari", "near", "ladder",
             "shape")
@@ -87,7 +83,7 @@ def _has_two_liberties(board, width, nxt, g):
 def features(work, n, p, colour, last, patterns, shapes, out):
     """Fill out[len(FEATURES)] with the features of colour playing the empty point p.
 
-    work is a playout workspace holding the position (see playout.load_board);
+    work is a playout workspace holding the position (see groups.load_board);
     last is the previous move's point, -1 for a pass or none; patterns is
     patterns.default_table(), shapes the value of each neighbourhood code
     (shapes.shipped_table(), or zeros).

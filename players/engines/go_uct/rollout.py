@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.rng import new_rng_state
 from players.games import go_board
 from players.games.go import GoGame, GoState
 
@@ -36,7 +37,7 @@ class GoRolloutEvaluator:
         self.threads = threads
         self.patterns = patterns.default_table()
         self.max_moves = 3 * game.size * game.size
-        self._rngs = [playout.new_rng_state(seed * 1009 + i) for i in range(threads)]
+        self._rngs = [new_rng_state(seed * 1009 + i) for i in range(threads)]
         self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def close(self) -> None:

@@ -3,7 +3,7 @@
 The tree lives in flat arrays: a node owns a contiguous block of edges, one
 per sensible move (legal, not self-capture, not filling the mover's own eye)
 and pass. A simulation replays the tree moves on a playout workspace (see
-playout.load_board), expands the child reached when its edge has enough
+groups.load_board), expands the child reached when its edge has enough
 visits, plays the rest of the game with the playout policy, and backs up the
 result: wins on the path, and all-moves-as-first (AMAF) wins on every
 sibling edge whose move the same colour played later in the simulation.
@@ -36,19 +36,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from players.engines.go_uct import patterns, playout, priors, shapes
+from players.engines.go_uct import patterns, priors, shapes
 from players.engines.go_uct.atomics import atomic_add
-from players.engines.go_uct.playout import (
-    INLINE,
-    KERNEL,
-    continue_playout,
-    learn_replies,
-    load_board,
-    new_workspace,
-    play_on,
-    playable,
-    rand_below,
-)
+from players.engines.go_uct.groups import load_board, new_workspace, play_on
+from players.engines.go_uct.kernels import INLINE, KERNEL
+from players.engines.go_uct.last_good_reply import learn_replies, new_replies, no_replies
+from players.engines.go_uct.playout import continue_playout
+from players.engines.go_uct.rng import new_rng_state, rand_below
+from players.engines.go_uct.tactics import CAPTURE_LEFT, LADDER_CHASE, LADDER_ESCAPE, playable
 from players.games import go_board
 
 
@@ -266,7 +261,7 @@ def run_simulations(tree, work, root_board, n, root_colour, root_ko, root_last, 
     shapes the shape prior's table (priors.features),
     scratch room for the features, scores room for one number per edge;
     replies the last-good-reply table the playouts use and every simulation
-    updates (playout.learn_replies), or empty for none; tactics the heavy
+    updates (last_good_reply.learn_replies), or empty for none; tactics the heavy
     playouts' flags (playout.continue_playout).
     """
     node_first, node_count, node_n, e_move, e_child, e_n, e_w, e_an, e_aw, e_pn, e_pw, e_vl = tree
@@ -356,7 +351,7 @@ class _Worker:
 
     def __init__(self, n: int, max_moves: int, seed: int) -> None:
         self.work = new_workspace(n)
-        self.rng = playout.new_rng_state(seed)
+        self.rng = new_rng_state(seed)
         self.record = np.zeros(max_moves + 400, np.int32)
         self.path_nodes = np.zeros(300, np.int32)
         self.path_edges = np.zeros(300, np.int32)
@@ -395,10 +390,10 @@ class FastUct:
         self.weights = priors.weights(params.prior_weight, params.prior_factors())
         self.workers = [_Worker(n, self.max_moves, seed * 7919 + i) for i in range(threads)]
         # One table that all threads share, as the tree is: a lost update is a lost reply.
-        self.replies = playout.new_replies(n) if params.lgrf else playout.no_replies()
-        self.tactics = (playout.LADDER_ESCAPE * params.ladders
-                        + playout.LADDER_CHASE * params.ladder_chase
-                        + playout.CAPTURE_LEFT * params.capture_left)
+        self.replies = new_replies(n) if params.lgrf else no_replies()
+        self.tactics = (LADDER_ESCAPE * params.ladders
+                        + LADDER_CHASE * params.ladder_chase
+                        + CAPTURE_LEFT * params.capture_left)
         self.tree = None
         self._spare = None
         self._root: tuple | None = None  # (board, colour, passes) of the last root

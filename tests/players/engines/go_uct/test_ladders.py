@@ -1,9 +1,13 @@
-"""Ladder reading (playout.escape_fails) on hand-read positions, and heavy playouts using it."""
+"""Ladder reading (tactics.escape_fails) on hand-read positions, and heavy playouts using it."""
 
 import numpy as np
 import pytest
 
-from players.engines.go_uct import patterns, playout
+from players.engines.go_uct import patterns, playout, tactics
+from players.engines.go_uct.groups import load_board, new_workspace
+from players.engines.go_uct.last_good_reply import no_replies
+from players.engines.go_uct.rng import new_rng_state
+from players.engines.go_uct.tactics import LADDER_CHASE, LADDER_ESCAPE
 from players.games import go_board
 from players.games.go import state_from_diagram
 
@@ -41,7 +45,7 @@ def escape_fails(diagram, vertex, depth=N):
     board = state_from_diagram(diagram).board
     before = board.copy()
     stack = np.zeros(2 * (N + 2) ** 2, np.int32)
-    lost = playout.escape_fails(board, N + 2, point(vertex), depth, stack)
+    lost = tactics.escape_fails(board, N + 2, point(vertex), depth, stack)
     assert np.array_equal(board, before)   # the reading leaves the board as it was
     return lost
 
@@ -75,14 +79,14 @@ def test_three_liberties_after_running_is_an_escape_and_one_is_lost():
 def first_moves(diagram, heavy, ladders, seeds=20, colour=go_board.WHITE, last="D5"):
     """The first move of playouts for colour, after the move last (Black's D5 atari)."""
     state = state_from_diagram(diagram)
-    work = playout.new_workspace(N)
+    work = new_workspace(N)
     record = np.zeros(4 * N * N, dtype=np.int32)
     firsts = []
     for seed in range(seeds):
-        playout.load_board(work, state.board, N)
+        load_board(work, state.board, N)
         playout.continue_playout(work, N, colour, -1, point(last), 0, len(record),
-                                 heavy, patterns.default_table(), playout.new_rng_state(seed),
-                                 record, 0, playout.no_replies(), ladders)
+                                 heavy, patterns.default_table(), new_rng_state(seed),
+                                 record, 0, no_replies(), ladders)
         firsts.append(int(record[0]))
     return firsts
 
@@ -91,13 +95,13 @@ def test_heavy_playouts_run_from_atari_unless_a_ladder_catches():
     # Without ladders White always runs to E4; with them the escape is no longer chosen,
     # and E4 comes only as one of the shape moves beside Black's D5 (as D4 does).
     assert set(first_moves(LADDER, True, 0)) == {point("E4")}
-    with_reading = first_moves(LADDER, True, playout.LADDER_ESCAPE)
+    with_reading = first_moves(LADDER, True, LADDER_ESCAPE)
     assert with_reading.count(point("E4")) <= 10 and len(set(with_reading)) >= 2
     # With a breaker on the path, running is still the move.
-    assert set(first_moves(with_stones(LADDER, C3="O"), True, playout.LADDER_ESCAPE)) == {
+    assert set(first_moves(with_stones(LADDER, C3="O"), True, LADDER_ESCAPE)) == {
         point("E4")}
     # Chasing alone leaves the escape as it was.
-    assert set(first_moves(LADDER, True, playout.LADDER_CHASE)) == {point("E4")}
+    assert set(first_moves(LADDER, True, LADDER_CHASE)) == {point("E4")}
 
 
 # White has just played E5, which has two liberties, D5 and E4.
@@ -108,15 +112,15 @@ def test_heavy_playouts_chase_the_last_move_into_a_ladder_that_catches():
     def chase(diagram, ladders):
         return first_moves(diagram, True, ladders, colour=go_board.BLACK, last="E5")
     # Black's D5 atari drives White down the ladder; E4 would let it out at D5.
-    assert set(chase(CHASE, playout.LADDER_CHASE)) == {point("D5")}
-    assert set(chase(CHASE, playout.LADDER_CHASE | playout.LADDER_ESCAPE)) == {point("D5")}
+    assert set(chase(CHASE, LADDER_CHASE)) == {point("D5")}
+    assert set(chase(CHASE, LADDER_CHASE | LADDER_ESCAPE)) == {point("D5")}
     assert len(set(chase(CHASE, 0))) >= 2
-    assert len(set(chase(CHASE, playout.LADDER_ESCAPE))) >= 2
+    assert len(set(chase(CHASE, LADDER_ESCAPE))) >= 2
     # With a breaker on the ladder's path there is nothing to chase.
-    assert len(set(chase(with_stones(CHASE, C3="O"), playout.LADDER_CHASE))) >= 2
+    assert len(set(chase(with_stones(CHASE, C3="O"), LADDER_CHASE))) >= 2
 
 
-@pytest.mark.parametrize("ladders", [0, playout.LADDER_ESCAPE | playout.LADDER_CHASE])
+@pytest.mark.parametrize("ladders", [0, LADDER_ESCAPE | LADDER_CHASE])
 def test_light_playouts_ignore_the_option(ladders):
     firsts = first_moves(LADDER, False, ladders)
     assert len(set(firsts)) > 5

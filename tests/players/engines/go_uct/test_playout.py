@@ -5,6 +5,10 @@ import pytest
 from sgfmill import boards
 
 from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.groups import load_board, new_workspace
+from players.engines.go_uct.last_good_reply import no_replies
+from players.engines.go_uct.rng import new_rng_state
+from players.engines.go_uct.tactics import CAPTURE_LEFT
 from players.games import go_board
 from players.games.go import GoGame, state_from_diagram
 from ringmaster.rules.go import GoRules
@@ -33,7 +37,7 @@ def is_self_capture(rules, colour, move):
 @pytest.mark.parametrize("size", [5, 9, 13])
 def test_playouts_play_legal_moves_and_score_like_referee(heavy, size):
     table = patterns.default_table()
-    rng_state = playout.new_rng_state(size + heavy)
+    rng_state = new_rng_state(size + heavy)
     game = GoGame(size)
     start = game.initial_state()
     for _ in range(10):
@@ -74,7 +78,7 @@ def test_playouts_never_fill_own_eyes():
     state = type(state)(state.board, go_board.BLACK)
     record = np.zeros(200, dtype=np.int32)
     eyes = {go_board.point_of(size, 0), go_board.point_of(size, 2 * size)}
-    rng_state = playout.new_rng_state(7)
+    rng_state = new_rng_state(7)
     for heavy in (False, True):
         for _ in range(20):
             _, moves = playout.playout_recorded(
@@ -116,10 +120,10 @@ def test_single_point_score_is_area_score_where_no_empty_points_touch(size):
 
 @pytest.mark.parametrize("size", [2, 5, 9])
 def test_final_score_and_area_score_agree_with_sgfmill_and_leave_the_workspace_as_it_was(size):
-    work = playout.new_workspace(size)
+    work = new_workspace(size)
     checked = 0
     for trial_board in random_boards(size, 10 + size, 200, [0.1, 0.4, 0.8]):
-        playout.load_board(work, trial_board, size)
+        load_board(work, trial_board, size)
         before = [array.copy() for array in work[:10]]
         score = go_board.area_score(trial_board, size)
         assert playout.final_score(work, size) == score
@@ -150,24 +154,24 @@ def first_moves_after(diagram, tactics, mine=(4, 5), seeds=20):
     as the tree leaves them in the record."""
     n = 9
     state = state_from_diagram(diagram)
-    work = playout.new_workspace(n)
+    work = new_workspace(n)
     own = go_board.point_of(n, mine[0] * n + mine[1])
     a9 = go_board.point_of(n, 8 * n)
     firsts = []
     for seed in range(seeds):
         record = np.zeros(4 * n * n, dtype=np.int32)
         record[:2] = own, a9
-        playout.load_board(work, state.board, n)
+        load_board(work, state.board, n)
         playout.continue_playout(work, n, go_board.BLACK, -1, a9, 0, len(record), True,
-                                 patterns.default_table(), playout.new_rng_state(seed), record, 2,
-                                 playout.no_replies(), tactics)
+                                 patterns.default_table(), new_rng_state(seed), record, 2,
+                                 no_replies(), tactics)
         firsts.append(int(record[2]))
     return firsts
 
 
 def test_heavy_playouts_capture_a_group_left_in_atari_beside_their_own_last_move():
     e4 = go_board.point_of(9, 3 * 9 + 4)
-    assert set(first_moves_after(LEFT_IN_ATARI, playout.CAPTURE_LEFT)) == {e4}
+    assert set(first_moves_after(LEFT_IN_ATARI, CAPTURE_LEFT)) == {e4}
     assert len(set(first_moves_after(LEFT_IN_ATARI, 0))) > 1
     # Not where Black's own last move (J1) is away from the group in atari.
-    assert len(set(first_moves_after(LEFT_IN_ATARI, playout.CAPTURE_LEFT, mine=(0, 8)))) > 1
+    assert len(set(first_moves_after(LEFT_IN_ATARI, CAPTURE_LEFT, mine=(0, 8)))) > 1

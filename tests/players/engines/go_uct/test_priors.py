@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from players.engines.go_uct import patterns, playout, priors, shapes
+from players.engines.go_uct import patterns, priors, shapes
 from players.engines.go_uct.engine import PRIOR_OPTIONS, MctsGenerator, build_parser, make_engine
+from players.engines.go_uct.groups import load_board, new_workspace
 from players.engines.go_uct.priors import FEATURES
 from players.engines.go_uct.uct import FastUct
 from players.games import go_board
@@ -25,8 +26,8 @@ NO_SHAPES = np.zeros(shapes.CODES)   # the shape prior's table has its own tests
 def features_of(diagram, vertex, colour=B, last=None):
     state = state_from_diagram(diagram)
     n = int(np.sqrt(len(state.board))) - 2
-    work = playout.new_workspace(n)
-    playout.load_board(work, state.board, n)
+    work = new_workspace(n)
+    load_board(work, state.board, n)
     out = np.zeros(len(FEATURES))
     priors.features(work, n, point(n, vertex), colour, -1 if last is None else point(n, last),
                     patterns.default_table(), NO_SHAPES, out)
@@ -151,7 +152,7 @@ def liberties(board, n, p):
 
 
 def lost_running(board, n, q, depth):
-    """playout.escape_fails read again with flood fills: is the group at q, in atari with its
+    """escape_fails read again with flood fills: is the group at q, in atari with its
     owner to move, lost however it runs (captures and liberties first, then the ladder)?"""
     width = n + 2
     board = board.copy()
@@ -225,7 +226,7 @@ def test_features_agree_with_the_reference_in_random_positions(seed):
     game = GoGame(n)
     table = patterns.default_table()
     rng = np.random.default_rng(seed)
-    work = playout.new_workspace(n)
+    work = new_workspace(n)
     out = np.zeros(len(FEATURES))
     checked = 0
     for length in (10, 25, 40, 55):
@@ -236,7 +237,7 @@ def test_features_agree_with_the_reference_in_random_positions(seed):
             if len(choices) == 0:
                 break
             state = game.apply(state, int(rng.choice(choices)))
-        playout.load_board(work, state.board, n)
+        load_board(work, state.board, n)
         # The tree asks only for the sensible moves (legal, no self-capture or own eye).
         sensible = go_board.sensible_mask(state.board, n, state.colour, state.ko)[:-1]
         for action in np.flatnonzero(sensible):
@@ -252,8 +253,8 @@ def test_features_agree_with_the_reference_in_random_positions(seed):
 
 def test_prior_adds_weighted_features_as_wins_or_losses():
     state = state_from_diagram(TACTICS)
-    work = playout.new_workspace(9)
-    playout.load_board(work, state.board, 9)
+    work = new_workspace(9)
+    load_board(work, state.board, 9)
     weight = priors.weights(20.0, {"capture": 1.0, "near": 0.5})
     p = point(9, "D3")
     scratch = np.zeros(len(FEATURES))
@@ -273,8 +274,8 @@ O X . O .
 . . . . .
 """
     state = state_from_diagram(diagram)
-    work = playout.new_workspace(5)
-    playout.load_board(work, state.board, 5)
+    work = new_workspace(5)
+    load_board(work, state.board, 5)
     visits, wins = priors.prior(work, 5, point(5, "C3"), B, -1, patterns.default_table(),
                                 NO_SHAPES, 10.0, weight, scratch)
     assert (visits, wins) == pytest.approx((30.0, 5.0))
@@ -315,8 +316,8 @@ def test_each_prior_option_changes_the_root_priors(name):
             state = game.apply(state, int(rng.choice(choices)))
         off = root_priors([option, "0"], state)
         on = root_priors([option, "2"], state)
-        work = playout.new_workspace(9)
-        playout.load_board(work, state.board, 9)
+        work = new_workspace(9)
+        load_board(work, state.board, 9)
         out = np.zeros(len(FEATURES))
         firing = []
         for move in on:

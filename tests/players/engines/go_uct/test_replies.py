@@ -4,6 +4,9 @@ import numpy as np
 import pytest
 
 from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.groups import load_board, new_workspace
+from players.engines.go_uct.last_good_reply import learn_replies, new_replies, no_replies
+from players.engines.go_uct.rng import new_rng_state
 from players.engines.go_uct.uct import FastUct, UctParams
 from players.games import go_board
 from players.games.go import GoGame, state_from_diagram
@@ -28,47 +31,47 @@ RECORD = np.array([A, B, C, -1, D, 0, 0], dtype=np.int32)
 
 
 def test_the_winner_s_moves_become_its_replies():
-    replies = playout.new_replies(N)
-    playout.learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 1.0)
+    replies = new_replies(N)
+    learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 1.0)
     stored = {i: int(r) for i, r in enumerate(replies) if r >= 0}
     # Black's D followed a pass: a pass is never replied to. White lost: nothing stored.
     assert stored == {reply_index(go_board.BLACK, LAST): A, reply_index(go_board.BLACK, B): C}
 
 
 def test_the_loser_s_move_is_forgotten_only_where_it_is_the_stored_reply():
-    replies = playout.new_replies(N)
+    replies = new_replies(N)
     replies[reply_index(go_board.WHITE, A)] = B   # White's B, as played: forgotten
     replies[reply_index(go_board.WHITE, C)] = E   # White passed after C: kept
     replies[reply_index(go_board.WHITE, LAST)] = E  # not a reply White played: kept
-    playout.learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 1.0)
+    learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 1.0)
     assert replies[reply_index(go_board.WHITE, A)] == -1
     assert replies[reply_index(go_board.WHITE, C)] == E
     assert replies[reply_index(go_board.WHITE, LAST)] == E
 
 
 def test_white_wins_store_white_s_replies_and_only_record_up_to_end_counts():
-    replies = playout.new_replies(N)
+    replies = new_replies(N)
     replies[reply_index(go_board.BLACK, LAST)] = A   # Black's A, as played: forgotten
     replies[reply_index(go_board.BLACK, B)] = C      # Black's C comes after end: kept
-    playout.learn_replies(replies, N, RECORD, 2, go_board.BLACK, LAST, 0.0)
+    learn_replies(replies, N, RECORD, 2, go_board.BLACK, LAST, 0.0)
     assert {i: int(r) for i, r in enumerate(replies) if r >= 0} == {
         reply_index(go_board.WHITE, A): B, reply_index(go_board.BLACK, B): C}
 
 
 def test_a_jigo_teaches_nothing():
-    replies = playout.new_replies(N)
+    replies = new_replies(N)
     replies[reply_index(go_board.WHITE, A)] = B
     before = replies.copy()
-    playout.learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 0.5)
+    learn_replies(replies, N, RECORD, 5, go_board.BLACK, LAST, 0.5)
     assert np.array_equal(replies, before)
 
 
 def first_playout_move(board, colour, last, replies, heavy, seed):
-    work = playout.new_workspace(N)
-    playout.load_board(work, board, N)
+    work = new_workspace(N)
+    load_board(work, board, N)
     record = np.zeros(4 * N * N, dtype=np.int32)
     playout.continue_playout(work, N, colour, -1, last, 0, len(record), heavy,
-                             patterns.default_table(), playout.new_rng_state(seed), record, 0,
+                             patterns.default_table(), new_rng_state(seed), record, 0,
                              replies, 0)
     return int(record[0])
 
@@ -82,13 +85,13 @@ def test_a_stored_reply_to_the_last_move_is_played_first(heavy):
         . . . . .
         . . . . .
         """)
-    replies = playout.new_replies(N)
+    replies = new_replies(N)
     replies[reply_index(go_board.WHITE, C)] = E
     firsts = {first_playout_move(state.board, go_board.WHITE, C, replies, heavy, seed)
               for seed in range(20)}
     assert firsts == {E}
     # Without the table, or replying to another move, the first move varies.
-    assert len({first_playout_move(state.board, go_board.WHITE, C, playout.no_replies(), heavy,
+    assert len({first_playout_move(state.board, go_board.WHITE, C, no_replies(), heavy,
                                    seed) for seed in range(20)}) > 1
     assert len({first_playout_move(state.board, go_board.WHITE, A, replies, heavy, seed)
                 for seed in range(20)}) > 1
@@ -106,7 +109,7 @@ def test_a_stored_reply_that_is_occupied_or_a_self_atari_is_not_played(heavy):
         . . . . .
         """)
     for reply in (D, E):
-        replies = playout.new_replies(N)
+        replies = new_replies(N)
         replies[reply_index(go_board.WHITE, C)] = reply
         firsts = {first_playout_move(state.board, go_board.WHITE, C, replies, heavy, seed)
                   for seed in range(20)}

@@ -7,6 +7,7 @@ import pytest
 from sgfmill import sgf
 
 from players.engines.go_uct import patterns, playout, priors, shapes
+from players.engines.go_uct.groups import load_board, new_workspace
 from players.engines.go_uct.priors import FEATURES
 from players.games.go import state_from_diagram
 
@@ -146,8 +147,8 @@ def test_the_command_learns_a_table(tmp_path, capsys):
 
 def test_a_shape_below_the_mean_adds_visits_that_lose():
     state = state_from_diagram(POSITION)
-    work = playout.new_workspace(6)
-    playout.load_board(work, state.board, 6)
+    work = new_workspace(6)
+    load_board(work, state.board, 6)
     p = int(np.flatnonzero(state.board == 0)[3])     # an empty point
     code = playout.pattern_code(state.board, 8, p, 1)
     scratch = np.zeros(len(FEATURES))

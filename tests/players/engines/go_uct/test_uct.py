@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from players.engines.go_uct import patterns, playout
+from players.engines.go_uct.rng import new_rng_state, rand_below
 from players.engines.go_uct.search import SearchConfig, make_searcher
+from players.engines.go_uct.tactics import CAPTURE_LEFT, LADDER_CHASE, LADDER_ESCAPE
 from players.engines.go_uct.uct import (
     FastUct,
     UctParams,
@@ -241,8 +243,8 @@ def test_patterns_match_in_every_orientation_and_colour():
 
 
 def test_rand_below_is_uniform():
-    rng = playout.new_rng_state(5)
-    draws = np.bincount([playout.rand_below(rng, 6) for _ in range(6000)], minlength=6)
+    rng = new_rng_state(5)
+    draws = np.bincount([rand_below(rng, 6) for _ in range(6000)], minlength=6)
     assert draws.min() > 880 and draws.max() < 1120
 
 
@@ -263,6 +265,6 @@ def test_a_stop_rule_is_asked_after_each_chunk_and_ends_the_search():
 
 
 def test_the_search_hands_its_playout_tactics_on_as_flags():
-    assert FastUct(7, 7.5, UctParams()).tactics == playout.LADDER_ESCAPE
+    assert FastUct(7, 7.5, UctParams()).tactics == LADDER_ESCAPE
     both = UctParams(ladders=False, ladder_chase=True, capture_left=True)
-    assert FastUct(7, 7.5, both).tactics == playout.LADDER_CHASE | playout.CAPTURE_LEFT
+    assert FastUct(7, 7.5, both).tactics == LADDER_CHASE | CAPTURE_LEFT
