@@ -123,7 +123,13 @@ def launch_player(spec: PlayerSpec, *, game_id: str, slot: int | None, colour: s
 
 GTP_IDS_HINT = (" (if the engine can't take GTP command ids, as in '1 protocol_version', "
                 "set gtp_ids=False in its Player)")
-"""Said where an engine fails its first command, which went with an id."""
+"""Said where an engine's first answer, to a command with an id, is garbled."""
+
+EXITED_HINT = (" (its stderr, which `ringmaster check` shows, says why: most often a bad option "
+               "or path; or, if the engine can't take GTP command ids, as in '1 protocol_version', "
+               "set gtp_ids=False in its Player)")
+"""Said where an engine's channel breaks on its first command, which went with an id: the
+engine may have failed to start (the usual case) or died on the id."""
 
 
 def greet_player(controller: GtpController, spec: PlayerSpec,
@@ -132,9 +138,10 @@ def greet_player(controller: GtpController, spec: PlayerSpec,
 
     Raises GtpChannelError or BadGtpResponse, with messages naming the
     player; the engine is then killed and its controller closed. Where the
-    first command, sent with an id, breaks the channel or has an answer that
-    is no number, the message suggests gtp_ids=False (an engine may die on,
-    or garble, a command with an id).
+    first command, sent with an id, has an answer that is no number, the
+    message suggests gtp_ids=False (an engine may garble a command with an
+    id); where it breaks the channel, the message points to the engine's
+    stderr first (a bad option or path is the usual cause), then gtp_ids.
     """
     hint = GTP_IDS_HINT if spec.gtp_ids else ""
     try:
@@ -144,7 +151,8 @@ def greet_player(controller: GtpController, spec: PlayerSpec,
             version = None
         except GtpChannelError as exc:
             raise type(exc)(str(exc).replace("'protocol_version'",   # the controller's words
-                                             "first command (protocol_version)", 1) + hint) from None
+                                             "first command (protocol_version)", 1)
+                            + (EXITED_HINT if spec.gtp_ids else "")) from None
         if version is not None:
             try:
                 ok = float(version.strip()) == 2.0

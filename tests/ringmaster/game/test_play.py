@@ -142,8 +142,9 @@ def test_an_engine_dying_on_command_ids_fails_its_check_suggesting_gtp_ids_and_p
     result = invoke("check", ctl(""))
     assert result.exit_code == 5
     assert ("player bad failed startup check: error reading response to first command "
-            "(protocol_version) from player bad: engine has closed the response channel (if "
-            "the engine can't take GTP command ids, as in '1 protocol_version', set "
+            "(protocol_version) from player bad: engine has closed the response channel (its "
+            "stderr, which `ringmaster check` shows, says why: most often a bad option or path; "
+            "or, if the engine can't take GTP command ids, as in '1 protocol_version', set "
             "gtp_ids=False in its Player)\n") in result.output
     path = ctl("gtp_ids=False")
     result = invoke("run", path, "-q", "-j", "2")
