@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from typing import Any
 
 from ringmaster.competitions.base import NO_GAME, NoGameAvailable, PlayerCheck
 from ringmaster.competitions.mc_tuner_reports import McTunerReports
 from ringmaster.competitions.scheduling import SimpleScheduler
-from ringmaster.competitions.state_changes import RESET_REMEDY, changed_since_state, parameters_changed
+from ringmaster.competitions.state_changes import (
+    RESET_REMEDY,
+    changed_since_state,
+    parameters_changed,
+    shown_apart,
+)
 from ringmaster.competitions.tuner import Tuner
 from ringmaster.competitions.tuner_values import describe_record
 from ringmaster.competitions.verdict import Verdict, edge_warning
@@ -96,6 +102,15 @@ def _probe_repr(scale: Any, f: float) -> str:
 def _digest(values: list[str]) -> str:
     """A short digest of a list of values' reprs."""
     return hashlib.sha256("\n".join(values).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _from_repr(text: str) -> Any:
+    """The value a state's repr of an engine parameter stands for (a number or a string), or the
+    text itself where it is no literal: what a refusal shows (0.0296, not 0.029575152732566275)."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
 
 
 class McTuner(McTunerReports, Tuner):
@@ -252,8 +267,9 @@ class McTuner(McTunerReports, Tuner):
             old_ends = [old_values[0][i], old_values[1][i]]
             new_ends = [values[0][i], values[1][i]]
             if old_ends != new_ends:
+                now, was = shown_apart([_from_repr(r) for r in new_ends], [_from_repr(r) for r in old_ends])
                 raise changed_since_state(f"parameter {spec.code}: 'scale' (its first and last candidates)",
-                                          " to ".join(new_ends), " to ".join(old_ends))
+                                          " to ".join(now), " to ".join(was))
 
     def set_status(self, status: dict[str, Any]) -> None:
         self.check_opponent_status(status)

@@ -717,8 +717,8 @@ REMEDY = "; put it back, or start afresh with `ringmaster reset`"
      "parameter initial_wins: 'split' is 11 in the control file but was 10 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
                      Parameter("initial_wins", scale=LINEAR(0, 99), split=10)]},
-     "parameter initial_wins: 'scale' (its first and last candidates) is 4.95 to 94.05000000000001 in the "
-     "control file but was 5.0 to 95.0 for the games so far" + REMEDY),
+     "parameter initial_wins: 'scale' (its first and last candidates) is 4.95 to 94.05 in the "
+     "control file but was 5 to 95 for the games so far" + REMEDY),
     ({"parameters": [Parameter("resign_at", scale=float, split=10),
                      Parameter("initial_wins", scale=LINEAR(0, 100), split=12)]},
      "parameter resign_at: 'split' is 10 in the control file but was 12 for the games so far" + REMEDY),
@@ -746,8 +746,19 @@ def test_a_changed_explicit_list_is_refused_naming_its_first_and_last_candidates
     with pytest.raises(CompetitionError) as info:
         make_tuner(changed).set_status(status)
     assert str(info.value) == (
-        "parameter policy: 'scale' (its first and last candidates) is 'light' to 'medium' in the control "
-        "file but was 'light' to 'heavy' for the games so far" + REMEDY)
+        "parameter policy: 'scale' (its first and last candidates) is light to medium in the control "
+        "file but was light to heavy for the games so far" + REMEDY)
+
+
+def test_a_changed_scale_is_shown_exactly_only_where_short_values_would_read_the_same():
+    status = json.loads(json.dumps(make_tuner().get_status()))
+    changed = default_config(parameters=[Parameter("resign_at", scale=float, split=12, format="rsn@ %.2f"),
+                                         Parameter("initial_wins", scale=LINEAR(0, 100.0001), split=10)])
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(changed).set_status(status)
+    assert str(info.value).startswith(
+        "parameter initial_wins: 'scale' (its first and last candidates) is 5.000005000000001 to 95.00009500000002 "
+        "in the control file but was 5.0 to 95.0 for the games so far")
 
 
 def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
