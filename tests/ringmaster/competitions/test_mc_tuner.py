@@ -757,8 +757,8 @@ def test_a_changed_scale_is_shown_exactly_only_where_short_values_would_read_the
     with pytest.raises(CompetitionError) as info:
         make_tuner(changed).set_status(status)
     assert str(info.value).startswith(
-        "parameter initial_wins: 'scale' (its first and last candidates) is 5.000005000000001 to 95.00009500000002 "
-        "in the control file but was 5.0 to 95.0 for the games so far")
+        "parameter initial_wins: 'scale' (its first and last candidates) is 5.000005000000001 to "
+        "95.00009500000002 in the control file but was 5.0 to 95.0 for the games so far")
 
 
 def test_a_changed_parameter_list_is_refused_for_a_state_without_codes():
