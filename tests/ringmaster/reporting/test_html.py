@@ -514,3 +514,31 @@ def test_every_competition_type_has_its_page():
     from ringmaster.competitions import COMPETITION_TYPES
     from ringmaster.reporting import html
     assert set(html.PAGES) == set(COMPETITION_TYPES)
+
+
+SWEEP_PLAYOFF = """
+competition_type = 'playoff'
+players = {'strong': Player('engine-s'), 'weak': Player('engine-w'), 'random': Player('engine-r')}
+board_size = 9
+komi = 7.5
+matchups = [
+    Matchup('strong', 'random', alternating=True, number_of_games=4),
+    Matchup('strong', 'weak', alternating=True, number_of_games=4),
+]
+"""
+
+
+def test_a_playoff_that_rates_no_player_says_so_in_words(write_ctl):
+    # The sweep's mcts_vs_random: one player won every game, so no group is rated; the page
+    # read "Ratings None: no two players are linked both ways", as if a value had leaked.
+    competition = load_control_file(write_ctl(SWEEP_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    while hasattr(job := competition.get_game(), "game_id"):
+        competition.process_game_result(make_result(job, "b" if job.player_b.code == "strong" else "w"))
+    report = full_report(competition, [])
+    assert report["ratings"]["groups"] == []
+    page = render_html(report)
+    check_page(page)
+    visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "None" not in visible
+    assert "Ratings No player is rated: no two players are linked both ways" in visible
