@@ -98,6 +98,10 @@ class ConfirmationGames:
         self.confirm_parameters = list(optimiser_parameters)
         self.confirm_label = label
 
+    def confirmation_note(self) -> str:
+        """Why the confirmation games are for their candidate, where the reports would not say: ''."""
+        return ""
+
     def confirmation_complete(self) -> bool:
         return self.confirm_games <= 0 or self.confirm_played >= self.confirm_games
 
@@ -200,8 +204,9 @@ class ConfirmationGames:
             out.write(f"confirmation: {self.confirm_games} fresh games for the best candidate{against} "
                       "once tuning ends\n")
             return
+        note = self.confirmation_note()
         out.write(f"confirmation games ({self.confirm_played}/{self.confirm_games}) for "
-                  f"{self.confirm_label}{against}:\n")
+                  f"{self.confirm_label}{against}{f' ({note})' if note else ''}:\n")
         score, scored = self.confirmation_score()
         if scored:
             out.write(f"  record {describe_record(score, scored)}  "
@@ -216,6 +221,7 @@ class ConfirmationGames:
             return None
         result: dict[str, Any] = {"games_wanted": self.confirm_games,
                                   "candidate": self.confirm_label,
+                                  "candidate_note": self.confirmation_note() or None,
                                   "optimiser_parameters": self.confirm_parameters,
                                   "parameter_values": None, "won": self.confirm_won,
                                   "jigos": self.confirm_jigos, "unknown": self.confirm_unknown,

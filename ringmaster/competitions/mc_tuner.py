@@ -386,6 +386,13 @@ class McTuner(McTunerReports, Tuner):
         children = self.tree.root.children or []
         return (max(range(len(children)), key=lambda i: (children[i].games, children[i].won, -i)),)
 
+    def confirmation_note(self) -> str:
+        """Why the confirmation games are for a candidate that doesn't lead: tuning ended with none
+        leading, so they went to the most-played one (_confirmation_path)."""
+        if self.confirm_parameters is None or self.tree.best_path():
+            return ""
+        return "the most-played candidate, as no candidate leads"
+
     def best_probability(self) -> float:
         """P(the recommended candidate is better than each of its siblings), multiplied down its path.
 
@@ -461,6 +468,12 @@ class McTuner(McTunerReports, Tuner):
         evidence = (f"the leader is better than every other candidate with probability "
                     f"{self.best_probability():.3f}" if best else
                     "the most-played candidate doesn't yet look better than an untried one")
+        if not best and self.confirm_parameters is not None:
+            score, scored = self.confirmation_score()
+            evidence += (f"; the confirmation games are for {self.confirm_label}, "
+                         f"{self.confirmation_note()}"
+                         + (f": it scored {score:g} of {scored} against the opponent, which doesn't "
+                            f"compare it with the other candidates" if scored else ""))
         settle = "more tuning games (a larger number_of_games" + (
             ")" if self.stop_when_confident is not None else
             f"; stop_when_confident = {CONFIDENCE_BAR:g} stops once one is clear)") + (

@@ -89,6 +89,9 @@ class McTunerReports:
         if not best:
             out.write("Leader: none yet (the most-played candidate doesn't look better than an "
                       "untried one)\n")
+            if self.confirmation_note():
+                out.write(f"  the confirmation games are for {self.confirm_label}, "
+                          f"{self.confirmation_note()}\n")
         else:
             node = self.tree.node_for_path(best)
             out.write(f"Leader: {self.describe_path(best)}\n")

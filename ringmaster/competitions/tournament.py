@@ -149,6 +149,12 @@ class Tournament(TournamentReports, Competition):
         state = self.sprt_states.get(mid)
         return state is not None and state.decision is not None
 
+    def all_games_played(self, mid: str) -> bool:
+        """Whether matchup `mid` has played its number_of_games (never, for an open-ended one)."""
+        m = self.matchups.get(mid)
+        return (m is not None and m.number_of_games is not None
+                and len(self.results.get(mid, [])) >= m.number_of_games)
+
     # State
 
     def set_clean_status(self) -> None:

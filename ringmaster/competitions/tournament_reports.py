@@ -151,7 +151,8 @@ class TournamentReports:
             out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
-            out.write(f"SPRT{f' ({terms})' if terms else ''}: {state.describe()}\n")
+            out.write(f"SPRT{f' ({terms})' if terms else ''}: "
+                      f"{state.describe(self.all_games_played(mid))}\n")
             if state.decision is not None:
                 out.write(f"stopped after {state.decided_at} games counted by the test, at LLR "
                           f"{state.llr_at_decision:.2f} (games finished after the stop count "
@@ -229,7 +230,7 @@ class TournamentReports:
                              "stats": compute_stats(results, p1, p2).to_json(),
                              "uneven_terms": uneven.get(mid),
                              "unknown_reasons": unknown_reasons(results),
-                             "sprt": None if state is None else state.to_json(),
+                             "sprt": None if state is None else state.to_json(self.all_games_played(mid)),
                              "results": [r.to_json() for r in results]})
         report["matchups"] = matchups
         report["engine_names"] = self.engine_names

@@ -31,6 +31,8 @@ from ringmaster.stats.win_rates import rate_from_elo
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 EMPTY_BIN = 1e-3
+# The state of a test whose matchup played all its games before either bound was crossed.
+UNDECIDED_TEXT = "undecided: number_of_games played"
 
 SPRT_METHOD = ("GSPRT with the logistic Elo model (fishtest LLR_logistic, fastchess "
                "getLLR_logistic): per game when colours don't alternate, per colour-swapped pair of "
@@ -156,13 +158,19 @@ class SprtState:
     decided_at: int | None = None
     _waiting: dict[int, float] = field(default_factory=dict, repr=False)
 
-    @property
-    def state_text(self) -> str:
+    def state(self, all_played: bool = False) -> str:
+        """'H1', 'H0', 'running', or 'undecided' (the matchup played all its games first)."""
+        if self.decision is not None:
+            return self.decision
+        return "undecided" if all_played else "running"
+
+    def state_text(self, all_played: bool = False) -> str:
+        """The state in words; `all_played`: the matchup has played its number_of_games."""
         if self.decision == "H1":
             return f"H1 accepted (elo >= {self.spec.elo1:g})"
         if self.decision == "H0":
             return f"H0 accepted (elo <= {self.spec.elo0:g})"
-        return "running"
+        return UNDECIDED_TEXT if all_played else "running"
 
     @property
     def llr_at_decision(self) -> float | None:
@@ -171,12 +179,12 @@ class SprtState:
             return None
         return next(llr for games, llr in self.path if games == self.decided_at)
 
-    def describe(self) -> str:
+    def describe(self, all_played: bool = False) -> str:
         """'LLR 1.23 [-2.94, 2.94] elo0 0 elo1 20 alpha 0.05 beta 0.05 (pentanomial): running'."""
         s = self.spec
         return (f"LLR {self.llr:.2f} [{s.lower:.2f}, {s.upper:.2f}] elo0 {s.elo0:g} "
                 f"elo1 {s.elo1:g} alpha {s.alpha:g} beta {s.beta:g} ({self.model}): "
-                f"{self.state_text}")
+                f"{self.state_text(all_played)}")
 
     def add(self, number: int, score: float | None) -> None:
         """Count game `number`'s result: player 1's score 1/0.5/0, or None for no result.
@@ -209,8 +217,9 @@ class SprtState:
             elif self.llr <= self.spec.lower:
                 self.decision, self.decided_at = "H0", self.games_counted
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, all_played: bool = False) -> dict[str, Any]:
         return {**self.spec.to_json(), "model": self.model, "llr": self.llr,
+                "state": self.state(all_played),
                 "lower_bound": self.spec.lower, "upper_bound": self.spec.upper,
                 "counts": self.counts, "samples": self.samples,
                 "games_counted": self.games_counted, "decision": self.decision,

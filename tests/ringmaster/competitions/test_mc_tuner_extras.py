@@ -156,3 +156,50 @@ def test_a_list_of_choices_has_no_end_of_range_to_warn_of():
         warnings = [w for cell in range(4) for w in tuner.edge_warnings((cell,))]
         assert any("warning: c lies at" in w for w in warnings)
         assert any("warning: policy lies at" in w for w in warnings) == warned
+
+
+def test_confirmation_games_without_a_leader_say_whose_they_are_and_why():
+    # The sweep's tune_mcts_c_7x7 shrunk to 4 tuning games: each lost, so no candidate leads, and
+    # the confirmation games went to the most-played one, which the reports left unexplained.
+    tuner = make_tuner(number_of_games=4, confirm_games=2, parameters=[
+        Parameter("x", scale=LINEAR(0, 1), split=8, format="x: %.3f")])
+    jobs = [tuner.get_game() for _ in range(4)]
+    for job in jobs:
+        tuner.process_game_result(make_result(job, "w"))
+    # Four of the eight candidates lost a game each: each looks worse than an untried one.
+    assert tuner.tree.best_path() == ()
+    confirm = [tuner.get_game() for _ in range(2)]
+    label = tuner.confirm_label
+    assert label.startswith("x: ") and "[cell " in label
+    for job in confirm:
+        tuner.process_game_result(make_result(job, "b"))
+    assert tuner.is_complete()
+    out = io.StringIO()
+    tuner.write_short_report(out)
+    text = out.getvalue()
+    why = "the most-played candidate, as no candidate leads"
+    assert f"Leader: none yet (the most-played candidate doesn't look better than an untried one)\n" \
+           f"  the confirmation games are for {label}, {why}\n" in text
+    assert f"confirmation games (2/2) for {label} ({why}):" in text
+    verdict = tuner.verdict()
+    assert verdict.headline() == "No clear winner yet"
+    assert verdict.evidence == (
+        f"the most-played candidate doesn't yet look better than an untried one; the confirmation games "
+        f"are for {label}, {why}: it scored 2 of 2 against the opponent, which doesn't compare it with "
+        f"the other candidates")
+    assert f"  evidence: {verdict.evidence} (" in text
+    report = tuner.get_json_report()
+    assert report["confirmation"]["candidate_note"] == why
+    assert report["verdict"]["evidence"] == verdict.evidence
+
+
+def test_confirmation_games_for_the_leader_need_no_note():
+    tuner = make_tuner(number_of_games=40, confirm_games=2)
+    jobs = [tuner.get_game() for _ in range(40)]
+    for job in jobs:
+        tuner.process_game_result(make_result(job, "b" if job.game_data[1] == [3] else "w"))
+    for job in [tuner.get_game() for _ in range(2)]:
+        tuner.process_game_result(make_result(job, "b"))
+    assert tuner.tree.best_path() == (3,) and tuner.confirmation_note() == ""
+    assert tuner.get_json_report()["confirmation"]["candidate_note"] is None
+    assert "confirmation games" not in tuner.verdict().evidence

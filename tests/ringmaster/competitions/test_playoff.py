@@ -77,6 +77,28 @@ def test_alternating_matchup_uses_pentanomial_pairs_and_per_matchup_setting(writ
     assert data["matchups"][1]["sprt"] is None
 
 
+def test_an_sprt_whose_matchup_played_all_its_games_undecided_says_so(write_ctl):
+    # The sweep's shrunk mcts_vs_random_sprt.ctl: 4 of 4 games played, the LLR between its
+    # bounds, and `show` still said "running". p wins all 4 (2 pairs): LLR 2 * 0.84 < 2.94.
+    ctl = write(write_ctl, "Matchup('p', 'q', alternating=True, number_of_games=4, "
+                           "sprt={'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05}), "
+                           "Matchup('p', 'r', number_of_games=4, "
+                           "sprt={'elo0': 0, 'elo1': 150, 'alpha': 0.05, 'beta': 0.05})")
+    assert invoke("run", ctl, "-q", "--matchup", "0").exit_code == 0
+    assert invoke("run", ctl, "-q", "--matchup", "1", "--max-games", "1").exit_code == 0
+    data = json.loads(invoke("show", ctl, "--json").output)
+    done, open_ = data["matchups"][0], data["matchups"][1]
+    assert done["stats"]["games"] == 4 and done["sprt"]["decision"] is None
+    assert done["sprt"]["state"] == "undecided"
+    assert open_["stats"]["games"] == 1 and open_["sprt"]["state"] == "running"
+    shown = invoke("show", ctl).output
+    assert "(pentanomial): undecided: number_of_games played" in shown
+    assert "(game): running" in shown
+    page = Path(ctl[:-4] + ".html").read_text()
+    assert '<span class="running">undecided: number_of_games played</span>' in page
+    assert '<span class="running">running</span>' in page
+
+
 def test_bad_sprt_setting_names_the_matchup(write_ctl):
     ctl = write(write_ctl, "Matchup('p', 'q', sprt={'elo0': 5, 'elo1': 0, 'alpha': 0.05, "
                            "'beta': 0.05})")

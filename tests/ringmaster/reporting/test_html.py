@@ -514,3 +514,56 @@ def test_every_competition_type_has_its_page():
     from ringmaster.competitions import COMPETITION_TYPES
     from ringmaster.reporting import html
     assert set(html.PAGES) == set(COMPETITION_TYPES)
+
+
+SWEEP_PLAYOFF = """
+competition_type = 'playoff'
+players = {'strong': Player('engine-s'), 'weak': Player('engine-w'), 'random': Player('engine-r')}
+board_size = 9
+komi = 7.5
+matchups = [
+    Matchup('strong', 'random', alternating=True, number_of_games=4),
+    Matchup('strong', 'weak', alternating=True, number_of_games=4),
+]
+"""
+
+
+def test_a_playoff_that_rates_no_player_says_so_in_words(write_ctl):
+    # The sweep's mcts_vs_random: one player won every game, so no group is rated; the page
+    # read "Ratings None: no two players are linked both ways", as if a value had leaked.
+    competition = load_control_file(write_ctl(SWEEP_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    while hasattr(job := competition.get_game(), "game_id"):
+        competition.process_game_result(make_result(job, "b" if job.player_b.code == "strong" else "w"))
+    report = full_report(competition, [])
+    assert report["ratings"]["groups"] == []
+    page = render_html(report)
+    check_page(page)
+    visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "None" not in visible
+    assert "Ratings No player is rated: no two players are linked both ways" in visible
+
+
+def test_an_mc_tuner_page_says_whose_confirmation_games_they_are_without_a_leader():
+    tuner = McTuner("tune")
+    tuner.initialise_from_control_file({
+        "board_size": 7, "komi": 8.5, "players": {"opp": Player("opp")},
+        "candidate_colour": "b", "opponent": "opp", "exploration_coefficient": 0.45,
+        "initial_visits": 2, "initial_wins": 1, "number_of_games": 4, "confirm_games": 2,
+        "parameters": [McParameter("c", scale=LOG(0.05, 5), split=8, format="c: %.3f")],
+        "make_candidate": make_simulated_candidate})
+    tuner.set_clean_status()
+    tuner.rng = random.Random(3)
+    rng = random.Random(4)
+    entries = []
+    while hasattr(job := tuner.get_game(), "game_id"):
+        # Every tuning game lost, every confirmation game won: the sweep's tune_mcts_c_7x7.
+        response = make_result(job, "b" if job.game_data[0] == "confirm" else "w")
+        tuner.process_game_result(response)
+        entries.append(entry(response, rng))
+    assert tuner.is_complete() and not tuner.tree.best_path()
+    page = render_html(full_report(tuner, entries))
+    check_page(page)
+    why = "the most-played candidate, as no candidate leads"
+    assert f"of 2 for {tuner.confirm_label} ({why})" in page
+    assert f"the confirmation games are for {tuner.confirm_label}, {why}: it scored 2 of 2" in page
