@@ -18,7 +18,7 @@ from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, refuse
+from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, nonfinite_refusal, refuse
 from players.games import GAMES, SIZED, Game, is_game_name, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
@@ -406,9 +406,13 @@ def _flag(text: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    options = build_parser().parse_args(argv)
+    parser = build_parser()
+    options = parser.parse_args(argv)
     config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
     try:
+        refusal = nonfinite_refusal(parser, options)
+        if refusal:
+            raise UsageError(refusal)
         if options.threads is not None and options.threads < 0:
             raise UsageError(f"--threads {options.threads}: expected a count of threads "
                              "(0: torch's default)")

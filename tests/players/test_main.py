@@ -65,3 +65,28 @@ def test_each_engines_help_gives_every_options_default(name, capsys):
     undefaulted = [item for item in items if "default" not in item and not item.startswith("-h")
                    and (name, item.split()[0]) not in required]
     assert undefaulted == []
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["mcts", "--c", "nan"], "mcts: --c must be a finite number, not nan"),
+    (["mcts", "--c", "inf"], "mcts: --c must be a finite number, not inf"),
+    (["mcts", "--rave=-inf"], "mcts: --rave must be a finite number, not -inf"),
+    (["mcts", "--prior-self-atari", "nan"], "mcts: --prior-self-atari must be a finite number, not nan"),
+    (["mcts", "--c", "-5"], "mcts: --c must be at least 0, not -5"),
+    (["mcts", "--threads", "0"], "mcts: --playouts and --threads must be at least 1"),
+    (["othello-mcts", "--c", "nan"], "othello-mcts: --c must be a finite number, not nan"),
+    (["pig-mcts", "--c", "inf"], "pig-mcts: --c must be a finite number, not inf"),
+    (["pig-mcts", "--prior-virtual-visits", "nan"],
+     "pig-mcts: --prior-virtual-visits must be a finite number, not nan"),
+    (["alphazero", "--model", "x.pt", "--c-puct", "nan"],
+     "alphazero: --c-puct must be a finite number, not nan"),
+    (["train", "--run-dir", "no-such-run", "--c-puct", "inf"],
+     "train: --c-puct must be a finite number, not inf"),
+    (["train", "--run-dir", "no-such-run", "--minutes", "nan"],
+     "train: --minutes must be a finite number, not nan"),
+])
+def test_a_float_option_must_be_a_finite_number(argv, message, capsys):
+    """float() takes 'nan' and 'inf': mcts --c nan then passed every move. Each float option
+    refuses them in one line naming it (and --c -5 no longer blames --threads)."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err == message + "\n"
