@@ -360,14 +360,18 @@ def _games_trained() -> str:
     """'expected a sized name (...) or one of ...': the registry's games listed are those with
     an encoder (each is made to learn its kind, so only on the way to an error)."""
     sized = ", ".join(f"{name}N" for name in SIZED)
-    names = ", ".join(name for name in GAMES if make_game(name).kind in ENCODERS)
-    return f"expected a sized name ({sized}: go9, othello6, pig50) or one of {names}"
+    return f"expected a sized name ({sized}: go9, othello6, pig50) or one of {', '.join(_trained_names())}"
+
+
+def _trained_names() -> list[str]:
+    """The registry's games a network plays (those with an encoder; go-light has none)."""
+    return [name for name in GAMES if make_game(name).kind in ENCODERS]
 
 
 def _game_help() -> str:
     sized = ", ".join(f"{name}N" for name in SIZED)
     return (f"the game: a sized name ({sized}: othello6, othello8, go9, pig50) or one of the "
-            f"registry's games ({', '.join(GAMES)})")
+            f"registry's games a network plays ({', '.join(_trained_names())})")
 
 
 OPTION_HELP = {

@@ -90,3 +90,12 @@ def test_a_float_option_must_be_a_finite_number(argv, message, capsys):
     refuses them in one line naming it (and --c -5 no longer blames --threads)."""
     assert main(argv) == 2
     assert capsys.readouterr().err == message + "\n"
+
+
+def test_train_help_lists_only_the_games_train_plays(capsys):
+    """--help listed go-light, which --game refuses (no network plays it)."""
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "go-light" not in text
+    assert "othello" in text and "pig" in text
