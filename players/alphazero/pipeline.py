@@ -415,6 +415,10 @@ def main(argv: list[str] | None = None) -> int:
     config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
     try:
         refusal = nonfinite_refusal(parser, options)
+        if options.iterations is not None and options.iterations < 1:
+            refusal = f"--iterations must be at least 1, not {options.iterations}"
+        if options.minutes is not None and not options.minutes > 0:
+            refusal = f"--minutes must be a positive number, not {options.minutes:g}"
         if refusal:
             raise UsageError(refusal)
         if options.threads is not None and options.threads < 0:

@@ -99,3 +99,15 @@ def test_train_help_lists_only_the_games_train_plays(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "go-light" not in text
     assert "othello" in text and "pig" in text
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--iterations", "-1", "train: --iterations must be at least 1, not -1"),
+    ("--iterations", "0", "train: --iterations must be at least 1, not 0"),
+    ("--minutes", "0", "train: --minutes must be a positive number, not 0"),
+])
+def test_train_refuses_a_meaningless_stopping_point(option, value, message, tmp_path, capsys):
+    """--iterations -1 was accepted silently; it is refused before any run is made."""
+    assert main(["train", "--run-dir", str(tmp_path / "run"), f"{option}={value}"]) == 2
+    assert capsys.readouterr().err == message + "\n"
+    assert not (tmp_path / "run").exists()
