@@ -8,6 +8,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -133,7 +134,7 @@ class Pipeline:
     """
 
     def __init__(self, run_dir: Path, config: RunConfig, device: str = "auto",
-                 log=print) -> None:
+                 log=print, given: Collection[str] = ()) -> None:
         self.paths = RunDirectory(run_dir)
         self.paths.check_usable()
         self.device = resolve_device(device)
@@ -141,7 +142,13 @@ class Pipeline:
         if self.paths.state.exists():
             saved = _read_json(self.paths.config)
             saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
-            config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
+            saved_config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
+            for name in given:   # options the command line named: a resumed run keeps its own
+                if getattr(config, name) != getattr(saved_config, name):
+                    raise UsageError(f"--{name.replace('_', '-')} {getattr(config, name)}: the run in "
+                                     f"{run_dir} has {getattr(saved_config, name)}; leave it out to "
+                                     "resume, or give a new --run-dir for a new run")
+            config = saved_config
         self.config = config
         self.game, self.encoder = trained_game(config.game)
         try:
@@ -394,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
         kind = type(getattr(defaults, f.name))
         meaning = _game_help() if f.name == "game" else OPTION_HELP.get(f.name)
         parser.add_argument("--" + f.name.replace("_", "-"), type=_flag if kind is bool else kind,
-                            default=getattr(defaults, f.name),
+                            default=None,
                             help=(f"{meaning} " if meaning else "")
                             + f"(new runs only; default {getattr(defaults, f.name)})")
     return parser
@@ -412,12 +419,14 @@ def _flag(text: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     options = parser.parse_args(argv)
-    config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
+    given = {f.name: getattr(options, f.name) for f in fields(RunConfig)
+             if getattr(options, f.name) is not None}
+    config = RunConfig(**given)
     try:
         refusal = nonfinite_refusal(parser, options)
         if options.iterations is not None and options.iterations < 1:
             refusal = f"--iterations must be at least 1, not {options.iterations}"
-        if options.minutes is not None and not options.minutes > 0:
+        if not refusal and options.minutes is not None and not options.minutes > 0:
             refusal = f"--minutes must be a positive number, not {options.minutes:g}"
         if refusal:
             raise UsageError(refusal)
@@ -426,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
                              "(0: torch's default)")
         if options.threads:
             set_threads(options.threads)
-        pipeline = Pipeline(options.run_dir, config, device=options.device)
+        pipeline = Pipeline(options.run_dir, config, device=options.device, given=given)
     except PlayersError as exc:
         return refuse("train", exc)
     try:

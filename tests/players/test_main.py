@@ -111,3 +111,15 @@ def test_train_refuses_a_meaningless_stopping_point(option, value, message, tmp_
     assert main(["train", "--run-dir", str(tmp_path / "run"), f"{option}={value}"]) == 2
     assert capsys.readouterr().err == message + "\n"
     assert not (tmp_path / "run").exists()
+
+
+def test_train_refuses_a_saved_option_that_differs_on_resume(tmp_path, capsys):
+    """--game othello8 on a pig50 run resumed silently as pig50; it is refused, naming both."""
+    import json
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"game": "pig50", "simulations": 64}))
+    (run / "state.json").write_text("{}")
+    assert main(["train", "--run-dir", str(run), "--game", "othello8"]) == 2
+    assert capsys.readouterr().err == (f"train: --game othello8: the run in {run} has pig50; leave it "
+                                       "out to resume, or give a new --run-dir for a new run\n")
