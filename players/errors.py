@@ -7,6 +7,8 @@ docs/engines.md ('Exit statuses') lists the statuses.
 
 from __future__ import annotations
 
+import argparse
+import math
 import sys
 
 EXIT_MISSING_PACKAGE = 1   # a package of the engines extra (torch, numba) isn't installed
@@ -54,3 +56,13 @@ def refuse(command: str, error: PlayersError) -> int:
     """Print error as command's one line on stderr; return its exit status."""
     print(f"{command}: {error}", file=sys.stderr)
     return error.exit_code
+
+
+def nonfinite_refusal(parser: argparse.ArgumentParser, options: argparse.Namespace) -> str | None:
+    """'--NAME must be a finite number, not nan' for the first float option given nan or inf, or None
+    (float() takes 'nan' and 'inf', which no search constant or budget means)."""
+    for action in parser._actions:
+        value = getattr(options, action.dest, None)
+        if action.type is float and isinstance(value, float) and not math.isfinite(value):
+            return f"{max(action.option_strings, key=len)} must be a finite number, not {value}"
+    return None

@@ -8,6 +8,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from players.alphazero.arena import RandomAgent, SearchAgent, play_match
 from players.alphazero.elo import fit_elo
 from players.alphazero.replay import ReplayBuffer
 from players.alphazero.selfplay import SelfPlayConfig, play_games
-from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, refuse
+from players.errors import CheckpointError, PlayersError, RunDirError, UsageError, nonfinite_refusal, refuse
 from players.games import GAMES, SIZED, Game, is_game_name, make_game
 from players.mcts.chance import chance_rule, game_for_mode
 from players.mcts.evaluators import AfterstateEvaluator
@@ -133,7 +134,7 @@ class Pipeline:
     """
 
     def __init__(self, run_dir: Path, config: RunConfig, device: str = "auto",
-                 log=print) -> None:
+                 log=print, given: Collection[str] = ()) -> None:
         self.paths = RunDirectory(run_dir)
         self.paths.check_usable()
         self.device = resolve_device(device)
@@ -141,7 +142,13 @@ class Pipeline:
         if self.paths.state.exists():
             saved = _read_json(self.paths.config)
             saved.setdefault("chance_targets", False)  # runs from before it recorded decisions only
-            config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
+            saved_config = RunConfig(**{f.name: saved[f.name] for f in fields(RunConfig) if f.name in saved})
+            for name in given:   # options the command line named: a resumed run keeps its own
+                if getattr(config, name) != getattr(saved_config, name):
+                    raise UsageError(f"--{name.replace('_', '-')} {getattr(config, name)}: the run in "
+                                     f"{run_dir} has {getattr(saved_config, name)}; leave it out to "
+                                     "resume, or give a new --run-dir for a new run")
+            config = saved_config
         self.config = config
         self.game, self.encoder = trained_game(config.game)
         try:
@@ -360,14 +367,18 @@ def _games_trained() -> str:
     """'expected a sized name (...) or one of ...': the registry's games listed are those with
     an encoder (each is made to learn its kind, so only on the way to an error)."""
     sized = ", ".join(f"{name}N" for name in SIZED)
-    names = ", ".join(name for name in GAMES if make_game(name).kind in ENCODERS)
-    return f"expected a sized name ({sized}: go9, othello6, pig50) or one of {names}"
+    return f"expected a sized name ({sized}: go9, othello6, pig50) or one of {', '.join(_trained_names())}"
+
+
+def _trained_names() -> list[str]:
+    """The registry's games a network plays (those with an encoder; go-light has none)."""
+    return [name for name in GAMES if make_game(name).kind in ENCODERS]
 
 
 def _game_help() -> str:
     sized = ", ".join(f"{name}N" for name in SIZED)
     return (f"the game: a sized name ({sized}: othello6, othello8, go9, pig50) or one of the "
-            f"registry's games ({', '.join(GAMES)})")
+            f"registry's games a network plays ({', '.join(_trained_names())})")
 
 
 OPTION_HELP = {
@@ -390,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
         kind = type(getattr(defaults, f.name))
         meaning = _game_help() if f.name == "game" else OPTION_HELP.get(f.name)
         parser.add_argument("--" + f.name.replace("_", "-"), type=_flag if kind is bool else kind,
-                            default=getattr(defaults, f.name),
+                            default=None,
                             help=(f"{meaning} " if meaning else "")
                             + f"(new runs only; default {getattr(defaults, f.name)})")
     return parser
@@ -406,15 +417,25 @@ def _flag(text: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    options = build_parser().parse_args(argv)
-    config = RunConfig(**{f.name: getattr(options, f.name) for f in fields(RunConfig)})
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    given = {f.name: getattr(options, f.name) for f in fields(RunConfig)
+             if getattr(options, f.name) is not None}
+    config = RunConfig(**given)
     try:
+        refusal = nonfinite_refusal(parser, options)
+        if options.iterations is not None and options.iterations < 1:
+            refusal = f"--iterations must be at least 1, not {options.iterations}"
+        if not refusal and options.minutes is not None and not options.minutes > 0:
+            refusal = f"--minutes must be a positive number, not {options.minutes:g}"
+        if refusal:
+            raise UsageError(refusal)
         if options.threads is not None and options.threads < 0:
             raise UsageError(f"--threads {options.threads}: expected a count of threads "
                              "(0: torch's default)")
         if options.threads:
             set_threads(options.threads)
-        pipeline = Pipeline(options.run_dir, config, device=options.device)
+        pipeline = Pipeline(options.run_dir, config, device=options.device, given=given)
     except PlayersError as exc:
         return refuse("train", exc)
     try:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from players.engines import gtp_adapter
-from players.errors import PlayersError, UsageError, refuse
+from players.errors import PlayersError, UsageError, nonfinite_refusal, refuse
 from players.games import make_game
 from players.games.board import BoardGame
 from players.mcts import PolicyOutput, PuctSettings, Tree, alphazero_policy
@@ -155,8 +155,10 @@ def build_engine(options: argparse.Namespace) -> tuple[GtpEngine, gtp_adapter.Gt
 
 
 def main(argv: list[str]) -> int:
-    options = build_parser().parse_args(argv)
-    refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    refusal = (nonfinite_refusal(parser, options)
+               or gtp_adapter.budget_refusal(options.playouts, options.seconds))
     if options.batch < 1:
         refusal = f"--batch must be at least 1, not {options.batch}"
     if options.threads < 1:

@@ -9,6 +9,7 @@ import numpy as np
 
 from players.engines import gtp_adapter
 from players.engines.random_othello import OTHELLO_EXAMPLE, make_engine
+from players.errors import nonfinite_refusal
 from players.games.othello import Othello, OthelloState
 from players.mcts import RolloutEvaluator, Tree, uct_policy
 from ringmaster.gtp.engine import run_gtp_session
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=0.7, help="UCT exploration constant")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    refusal = gtp_adapter.budget_refusal(options.playouts, options.seconds)
+    refusal = (nonfinite_refusal(parser, options)
+               or gtp_adapter.budget_refusal(options.playouts, options.seconds))
     if refusal:
         print(f"othello-mcts: {refusal}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ import numpy as np
 from players.engines import gtp_adapter
 from players.engines.gtp_adapter import budget_refusal
 from players.engines.pig_hold import PIG_EXAMPLE, make_pig_engine
-from players.errors import PlayersError, UsageError, refuse
+from players.errors import PlayersError, UsageError, nonfinite_refusal, refuse
 from players.games.pig import (
     RACE50,
     Pig,
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="sampling and progressive modes: virtual visits of an outcome's prior")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    refusal = budget_refusal(options.playouts, options.seconds)
+    refusal = nonfinite_refusal(parser, options) or budget_refusal(options.playouts, options.seconds)
     if options.playouts is None:
         options.playouts = 10**9 if options.seconds is not None else 1000
     try:

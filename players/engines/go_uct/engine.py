@@ -14,7 +14,7 @@ from players.engines.go_uct.search import ENGINES, MODES, SearchConfig, make_sea
 from players.engines.go_uct.uct import UctParams
 from players.engines.gtp_adapter import RESIGN
 from players.engines.time_plan import LagMeter, MovePlan, StopRule, plan_move
-from players.errors import PlayersError, UsageError, refuse
+from players.errors import PlayersError, UsageError, nonfinite_refusal, refuse
 from players.games import go_board
 from players.games.go import GoGame, GoState
 from ringmaster.gtp.engine import GtpEngine, run_gtp_session
@@ -264,9 +264,15 @@ def make_engine(options: argparse.Namespace) -> tuple[GtpEngine, MctsGenerator]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    options = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    refusal = nonfinite_refusal(parser, options)
     if options.playouts < 1 or options.threads < 1:
-        print("mcts: --playouts and --threads must be at least 1", file=sys.stderr)
+        refusal = "--playouts and --threads must be at least 1"
+    if options.c is not None and options.c < 0:
+        refusal = f"--c must be at least 0, not {options.c:g}"
+    if refusal:
+        print(f"mcts: {refusal}", file=sys.stderr)
         return 2
     refusal = gtp_adapter.budget_refusal(None, options.seconds)
     if refusal:

@@ -64,8 +64,10 @@ class SearchConfig:
             raise ValueError("the fast engine runs serial, tree- or root-parallel")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}")
-        if self.threads < 1 or self.c < 0:
-            raise ValueError("threads must be at least 1 and c non-negative")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, not {self.threads}")
+        if not self.c >= 0:
+            raise ValueError(f"c must be at least 0, not {self.c}")
 
     @property
     def playouts_per_leaf(self) -> int:
