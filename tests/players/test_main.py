@@ -80,15 +80,16 @@ def test_each_engines_help_gives_every_options_default(name, capsys):
      "pig-mcts: --prior-virtual-visits must be a finite number, not nan"),
     (["alphazero", "--model", "x.pt", "--c-puct", "nan"],
      "alphazero: --c-puct must be a finite number, not nan"),
-    (["train", "--run-dir", "no-such-run", "--c-puct", "inf"],
+    (["train", "--run-dir", "{tmp}/run", "--c-puct", "inf"],
      "train: --c-puct must be a finite number, not inf"),
-    (["train", "--run-dir", "no-such-run", "--minutes", "nan"],
+    (["train", "--run-dir", "{tmp}/run", "--minutes", "nan"],
      "train: --minutes must be a finite number, not nan"),
 ])
-def test_a_float_option_must_be_a_finite_number(argv, message, capsys):
+def test_a_float_option_must_be_a_finite_number(argv, message, capsys, tmp_path):
     """float() takes 'nan' and 'inf': mcts --c nan then passed every move. Each float option
     refuses them in one line naming it (and --c -5 no longer blames --threads)."""
-    assert main(argv) == 2
+    assert main([arg.format(tmp=tmp_path) for arg in argv]) == 2
+    assert not (tmp_path / "run").exists()   # refused before a run is begun
     assert capsys.readouterr().err == message + "\n"
 
 

@@ -58,11 +58,12 @@ def test_bad_options_exit_with_usage_error():
     assert "fast engine" in result.stderr
     result = run_session("quit\n", "--playouts", "0")
     assert result.returncode == 2
-    for seconds in ("-1", "0", "nan"):   # these searched nothing and played a move
+    for seconds, why in (("-1", "a positive number of seconds"), ("0", "a positive number of seconds"),
+                         ("nan", "a finite number")):   # these searched nothing and played a move
         result = run_session("quit\n", "--seconds", seconds)
         assert result.returncode == 2
         assert result.stderr.strip().splitlines() == [
-            f"mcts: --seconds must be a positive number of seconds, not {float(seconds):g}"]
+            f"mcts: --seconds must be {why}, not {float(seconds):g}"]
 
 
 # No process outlives the engine, however it is killed
