@@ -180,15 +180,15 @@ class Referee:
     def _ask(self, colour: Colour) -> None:
         """Send colour's engine the untold move and its genmove in one write; _genmove reads
         the answers. An error sending is kept for _genmove to raise, so that the move
-        is recorded first, as when the pair is sent from _genmove. So is an error asking
-        whether the engine knows gomill-genmove_ex (allow_claim): either forfeits colour."""
+        is recorded first, as when the pair is sent from _genmove. (Whether an engine
+        allowed to claim knows gomill-genmove_ex was asked before the game's first genmove,
+        _ask_about_claims: the controller answers from its cache here.)"""
         mover, move = self._untold
         self._untold = None
         vertex = self.rules.format_move(move)
-        started = 0.0
+        commands = self._genmove_commands(colour)
+        started = 0.0 if self.clock is None else self.clock.now()
         try:
-            commands = self._genmove_commands(colour)
-            started = 0.0 if self.clock is None else self.clock.now()
             sent: SentCommands | GtpChannelError = self.players[colour].controller.send_commands(
                 ("play", mover, vertex), *commands)
         except GtpChannelError as exc:
