@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from ringmaster.dispatch.job_loop import NO_JOB, Crash, JobLoop, JobSource, deliver
-from ringmaster.dispatch.local import run_jobs
+from ringmaster.dispatch.local import ProcessPoolLoop, run_jobs
 from ringmaster.errors import EXIT_INTERNAL_ERROR, InternalError, JobFailed
 
 
@@ -352,3 +352,16 @@ def test_only_the_game_whose_worker_died_counts_the_loss():
     assert notes.count("a worker process died (killed: out of memory?); game 1, stopped on "
                        "another worker, will be played again") == 3
 
+
+@pytest.mark.integration
+def test_the_loop_forgets_each_broken_pool_once_its_games_are_delivered():
+    source = Source(5)
+    loop = ProcessPoolLoop(source, 1, dies_on_2, 0.05, lambda message: None)
+    try:
+        loop.run()
+        loop.executor.shutdown(wait=True)
+    finally:
+        loop.close()
+    assert source.errors == [(2, "lost with its worker process 3 times (killed: out of memory?)")]
+    # Three pools broke; only the one still the loop's own (broken last, unreplaced) is kept.
+    assert loop._pool_of == {} and set(loop._died) <= {loop.executor}
