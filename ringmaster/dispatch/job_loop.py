@@ -14,7 +14,6 @@ from typing import Any, Protocol
 from ringmaster import reaper
 from ringmaster.errors import InternalError, JobFailed, RingmasterError
 from ringmaster.files import one_line
-from ringmaster.gtp.channel import GtpChannelError
 
 
 class NoJobAvailable:
@@ -32,9 +31,10 @@ class Job(Protocol):
 
 
 PlayFunction = Callable[[Any], Any]
-"""Runs one job and returns its response; raises JobFailed if the job can't be done (anything
-else it raises is a bug, but a GtpChannelError, an engine's failure, taken as JobFailed, and a
-RingmasterError or OSError: the run's, a full disk).
+"""Runs one job and returns its response; raises JobFailed if the job can't be done (an
+engine's failure included: the loop knows nothing of engines). Anything else it raises is a
+bug, but a RingmasterError or OSError (the run's, a full disk) and a worker out of memory or
+threads.
 
 For worker processes it must be picklable (a module-level function, or a
 functools.partial of one)."""
@@ -110,9 +110,9 @@ class Crash:
 
 
 def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
-    """Run one job: (True, its response), (False, why it failed: JobFailed's message, a
-    GtpChannelError's, an engine's failure, or the worker out of memory or threads: a void
-    game) or (False, a Crash: anything else it raised, a bug).
+    """Run one job: (True, its response), (False, why it failed: JobFailed's message, or the
+    worker out of memory or threads: a void game) or (False, a Crash: anything else it
+    raised, a bug).
 
     A RingmasterError or OSError (the run's, a full disk) propagates. Then kill
     what its processes left behind, where this process is their subreaper. A
@@ -124,8 +124,6 @@ def run_job(play: PlayFunction, job: Job) -> tuple[bool, Any]:
         return True, play(job)
     except JobFailed as exc:
         return False, str(exc)
-    except GtpChannelError as exc:   # an engine's crash, hang or garbage: its fault, not ours
-        return False, f"aborting game due to error: {exc}"
     except (RingmasterError, OSError):   # the run's error, not the game's, nor a bug
         raise
     except WorkerTerminated:

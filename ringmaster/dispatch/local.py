@@ -225,7 +225,14 @@ class ProcessPoolLoop(JobLoop):
                           "".join(traceback.format_exception(exc))) from None
         finally:
             self._worker_of.pop(token, None)
+            self._forget_if_done(pool)
         deliver(self.source, job, outcome)   # a bug in the game: run_job's Crash
+
+    def _forget_if_done(self, pool: ProcessPoolExecutor | None) -> None:
+        """Forget a broken pool once none of its jobs is left to deliver (a long run's worker
+        deaths would otherwise keep every broken pool)."""
+        if pool is not None and pool is not self.executor and pool not in self._pool_of.values():
+            self._died.pop(pool, None)
 
     def _lost(self, job: Job, own_worker: bool | None) -> None:
         """A job lost with the pool: own_worker, whether its own worker died by itself (None:

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 import pytest
 
 from ringmaster.dispatch.job_loop import NO_JOB, Crash, JobLoop, JobSource, deliver
-from ringmaster.dispatch.local import run_jobs
+from ringmaster.dispatch.local import ProcessPoolLoop, run_jobs
 from ringmaster.errors import EXIT_INTERNAL_ERROR, InternalError, JobFailed
-from ringmaster.gtp.channel import GtpChannelClosed
 
 
 @dataclass
@@ -62,22 +61,6 @@ def test_inline_jobs_are_played_in_this_process_by_the_given_function():
     assert {r[2] for r in source.responses} == {os.getpid()}
     assert source.errors == [(2, "job 2 can't be played")]
     assert source.polls == 4
-
-
-def engine_fails(job: Job):
-    """A play function through which an engine's failure escapes in job 1."""
-    if job.number == 1:
-        raise GtpChannelClosed("error reading response to 'genmove b' from player p: engine has "
-                               "closed the response channel")
-    return job.number
-
-
-def test_an_engine_failure_escaping_a_job_is_a_void_game_not_an_internal_error():
-    source = Source(3)
-    run_jobs(source, engine_fails, None)
-    assert source.responses == [0, 2]
-    assert source.errors == [(1, "aborting game due to error: error reading response to "
-                                 "'genmove b' from player p: engine has closed the response channel")]
 
 
 @pytest.mark.parametrize("exc, trouble", [
@@ -368,3 +351,17 @@ def test_only_the_game_whose_worker_died_counts_the_loss():
                        "again") == 2
     assert notes.count("a worker process died (killed: out of memory?); game 1, stopped on "
                        "another worker, will be played again") == 3
+
+
+@pytest.mark.integration
+def test_the_loop_forgets_each_broken_pool_once_its_games_are_delivered():
+    source = Source(5)
+    loop = ProcessPoolLoop(source, 1, dies_on_2, 0.05, lambda message: None)
+    try:
+        loop.run()
+        loop.executor.shutdown(wait=True)
+    finally:
+        loop.close()
+    assert source.errors == [(2, "lost with its worker process 3 times (killed: out of memory?)")]
+    # Three pools broke; only the one still the loop's own (broken last, unreplaced) is kept.
+    assert loop._pool_of == {} and set(loop._died) <= {loop.executor}
