@@ -160,8 +160,14 @@ def reset(control_file: str) -> None:
 @click.option("--cluster", metavar="tcp://HOST:PORT", default=None,
               help="Run the checks on every worker of this Dask scheduler too.")
 def check(control_file: str, cluster: str | None) -> None:
-    """Start every player and run its start-up checks, showing its stderr."""
+    """Start every player and run its start-up checks, showing its stderr.
+
+    First the saved state, if there is one, is read as `run` reads it (never written, and safe
+    while a run is going on): a control file it can't resume with is refused, as `run` refuses
+    it, before any engine starts.
+    """
     ringmaster = _load(control_file)
+    ringmaster.load_state()
     notes: list[str] = []
     with reaping(helper_pids):
         failures = startup_failures(ringmaster.competition, ringmaster.channel_factory,

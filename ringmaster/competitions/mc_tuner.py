@@ -14,6 +14,7 @@ from ringmaster.competitions.state_changes import (
     changed_since_state,
     parameters_changed,
     shown_apart,
+    tree_shape_changed,
 )
 from ringmaster.competitions.tuner import Tuner
 from ringmaster.competitions.tuner_values import describe_record
@@ -39,7 +40,7 @@ from ringmaster.tuning.parameters import (
     twins_refusal,
 )
 from ringmaster.tuning.scales import EXPLICIT, SCALE_GLOBALS, is_categorical
-from ringmaster.tuning.tree import Node, Path, Tree, in_flight_rule
+from ringmaster.tuning.tree import Node, Path, Tree, generations, in_flight_rule, parameters_for_path
 
 
 def _interpret_confidence_bar(value: Any) -> float:
@@ -168,8 +169,8 @@ class McTuner(McTunerReports, Tuner):
         self.confident = False
 
     def get_player_checks(self) -> list[PlayerCheck]:
-        """The tuner's checks; `check`, which loads no state, refuses what a new event may not have
-        (new_event_refusals), as a fresh run does."""
+        """The tuner's checks; refused, as a fresh run is, for what a new event may not have
+        (new_event_refusals: none once a state is loaded)."""
         self.refuse_new_event()
         return super().get_player_checks()
 
@@ -213,9 +214,45 @@ class McTuner(McTunerReports, Tuner):
         if self._record is None or self._record[0] != self.tree.changes:   # else no node has moved
             depths = [[self._candidate_reprs(path) for path, _ in self.tree.generations(depth)]
                       for depth in range(1, self.tree.height() + 1)]
-            self._record = (self.tree.changes, [[_digest([values[i] for values in level]) for level in depths]
-                                                for i in range(len(self.parameter_specs))])
+            self._record = (self.tree.changes, self._digests(depths))
         return [list(levels) for levels in self._record[1]]
+
+    def _digests(self, depths: list[list[tuple[str, ...]]]) -> list[list[str]]:
+        """For each parameter, a digest at each depth of its values there (depths: the reprs of each
+        depth's candidates' values, in order)."""
+        return [[_digest([values[i] for values in level]) for level in depths]
+                for i in range(len(self.parameter_specs))]
+
+    def _refit_refusal(self, root: Node, status: dict[str, Any]) -> CompetitionError:
+        """The refusal of a state whose tree fits no shape the control file's scales give: it names the
+        parameters whose changed splitting would make it fit (Tree.refits), a scale's doing. Where
+        the state keeps its candidates' values, only a change under which every other parameter's
+        values are as recorded is named, if any is."""
+        refits = self.tree.refits(root)
+        recorded = status.get("candidate_values")
+        if recorded is not None:
+            refits = [(chosen, levels) for chosen, levels in refits
+                      if self._others_as_recorded(chosen, root, levels, recorded)] or refits
+        if not refits:
+            return CompetitionError(INCONSISTENT)
+        codes = [self.parameter_specs[i].code for i in sorted({i for chosen, _ in refits for i in chosen})]
+        return tree_shape_changed(codes, either=len(refits) > 1)
+
+    def _others_as_recorded(self, changed: tuple[int, ...], root: Node, levels: list[list[int]],
+                            recorded: Any) -> bool:
+        """Whether the values of the candidates of root, split by levels, are as recorded (the state's
+        candidate_values) for every parameter but the changed ones."""
+        depths = []
+        for depth in range(1, len(levels) + 1):
+            points = [parameters_for_path(self.tree.splits, path, levels)
+                      for path, _ in generations(root, depth)]
+            depths.append([tuple(_probe_repr(spec.convert, f) for spec, f in zip(self.parameter_specs, point))
+                           for point in points])
+        digests = self._digests(depths)
+        try:
+            return all(list(recorded[i]) == digests[i] for i in range(len(digests)) if i not in changed)
+        except (TypeError, IndexError, KeyError):
+            return False
 
     def _check_candidate_values(self, status: dict[str, Any]) -> None:
         """Refuse a state whose candidates the control file's scales give other values, naming the
@@ -275,7 +312,11 @@ class McTuner(McTunerReports, Tuner):
         self.check_opponent_status(status)
         try:
             self._check_parameters(status)
-            self.tree.set_root(Node.from_json(status["tree"]))
+            root = Node.from_json(status["tree"])
+            try:
+                self.tree.set_root(root)
+            except ValueError:
+                raise self._refit_refusal(root, status) from None
             self._reprs = {}
             self._record = None
             self._check_candidate_values(status)

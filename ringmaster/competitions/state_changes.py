@@ -35,3 +35,13 @@ def parameters_changed(codes: list[str], before: list[str] | int) -> Competition
         what = (f"the parameters are {now} in the control file but were {', '.join(before)} for the "
                 f"games so far")
     return CompetitionError(f"{what}; put them back, or {RESET_REMEDY}")
+
+
+def tree_shape_changed(codes: list[str], either: bool) -> CompetitionError:
+    """The refusal of an mc_tuner resume whose tree of candidates fits no shape the control file's scales
+    give: codes, the parameters whose 'scale' would have split it so (either: one of them, not all)."""
+    names = ", ".join(codes[:-1]) + (" or " if either else " and ") + codes[-1] if codes[1:] else codes[0]
+    who = f"parameter {names}" if len(codes) == 1 or either else f"parameters {names}"
+    return CompetitionError(f"{who}: 'scale' splits the tree of candidates below the first level otherwise "
+                            f"than it did for the games so far (the state's tree fits no shape the "
+                            f"control file gives); put it back, or {RESET_REMEDY}")

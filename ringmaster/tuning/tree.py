@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -59,6 +60,24 @@ class Node:
         if children is not None:
             node.children = [cls.from_json(c) for c in children]
         return node
+
+
+REFIT_BUDGET = 25_000
+"""The most changes of parameters' splitting Tree.refits tries (about 0.2 seconds)."""
+
+
+def _widths(root: Node) -> list[int] | None:
+    """The number of children of every node with children at each depth, from the root's; None
+    if two nodes at one depth have different numbers (no shape gives that)."""
+    width: list[int] = []
+    level = [root]
+    while parents := [node for node in level if node.children is not None]:
+        counts = {len(node.children or ()) for node in parents}
+        if len(counts) != 1:
+            return None
+        width.append(counts.pop())
+        level = [child for node in parents for child in node.children or ()]
+    return width
 
 
 def cube_coordinates(splits: list[int]) -> list[tuple[int, ...]]:
@@ -311,6 +330,44 @@ class Tree:
         self.shape = "twin-free"
         raise ValueError("wrong number of candidates")
 
+    def refits(self, root: Node, most: int = 3) -> list[tuple[tuple[int, ...], list[list[int]]]]:
+        """For a root that fits no shape (set_root): each smallest set of parameters (indices, at most
+        `most`) whose splitting below the first level, changed from what a shape gives, makes it fit,
+        with the splits at each depth it then has. A changed scale does that: an EXPLICIT list's or
+        an integer scale's values decide how deep it is split. [] if none does (or the search would
+        take too long): a tree no scales give."""
+        width = _widths(root)
+        if width is None or len(width) < 2 or width[0] != self.branching_factor:
+            return []
+        deepest = len(width) - 1
+        tuned = [i for i, split in enumerate(self.splits) if split > 1]
+        budget = REFIT_BUDGET
+        for size in range(1, min(most, len(tuned)) + 1):
+            found: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]], None] = {}
+            for shape in self.SHAPES:
+                # Each parameter's first depth that doesn't split it (deepest + 1: none does).
+                stops = {i: next((d for d in range(1, deepest + 1) if self._splits(shape, d)[i] == 1),
+                                 deepest + 1) for i in tuned}
+                for chosen in itertools.combinations(tuned, size):
+                    for new in itertools.product(range(1, deepest + 2), repeat=size):
+                        budget -= 1
+                        if budget < 0:
+                            return []
+                        if all(stop != stops[i] for i, stop in zip(chosen, new)):
+                            levels = self._levels_stopping({**stops, **dict(zip(chosen, new))}, deepest)
+                            if all(math.prod(splits) == n and (n > 1 or splits == self.splits)
+                                   for splits, n in zip(levels[1:], width[1:])):
+                                found[chosen, tuple(map(tuple, levels))] = None
+            if found:
+                return [(chosen, [list(splits) for splits in levels]) for chosen, levels in found]
+        return []
+
+    def _levels_stopping(self, stops: dict[int, int], deepest: int) -> list[list[int]]:
+        """The splits at each depth to deepest of a tree that splits each parameter i only above depth
+        stops[i] (at every depth where stops has no i)."""
+        return [[split if stops.get(i, deepest + 1) > depth else 1 for i, split in enumerate(self.splits)]
+                for depth in range(deepest + 1)]
+
     def _fits(self, node: Node, depth: int) -> bool:
         if node.children is None:
             return depth > 0
@@ -478,8 +535,13 @@ class Tree:
 
     def generations(self, depth: int) -> list[tuple[Path, Node]]:
         """Every (path, node) at the given depth (1: the first generation)."""
-        level: list[tuple[Path, Node]] = [((), self.root)]
-        for _ in range(depth):
-            level = [(path + (i,), child) for path, node in level
-                     for i, child in enumerate(node.children or ())]
-        return level
+        return generations(self.root, depth)
+
+
+def generations(root: Node, depth: int) -> list[tuple[Path, Node]]:
+    """Every (path, node) at the given depth below root."""
+    level: list[tuple[Path, Node]] = [((), root)]
+    for _ in range(depth):
+        level = [(path + (i,), child) for path, node in level
+                 for i, child in enumerate(node.children or ())]
+    return level

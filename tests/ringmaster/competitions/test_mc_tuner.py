@@ -938,10 +938,64 @@ def test_a_state_that_split_an_integer_scale_but_not_a_used_up_list_resumes_in_t
     assert tuner.verdict().warnings == [INTEGER_TWINS_WARNING]
     play_tree(tuner.tree, 200)
     assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {4, 2}
-    # It fits neither the twin-free shape (nothing below the first level) nor the uniform one (4 children).
+    # It fits neither the twin-free shape (nothing below the first level) nor the uniform one (4 children):
+    # a scale that split n or policy once more would have grown it (the state keeps no values to tell which).
     monkeypatch.setattr(Tree, "SHAPES", ("twin-free", "uniform"))
-    with pytest.raises(CompetitionError, match="^status file is inconsistent with control file$"):
+    with pytest.raises(CompetitionError, match="^parameter n or policy: 'scale' splits the tree of "
+                       "candidates below the first level otherwise than it did for the games so far"):
         make_tuner(mixed_config()).set_status(json.loads(json.dumps(MAIN_MIXED_STATE)))
+
+
+def lists_config(*lists):
+    """A depth-3 tree over an EXPLICIT list for each of lists (n1, n2, ...) and c, each split 2."""
+    return default_config(max_depth=3, parameters=[
+        *(Parameter(f"n{i}", scale=EXPLICIT(values), split=2) for i, values in enumerate(lists, 1)),
+        Parameter("c", scale=LINEAR(0, 1), split=2)])
+
+
+TREE_SHAPE_CHANGED = ("'scale' splits the tree of candidates below the first level otherwise than it did "
+                      "for the games so far (the state's tree fits no shape the control file gives)" + REMEDY)
+
+
+def test_a_list_whose_change_leaves_the_tree_fitting_no_shape_is_named():
+    # Three values are used up by the first level; four with the same first and last candidates are not.
+    tuner = make_tuner(lists_config(["a", "b", "d"]))
+    play_tree(tuner.tree, 200)
+    status = json.loads(json.dumps(tuner.get_status()))
+    grown = lists_config(["x", "a", "y", "d"])
+    assert make_tuner(grown).convert([0.25, 0.25]) == tuner.convert([0.25, 0.25])
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(grown).set_status(status)
+    assert str(info.value) == "parameter n1: " + TREE_SHAPE_CHANGED
+    # Without its candidates' values the state can't tell which of two parameters split 2 it was.
+    del status["candidate_values"]
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(grown).set_status(status)
+    assert str(info.value) == "parameter n1 or c: " + TREE_SHAPE_CHANGED
+    make_tuner(lists_config(["a", "b", "d"])).set_status(status)
+
+
+def test_two_lists_whose_change_leaves_the_tree_fitting_no_shape_are_both_named():
+    tuner = make_tuner(lists_config(["a", "b", "d"], ["e", "f", "h"]))
+    play_tree(tuner.tree, 300)
+    assert {len(node.children) for node in tuner.tree.walk_nodes(tuner.tree.root) if node.children} == {8, 2}
+    status = json.loads(json.dumps(tuner.get_status()))
+    with pytest.raises(CompetitionError) as info:
+        make_tuner(lists_config(["x", "a", "y", "d"], ["x", "e", "y", "h"])).set_status(status)
+    assert str(info.value) == "parameters n1 and n2: " + TREE_SHAPE_CHANGED
+
+
+def test_refits_finds_no_change_of_splitting_for_a_tree_no_scales_give():
+    tree = make_tuner(lists_config(["a", "b", "d"])).tree
+    leaf = [10, 5, 0, 0, None]
+
+    def node(*children):
+        return [10, 5, 0, 0, list(children)]
+    assert tree.refits(Node.from_json(node(node(*[leaf] * 3), leaf, leaf, leaf))) == []
+    assert tree.refits(Node.from_json(node(node(leaf, leaf), node(*[leaf] * 4), leaf, leaf))) == []
+    # Split in 4 below the first level: n1 split there too (as the uniform shape does, for one).
+    split_again = Node.from_json(node(node(*[leaf] * 4), leaf, leaf, leaf))
+    assert tree.refits(split_again) == [((0,), [[2, 2], [2, 2]])]
 
 
 def test_a_uniform_state_that_split_a_list_and_an_integer_scale_again_warns_of_both():

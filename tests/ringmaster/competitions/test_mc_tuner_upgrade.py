@@ -63,6 +63,9 @@ def test_an_older_event_with_first_level_integer_twins_shows_reports_and_resumes
     assert not os.path.exists(base + ".status")
     with open(base + ".status", "w") as f:
         json.dump(OLD_STATE, f)
+    # `check` reads the state, as `run` does: the event under way keeps its split.
+    checked = invoke("check", ctl)
+    assert checked.exit_code == 0, checked.output
     shown = invoke("show", ctl)
     assert shown.exit_code == 0, shown.output
     assert "\n6/10 tuning games played\n" in shown.output
