@@ -565,5 +565,5 @@ def test_an_mc_tuner_page_says_whose_confirmation_games_they_are_without_a_leade
     page = render_html(full_report(tuner, entries))
     check_page(page)
     why = "the most-played candidate, as no candidate leads"
-    assert f"of 2 for {tuner.confirm_label} ({why})" in page
+    assert f"(fresh games, not used to choose, for {tuner.confirm_label}, {why}): 2/2 won" in page
     assert f"the confirmation games are for {tuner.confirm_label}, {why}: it scored 2 of 2" in page
