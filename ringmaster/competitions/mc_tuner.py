@@ -443,6 +443,8 @@ class McTuner(McTunerReports, Tuner):
         leading, so they went to the most-played one (_confirmation_path)."""
         if self.confirm_parameters is None or self.tree.best_path():
             return ""
+        if not self.tree.root.games:
+            return "the first candidate, as no tuning game had a result"
         return "the most-played candidate, as no candidate leads"
 
     def best_probability(self) -> float:
@@ -519,7 +521,8 @@ class McTuner(McTunerReports, Tuner):
                    for i in order[:LEADERS] if children[i].games]
         evidence = (f"the leader is better than every other candidate with probability "
                     f"{self.best_probability():.3f}" if best else
-                    "the most-played candidate doesn't yet look better than an untried one")
+                    "the most-played candidate doesn't yet look better than an untried one"
+                    if self.tree.root.games else "no tuning game has a result yet")
         if not best and self.confirm_parameters is not None:
             score, scored = self.confirmation_score()
             evidence += (f"; the confirmation games are for {self.confirm_label}, "

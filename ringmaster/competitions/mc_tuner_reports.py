@@ -89,8 +89,8 @@ class McTunerReports:
         out.write("\n")
         best = self.tree.best_path()
         if not best:
-            out.write("Leader: none yet (the most-played candidate doesn't look better than an "
-                      "untried one)\n")
+            out.write("Leader: none yet (" + ("the most-played candidate doesn't look better than an "
+                      "untried one" if self.tree.root.games else "no tuning game has a result") + ")\n")
             if self.confirmation_note():
                 out.write(f"  the confirmation games are for {self.confirm_label}, "
                           f"{self.confirmation_note()}\n")

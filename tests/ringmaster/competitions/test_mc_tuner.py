@@ -648,6 +648,18 @@ def test_a_game_with_no_result_is_played_but_in_no_record():
     assert restored.get_game() is NO_GAME and restored.is_complete()
 
 
+def test_tuning_games_all_without_a_result_lead_nowhere_and_say_so():
+    tuner = make_tuner(default_config(number_of_games=2, confirm_games=2))
+    for _ in range(2):
+        tuner.process_game_result(make_result(tuner.get_game(), None))
+    confirmation = tuner.get_game()
+    assert tuner.is_confirmation(confirmation.game_data) and tuner.tree.root.games == 0
+    text = report(tuner)
+    assert "Leader: none yet (no tuning game has a result)\n" in text
+    assert "the first candidate, as no tuning game had a result" in text
+    assert tuner.verdict().evidence.startswith("no tuning game has a result yet; ")
+
+
 def test_a_jigo_counts_half_a_win_and_the_state_keeps_the_half():
     tuner = make_tuner()
     job = tuner.get_game()
