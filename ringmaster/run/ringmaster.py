@@ -441,12 +441,6 @@ class Ringmaster(JobSource):
             self.warn("halting run due to void games")
             self.halt("too many void games")
 
-    def interrupted(self) -> None:
-        """Ctrl-C or SIGTERM: say so at once (the job loop then stops the games)."""
-        if self.presenter is not None:
-            self.presenter.notice("interrupted: stopping the games in progress "
-                                  "(they will be replayed)")
-
     def poll(self, running: list) -> None:
         if self.halt_reason is None and os.path.exists(self.paths.command):
             self._read_command_file()
