@@ -153,7 +153,7 @@ def time_limits(all_settings: list[dict[str, Any] | None], own: dict[str, str]) 
 
 
 def describe_game(settings: dict[str, Any]) -> str:
-    """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
+    """'go 9x9, komi 7.5, handicap 2, scored by the ringmaster, move limit 1000 (simple ko, ...)'."""
     game = game_of(settings)
     rules = get_rules_class(game)
     if not rules.uses_board:   # its own settings, at their defaults where not given
@@ -169,7 +169,7 @@ def describe_game(settings: dict[str, Any]) -> str:
         if rules.players_may_score and settings.get("scorer") != "internal":
             words.append("scored by the players")
         else:
-            words.append("scored by the referee")
+            words.append("scored by the ringmaster")
         words.append(f"move limit {settings.get('move_limit')}")
     return ", ".join(words) + (f" ({rules.rules_summary})" if rules.rules_summary else "")
 

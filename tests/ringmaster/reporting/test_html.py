@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import random
@@ -211,6 +212,27 @@ def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_un
     check_page(page)
     assert describe_game({"game": "pig", "pig_target": None, "pig_max_turns": 30}).startswith(
         "pig, max turns 30, target 50 (")
+
+
+@pytest.mark.parametrize("game, extra", [("pig", ""), ("othello", "board_size = 8\nkomi = 0\n")])
+def test_a_game_no_engine_scores_is_said_to_be_scored_by_the_ringmaster_in_every_report(
+        write_ctl, game, extra):
+    """Pig's and Othello's reports said 'scored by the referee' with no referee engine, and the
+    JSON said "scorer": "players"; the ringmaster decides them itself, whatever scorer says."""
+    ctl = write_ctl(PIG_PLAYOFF.replace("game = 'pig'", f"game = {game!r}\n{extra}scorer = 'players'"))
+    competition = load_control_file(ctl).make_competition()
+    competition.set_clean_status()
+    report = full_report(competition, [])
+    matchup = report["matchups"][0]
+    assert matchup["game_settings"]["scorer"] == "internal"
+    assert "ringmaster itself" in matchup["scoring"] and "referee" not in matchup["scoring"]
+    page = render_html(report)
+    assert "by the referee" not in page and "the referee throws" not in page
+    if game == "othello":
+        assert "othello 8x8, komi 0.0, scored by the ringmaster, move limit" in page
+    text = io.StringIO()
+    competition.write_short_report(text)
+    assert "by the referee" not in text.getvalue() and "scoring: " in text.getvalue()
 
 
 PIG_TUNER = """
