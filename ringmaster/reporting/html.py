@@ -13,6 +13,7 @@ import jinja2
 from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.reporting import continuous_tuners, svg, tournaments, tuners
 from ringmaster.rules import get_rules_class
+from ringmaster.stats.ratings import reference_words
 from ringmaster.stats.timing import format_duration
 
 
@@ -76,6 +77,7 @@ _ENVIRONMENT.filters["signed"] = _signed
 _ENVIRONMENT.filters["games"] = _games
 _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration
+_ENVIRONMENT.filters["reference"] = reference_words
 
 
 PAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
