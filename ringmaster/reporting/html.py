@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 
 from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.reporting import continuous_tuners, svg, tournaments, tuners
@@ -73,7 +74,18 @@ def _games(n: float) -> str:
     return f"{n:g} game" + ("" if n == 1 else "s")
 
 
+def _event_state(reason: str) -> Markup:
+    """A tuner's stop_reason as the page says it, its own word once: 'The event <b>stopped:
+    number_of_games (200) played</b>', 'The event is <b>still running</b>'."""
+    if reason == "running":
+        return Markup("The event is <b>still running</b>")
+    if reason.startswith("stopped"):
+        return Markup("The event <b>{}</b>").format(reason)
+    return Markup("The event's state: <b>{}</b>").format(reason)
+
+
 _ENVIRONMENT.filters["signed"] = _signed
+_ENVIRONMENT.filters["event_state"] = _event_state
 _ENVIRONMENT.filters["games"] = _games
 _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration

@@ -382,7 +382,7 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert "Leading: <b>c: 0.067 [cell 0] 209/259 0.807 [0.755, 0.850]</b>; <b>c: 2.108" in page
     assert "What would settle it: more tuning games (a larger number_of_games)." in page
     assert "the probability that it is better than every other candidate is" in page
-    assert "Why the event stopped:" in page and report["stop_reason"] in page
+    assert f"The event <b>{report['stop_reason']}</b>;" in page and "stopped: <b>stopped" not in page
     assert "lies at the lowest end of its range" in page
     assert "Win rate by c" in page and "The leader: win rate over its games" in page
     assert "Confirmation (fresh games" in page
@@ -462,7 +462,7 @@ def test_ce_tuner_page_plots_each_parameter_by_generation():
     assert "a: mean by generation" in page and f'<div class="big">{verdict["headline"]}</div>' in page
     assert "the answer beat the start (a 0.500) in" in verdict["evidence"]
     assert str(escape(verdict["evidence"])) in page
-    assert "stopped: all generations played" in page
+    assert "The event <b>stopped: all generations played</b> (generation 3 of 3)." in page
 
 
 def chromium() -> str:
