@@ -797,10 +797,16 @@ def test_a_read_only_directory_is_a_one_line_error(write_ctl, monkeypatch, comma
     ctl = playoff(write_ctl, games=2)
     if existing:
         assert invoke("run", ctl, "-g", "1").exit_code == 0
+    lock = CompetitionLock(ctl[:-4] + ".log")   # stop acts only on a run going on
+    if command == "stop":
+        lock.acquire()
     before = sorted(os.listdir(os.path.dirname(ctl)))
     _read_only(monkeypatch, os.path.dirname(ctl))
-    result = invoke(command, ctl)
-    monkeypatch.undo()
+    try:
+        result = invoke(command, ctl)
+    finally:
+        monkeypatch.undo()
+        lock.release()
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     lines = result.output.strip().splitlines()
