@@ -18,7 +18,13 @@ from ringmaster.competitions.referee_settings import describe_scoring
 from ringmaster.game.result import unknown_reasons
 from ringmaster.settings import distinguishing_options
 from ringmaster.stats.even_games import leave_out_line, uneven_matchups
-from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
+from ringmaster.stats.ratings import (
+    RATING_METHOD,
+    RatingTable,
+    fit_ratings,
+    rating_lines,
+    reference_words,
+)
 from ringmaster.stats.sprt import SPRT_METHOD
 from ringmaster.stats.win_rates import ELO_METHOD
 
@@ -102,13 +108,13 @@ class TournamentReports:
         for number, group in enumerate(table.groups, start=1):
             if len(table.groups) > 1:
                 out.write(f"group {number} (rated against each other only), relative to "
-                          f"{group.reference}:\n")
+                          f"{reference_words(group.reference)}:\n")
             out.write("\n".join(render_table(rating_lines(group), right_align_from=2)) + "\n")
         if table.unrated:
             out.write("Not rated, nor ranked against the others (no game won and lost links them):\n")
             out.writelines(f"  {u.player}: {u.note()}\n" for u in table.unrated)
         if len(table.groups) == 1:
-            out.write(f"Ratings are relative to {table.reference}. ")
+            out.write(f"Ratings are relative to {reference_words(table.reference)}. ")
         elif table.groups:
             out.write("Ratings compare players within a group only. ")
         out.write(f"{RATING_METHOD}\n")

@@ -47,7 +47,13 @@ RATING_METHOD = ("Bradley-Terry maximum-likelihood ratings (logistic Elo, as Bay
                  "fitted within each group of players linked both ways by games each scored in "
                  "(Ordo's rule: a player who won, or lost, every game is not rated), with BayesElo's "
                  f"prior of {DEFAULT_PRIOR:g} virtual draws per player; 95% intervals from the inverse "
-                 "Hessian; relative to the anchor (or to the group's mean).")
+                 "Hessian.")
+
+
+def reference_words(reference: str) -> str:
+    """What ratings are relative to, as the reports say it once: 'the mean' for the kept
+    'mean' (the JSON's relative_to), 'anchor X' as it is."""
+    return "the mean" if reference == "mean" else reference
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,9 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
     assert "Ratings (Bradley-Terry, joint over the games within each group" in report
     rows = [line.split() for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
     assert sorted(row[1] for row in rows) == ["a", "b", "c"] and {row[2] for row in rows} == {"+0"}
-    assert "Ratings are relative to mean." in report and "Elo: logistic" in report
+    # Said once, and as English ("relative to mean." twice: here and in the method's note).
+    assert report.count("relative to") == 1 and "Ratings are relative to the mean. " in report
+    assert "Elo: logistic" in report
     assert comp.get_json_report()["ratings"]["relative_to"] == "mean"
 
 

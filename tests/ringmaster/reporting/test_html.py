@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import random
@@ -213,6 +214,27 @@ def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_un
         "pig, max turns 30, target 50 (")
 
 
+@pytest.mark.parametrize("game, extra", [("pig", ""), ("othello", "board_size = 8\nkomi = 0\n")])
+def test_a_game_no_engine_scores_is_said_to_be_scored_by_the_ringmaster_in_every_report(
+        write_ctl, game, extra):
+    """Pig's and Othello's reports said 'scored by the referee' with no referee engine, and the
+    JSON said "scorer": "players"; the ringmaster decides them itself, whatever scorer says."""
+    ctl = write_ctl(PIG_PLAYOFF.replace("game = 'pig'", f"game = {game!r}\n{extra}scorer = 'players'"))
+    competition = load_control_file(ctl).make_competition()
+    competition.set_clean_status()
+    report = full_report(competition, [])
+    matchup = report["matchups"][0]
+    assert matchup["game_settings"]["scorer"] == "internal"
+    assert "ringmaster itself" in matchup["scoring"] and "referee" not in matchup["scoring"]
+    page = render_html(report)
+    assert "by the referee" not in page and "the referee throws" not in page
+    if game == "othello":
+        assert "othello 8x8, komi 0.0, scored by the ringmaster, move limit" in page
+    text = io.StringIO()
+    competition.write_short_report(text)
+    assert "by the referee" not in text.getvalue() and "scoring: " in text.getvalue()
+
+
 PIG_TUNER = """
 competition_type = 'ce_tuner'
 game = 'pig'
@@ -279,7 +301,8 @@ def test_allplayall_page_has_the_ratings_table(write_ctl):
     check_page(page)
     ratings = report["ratings"]["ratings"]
     assert [r["player"] for r in ratings][0] == "a"
-    assert "Likelihood of superiority" in page and "relative to mean" in page.replace("Relative", "relative")
+    assert "Likelihood of superiority" in page
+    assert page.lower().count("relative to") == 1 and "Relative to the mean. " in page
     assert page.count("<svg") >= 1
 
 
@@ -359,7 +382,7 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert "Leading: <b>c: 0.067 [cell 0] 209/259 0.807 [0.755, 0.850]</b>; <b>c: 2.108" in page
     assert "What would settle it: more tuning games (a larger number_of_games)." in page
     assert "the probability that it is better than every other candidate is" in page
-    assert "Why the event stopped:" in page and report["stop_reason"] in page
+    assert f"The event <b>{report['stop_reason']}</b>;" in page and "stopped: <b>stopped" not in page
     assert "lies at the lowest end of its range" in page
     assert "Win rate by c" in page and "The leader: win rate over its games" in page
     assert "Confirmation (fresh games" in page
@@ -439,7 +462,7 @@ def test_ce_tuner_page_plots_each_parameter_by_generation():
     assert "a: mean by generation" in page and f'<div class="big">{verdict["headline"]}</div>' in page
     assert "the answer beat the start (a 0.500) in" in verdict["evidence"]
     assert str(escape(verdict["evidence"])) in page
-    assert "stopped: all generations played" in page
+    assert "The event <b>stopped: all generations played</b> (generation 3 of 3)." in page
 
 
 def chromium() -> str:
