@@ -138,15 +138,26 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     assert report["matchups"][0]["sprt"]["decision"] == "H1"
     page = render_html(report)
     svgs = check_page(page)
-    assert "H1 accepted (elo ≥ 100)" in page and "biased away from zero" in page
+    # Accepting H1 shows elo > elo0 at alpha, not that elo reaches elo1.
+    assert ('<span class="pass">H1 accepted: elo &gt; 0</span> after' in page
+            and "(elo ≤ 0 rejected at alpha 0.05; not a finding that elo ≥ 100)" in page)
+    assert "elo ≥ 100)" not in page.replace("finding that elo ≥ 100)", "")
+    assert "biased away from zero" in page
     sprt = report["matchups"][0]["sprt"]
     assert f"after {sprt['decided_at_games']} games, at LLR {sprt['llr_at_decision']:.2f}" in page
     assert sprt["llr_at_decision"] >= sprt["upper_bound"]
     assert "Elo a − b: <b>+" in page and "LOS" in page
     assert "SPRT log-likelihood ratio" in page and "Elo of a over games" in page
     assert "Game length" in page and "Pairs (pair score 0" in page
-    # Three players over two matchups: joint ratings and a cross table.
+    # Three players over two matchups: joint ratings and a cross table, which leave out b v c: b
+    # had Black in every game (alternating False), and its own lines name the colours.
     assert "Ratings" in page and "Cross table" in page
+    assert ("Ratings leave out the matchups whose colours don&#39;t alternate (Black&#39;s advantage "
+            "is not separated from the players&#39; difference): 1 (b Black in every game).") in page
+    assert "Elo b as Black − c as White: <b>" in page
+    assert "Colours don't alternate: b had Black in every game" in page
+    assert report["ratings_excluded"] == ["1"] and report["matchups"][1]["fixed_black"] == "b"
+    assert report["matchups"][0]["fixed_black"] is None
     assert '<a href="comp.games/0_000.sgf">0_000</a>' in page
     assert '<a href="comp.void/0_99.sgf">0_99</a>' in page
     assert "aborting game due to error" in page
@@ -312,7 +323,7 @@ players = {'g0': Player('engine-0'), 'g1': Player('engine-1'), 'g2': Player('eng
 board_size = 9
 komi = 7.5
 matchups = [
-    Matchup('g2', 'g0', number_of_games=8),
+    Matchup('g2', 'g0', alternating=True, number_of_games=8),
     Matchup('g0', 'g2', id='hcap', handicap=4, komi=0.5, number_of_games=8),
     Matchup('g1', 'g2', alternating=True, number_of_games=4),
 ]
@@ -323,7 +334,7 @@ def test_playoff_page_names_the_handicap_matchup_its_ratings_leave_out(write_ctl
     # The reviewer's case: g2 beat g0 6-2 in even games, g0 won all 8 with 4 stones (komi 0.5).
     competition = load_control_file(write_ctl(HANDICAP_PLAYOFF)).make_competition()
     competition.set_clean_status()
-    winners = {"0": list("bbbbbbww"), "hcap": ["b"] * 8, "2": list("bbww")}
+    winners = {"0": list("bwbwbwwb"), "hcap": ["b"] * 8, "2": list("bbww")}   # g2 Black in even games
     while hasattr(job := competition.get_game(), "game_id"):
         competition.process_game_result(make_result(job, winners[job.game_data[0]].pop(0)))
     report = full_report(competition, [])
@@ -332,7 +343,7 @@ def test_playoff_page_names_the_handicap_matchup_its_ratings_leave_out(write_ctl
     check_page(page)
     assert ('<p class="warn">Ratings leave out the matchups whose games are not even: '
             "hcap (4 handicap stones, komi 0.5).</p>") in page
-    assert "Elo g0 − g2 (4 handicap stones, komi 0.5): <b>+inf" in page
+    assert "Elo g0 as Black − g2 as White (4 handicap stones, komi 0.5): <b>+inf" in page
     ranked = [r["player"] for r in report["ratings"]["ratings"]]
     assert ranked.index("g2") < ranked.index("g0")
     # The cross table counts the even games only: g0 scored 2 of 8 against g2.
@@ -590,3 +601,13 @@ def test_an_mc_tuner_page_says_whose_confirmation_games_they_are_without_a_leade
     why = "the most-played candidate, as no candidate leads"
     assert f"of 2 for {tuner.confirm_label} ({why})" in page
     assert f"the confirmation games are for {tuner.confirm_label}, {why}: it scored 2 of 2" in page
+
+
+def test_no_clock_table_for_a_loss_on_time_with_no_game_timed(write_ctl):
+    # A playoff with no time control, one game scored +T: the page had a Clock table of zeros.
+    report = playoff_report(write_ctl)
+    untimed = {"player": "q", "games": 0, "moves": 0, "seconds": 0.0, "mean_move": None,
+               "longest_move": 0.0, "mean_left": None, "time_losses": 1}
+    assert "<h2>Clock</h2>" not in render_html({**report, "time_use": [untimed]})
+    timed = {**untimed, "games": 1, "moves": 10, "seconds": 5.0, "mean_move": 0.5, "mean_left": 1.0}
+    assert "<h2>Clock</h2>" in render_html({**report, "time_use": [timed, untimed]})
