@@ -66,6 +66,6 @@ def leave_out_line(uneven: dict[str, str], any_rated: bool,
     if not any_rated:
         named = [f"{mid} ({terms})" for mid, terms in uneven.items()]
         named += [f"{mid} ({black} Black in every game)" for mid, black in fixed_black.items()]
-        return ("none: joint ratings pool only even games (no handicap stones, one komi) with "
+        return ("no player is rated: joint ratings pool only even games (no handicap stones, one komi) with "
                 f"colours alternating, and no matchup's games are: {', '.join(named)}")
     return "ratings leave out " + "; and ".join(parts)

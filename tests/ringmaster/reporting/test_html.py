@@ -611,3 +611,26 @@ def test_no_clock_table_for_a_loss_on_time_with_no_game_timed(write_ctl):
     assert "<h2>Clock</h2>" not in render_html({**report, "time_use": [untimed]})
     timed = {**untimed, "games": 1, "moves": 10, "seconds": 5.0, "mean_move": 0.5, "mean_left": 1.0}
     assert "<h2>Clock</h2>" in render_html({**report, "time_use": [timed, untimed]})
+
+
+FIXED_COLOUR_PLAYOFF = """
+competition_type = 'playoff'
+players = {p: Player('gnugo --mode gtp') for p in ('a', 'b', 'c')}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('a', 'b', number_of_games=6), Matchup('b', 'c', number_of_games=6),
+            Matchup('a', 'c', number_of_games=6)]
+"""
+
+
+def test_a_playoff_whose_matchups_all_have_fixed_colours_says_no_player_is_rated(write_ctl):
+    # The page read "None: joint ratings pool only even games...", as if a value had leaked.
+    competition = load_control_file(write_ctl(FIXED_COLOUR_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    while hasattr(job := competition.get_game(), "game_id"):
+        competition.process_game_result(make_result(job, "bbwbwb"[int(job.game_id.split("_")[-1])]))
+    page = render_html(full_report(competition, []))
+    check_page(page)
+    visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "None" not in visible
+    assert "Ratings No player is rated: joint ratings pool only even games" in visible

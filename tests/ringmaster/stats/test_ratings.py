@@ -138,7 +138,7 @@ def test_the_leave_out_line_names_uneven_and_fixed_colour_matchups():
         "and the matchups whose colours don't alternate (Black's advantage is not separated from "
         "the players' difference): ab (a Black in every game)")
     assert leave_out_line({}, False, {"ab": "a", "bc": "c"}) == (
-        "none: joint ratings pool only even games (no handicap stones, one komi) with colours "
+        "no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
         "alternating, and no matchup's games are: ab (a Black in every game), bc (c Black in every game)")
     # On a tie the first matchup listed sets the even komi.
     assert uneven_matchups({"x": {"board_size": 9, "komi": 6.5}, "y": {"board_size": 9, "komi": 5.5}}) \
