@@ -26,7 +26,7 @@ from ringmaster.errors import (
     StorageError,
     UsageError,
 )
-from ringmaster.files import printable, storage_error
+from ringmaster.files import printable
 from ringmaster.game.engines import ChannelFactory, subprocess_channel
 from ringmaster.reaper import helper_pids, reaping
 from ringmaster.run.display import Presenter, QuietPresenter, say, silence
@@ -135,13 +135,8 @@ def report(control_file: str) -> None:
 @cli.command()
 @control_file_argument
 def stop(control_file: str) -> None:
-    """Ask a running competition to finish its games in progress and stop."""
-    ringmaster = _load(control_file)
-    try:
-        with open(ringmaster.paths.command, "w", encoding="utf-8") as f:
-            f.write("stop\n")
-    except OSError as exc:
-        raise storage_error(exc, ringmaster.paths.command) from None
+    """Ask a running competition to finish its games in progress and stop (exit 1 if none is)."""
+    _load(control_file).request_stop()
 
 
 @cli.command()

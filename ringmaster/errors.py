@@ -112,6 +112,10 @@ class LockError(RingmasterError):
     """Another run holds the competition's lock."""
 
 
+class NotRunning(RingmasterError):
+    """A command that acts on a run going on (stop) found none: nothing was done."""
+
+
 class UsageError(RingmasterError):
     """The command line itself is wrong."""
 

@@ -1,4 +1,5 @@
-"""Arena: batched in-process matches between agents (network search, random), alternating colours."""
+"""Arena: batched in-process matches between agents (network search, random), alternating colours;
+a game with chance (Pig) has its dice thrown by the arena."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Protocol
 import numpy as np
 
 from players.mcts import PuctSettings, Tree, alphazero_policy
+from players.mcts.chance import SAMPLED, ChanceRule
 
 
 class Agent(Protocol):
@@ -29,18 +31,24 @@ class RandomAgent:
 
 
 class SearchAgent:
-    """PUCT with a network; most-visited action; no noise. Fresh tree per move."""
+    """PUCT with a network; most-visited action; no noise. Fresh tree per move.
+
+    game is the game as the search sees it (for a game with chance, as self-play searches
+    it: players.mcts.chance.game_for_mode), and chance its rule for chance nodes.
+    """
 
     def __init__(self, game, evaluate, num_simulations: int, rng: np.random.Generator,
-                 c_puct: float = 1.5, name: str = "net") -> None:
+                 c_puct: float = 1.5, name: str = "net", chance: ChanceRule = SAMPLED) -> None:
         self.game, self.evaluate, self.rng, self.name = game, evaluate, rng, name
         self.num_simulations = num_simulations
         self.settings = PuctSettings(c_puct=c_puct)
+        self.chance = chance
 
     def select(self, states: Sequence) -> list[int]:
         trees = [Tree(self.game, s) for s in states]
         outputs = alphazero_policy(trees, self.evaluate, self.settings,
-                                   num_simulations=self.num_simulations, rng=self.rng)
+                                   num_simulations=self.num_simulations, rng=self.rng,
+                                   chance=self.chance)
         return [output.action for output in outputs]
 
 
@@ -62,13 +70,23 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
 
+def throw_dice(game, state, rng: np.random.Generator):
+    """state past its chance states (Pig's die in the air), each outcome drawn by its
+    probability; a decision state or a finished game as it is."""
+    while not game.is_terminal(state) and game.is_chance(state):
+        outcomes = game.chance_outcomes(state)
+        index = int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))
+        state = game.apply(state, outcomes[index][0])
+    return state
+
+
 def random_openings(game, count: int, plies: int, rng: np.random.Generator) -> list:
     """count start positions, each reached by `plies` uniformly random moves (never a finished game)."""
     openings = []
     while len(openings) < count:
         state = game.initial_state()
         for _ in range(plies):
-            state = game.apply(state, int(rng.choice(game.legal_actions(state))))
+            state = throw_dice(game, game.apply(state, int(rng.choice(game.legal_actions(state)))), rng)
             if game.is_terminal(state):
                 break
         if not game.is_terminal(state):
@@ -82,11 +100,14 @@ def play_match(game, agent_a: Agent, agent_b: Agent, num_games: int, *,
 
     With opening_plies > 0 each pair of games (2i, 2i+1) starts from the same
     random opening, once with each colour, so that deterministic agents still
-    play varied games.
+    play varied games. In a game with chance, rng throws the dice after each
+    move that leaves one in the air (throw_dice): the agents see decision
+    states only.
     """
+    if rng is None:
+        rng = np.random.default_rng()
     if opening_plies:
-        starts = random_openings(game, (num_games + 1) // 2, opening_plies,
-                                 rng if rng is not None else np.random.default_rng())
+        starts = random_openings(game, (num_games + 1) // 2, opening_plies, rng)
         states = [starts[i // 2] for i in range(num_games)]
     else:
         states = [game.initial_state() for _ in range(num_games)]
@@ -99,7 +120,7 @@ def play_match(game, agent_a: Agent, agent_b: Agent, num_games: int, *,
                       and (game.to_play(states[i]) == a_colour[i]) == is_a]
             if movers:
                 for i, action in zip(movers, agent.select([states[i] for i in movers])):
-                    states[i] = game.apply(states[i], action)
+                    states[i] = throw_dice(game, game.apply(states[i], action), rng)
         still = []
         for i in live:
             if not game.is_terminal(states[i]):

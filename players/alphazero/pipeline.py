@@ -251,6 +251,20 @@ class Pipeline:
     def evaluator(self, model: PolicyValueNet) -> StateEvaluator:
         return StateEvaluator(self.game, LocalPredictor(model, self.device))
 
+    def _search_evaluate(self, evaluator: StateEvaluator):
+        """What a search of this run values its leaves with: the net's, and for chance states
+        with afterstate_values, the net's over their outcomes (it sees only decision states in
+        training)."""
+        if self.config.afterstate_values and self.game.has_chance:
+            return AfterstateEvaluator(self.game, evaluator.evaluate)
+        return evaluator.evaluate
+
+    def _search_agent(self, model: PolicyValueNet, name: str) -> SearchAgent:
+        """An arena player searching as self-play does (the chance mode's game and rule)."""
+        c = self.config
+        return SearchAgent(self.search_game, self._search_evaluate(self.evaluator(model)),
+                           c.eval_simulations, self.rng, c.c_puct, name=name, chance=self.chance)
+
     def run(self, iterations: int | None = None, minutes: float | None = None) -> None:
         """Run until `iterations` in total are done or `minutes` of this call have passed."""
         deadline = time.monotonic() + 60 * minutes if minutes else None
@@ -270,10 +284,7 @@ class Pipeline:
                                    dirichlet_alpha=c.dirichlet_alpha,
                                    dirichlet_epsilon=c.dirichlet_epsilon,
                                    chance_targets=c.chance_targets)
-        evaluate = evaluator.evaluate
-        if c.afterstate_values and self.game.has_chance:
-            # The net sees only decision states in training: value chance states through their outcomes.
-            evaluate = AfterstateEvaluator(self.game, evaluate)
+        evaluate = self._search_evaluate(evaluator)
         examples, sp = play_games(self.search_game, evaluate, c.games_per_iteration,
                                   sp_config, self.rng, progress=self._progress(iteration),
                                   chance=self.chance)
@@ -302,7 +313,7 @@ class Pipeline:
                "mean_game_length": round(float(np.mean(sp.game_lengths)), 2),
                "black_wins": sp.black_wins, "white_wins": sp.white_wins, "draws": sp.draws,
                "selfplay_s": round(sp.seconds, 2), "train_s": round(train_seconds, 2)}
-        if c.eval_every and iteration % c.eval_every == 0 and not self.game.has_chance:
+        if c.eval_every and iteration % c.eval_every == 0:
             row.update(self._evaluate(iteration))
         self.state["seconds"] += time.perf_counter() - started
         row["elapsed_s"] = round(self.state["seconds"], 1)
@@ -316,15 +327,14 @@ class Pipeline:
         """Current net vs random and vs the previously evaluated checkpoint; refit Elo."""
         c = self.config
         me = f"iter_{iteration:04d}"
-        agent = SearchAgent(self.game, self.evaluator(self.model).evaluate, c.eval_simulations,
-                            self.rng, c.c_puct, name=me)
-        vs_random = play_match(self.game, agent, RandomAgent(self.game, self.rng), c.eval_games)
+        agent = self._search_agent(self.model, me)
+        vs_random = play_match(self.game, agent, RandomAgent(self.game, self.rng), c.eval_games,
+                               rng=self.rng)
         self.pair_results.append([me, "random", vs_random.wins + 0.5 * vs_random.draws, vs_random.games])
         out = {"vs_random_score": round(vs_random.score, 4), "vs_random_games": vs_random.games}
         previous = self.state["evaluated"][-1] if self.state["evaluated"] else "iter_0000"
         prev_model, _ = load_checkpoint(self.paths.checkpoint(int(previous.split("_")[1])), self.device)
-        prev_agent = SearchAgent(self.game, self.evaluator(prev_model).evaluate, c.eval_simulations,
-                                 self.rng, c.c_puct, name=previous)
+        prev_agent = self._search_agent(prev_model, previous)
         vs_prev = play_match(self.game, agent, prev_agent, c.eval_games,
                              opening_plies=c.eval_opening_plies, rng=self.rng)
         self.pair_results.append([me, previous, vs_prev.wins + 0.5 * vs_prev.draws, vs_prev.games])

@@ -16,7 +16,7 @@ class Game(ABC):
       name        -- the game's registry name ('go', ...)
       kind        -- the game's family ('go', 'othello', 'pig'), whatever its size or variant
       num_actions -- size of the action space
-      has_chance  -- it has chance states (is_chance): the training pipeline's arena plays none
+      has_chance  -- it has chance states (is_chance): the training pipeline's arena throws them
       stochastic_apply -- apply() draws chance itself, so one action may lead to different
                      states (players.mcts.chance.HiddenChance)
     """

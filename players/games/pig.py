@@ -42,7 +42,7 @@ class Pig(Game):
     """
 
     num_actions = 2
-    has_chance = True  # the training pipeline's arena plays no chance games; the ringmaster does
+    has_chance = True  # the training pipeline's arena throws the dice, as the ringmaster does
 
     def __init__(self, target: int = 50, max_turns: int = 200) -> None:
         if target < 1 or max_turns < 1:

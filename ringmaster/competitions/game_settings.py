@@ -91,9 +91,13 @@ def rules_options(settings: dict[str, Any]) -> dict[str, Any]:
 
 def effective_game_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """settings with the game's own settings that weren't given at their defaults: the values
-    games are played under (Pig's pig_target 50 where the control file gives none)."""
-    options = get_rules_class(game_of(settings)).default_options
-    return {**settings, **options, **rules_options(settings)}
+    games are played under (Pig's pig_target 50 where the control file gives none). scorer
+    is 'internal' for a game whose players are never asked the score (Othello, Pig)."""
+    rules = get_rules_class(game_of(settings))
+    effective = {**settings, **rules.default_options, **rules_options(settings)}
+    if not rules.players_may_score:
+        effective["scorer"] = "internal"
+    return effective
 
 
 def describe_game_settings(settings: dict[str, Any]) -> list[str]:

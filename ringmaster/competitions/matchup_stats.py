@@ -236,10 +236,26 @@ def matchup_table(s: MatchupStats) -> list[str]:
     return render_table(rows)
 
 
-def elo_line(s: MatchupStats, terms: str | None = None) -> str:
+def colour_terms(s: MatchupStats, black: str | None) -> str:
+    """'a - b', or 'a as Black - b as White' when `black` had Black in every game."""
+    if black is None:
+        return f"{s.player_1} - {s.player_2}"
+    colour = {p: "Black" if p == black else "White" for p in (s.player_1, s.player_2)}
+    return f"{s.player_1} as {colour[s.player_1]} - {s.player_2} as {colour[s.player_2]}"
+
+
+def fixed_colour_note(black: str) -> str:
+    """What a matchup whose colours don't alternate measures."""
+    return (f"colours don't alternate: {black} had Black in every game, so the Elo, LOS and SPRT "
+            "measure the players with these colours, Black's advantage not separated from the "
+            "players' difference (alternating=True separates it)")
+
+
+def elo_line(s: MatchupStats, terms: str | None = None, black: str | None = None) -> str:
     """'Elo p1 - p2: +35 [-20, +93] (95%), LOS 87.1%, score 55.0% [45.2%, 64.4%] over 20 games';
-    games that are not even name their terms: 'Elo p1 - p2 (4 handicap stones, komi 0.5): ...'."""
-    who = f"{s.player_1} - {s.player_2}" + (f" ({terms})" if terms else "")
+    games that are not even name their terms: 'Elo p1 - p2 (4 handicap stones, komi 0.5): ...';
+    a matchup where `black` had Black in every game names the colours: 'Elo p1 as Black - p2 as White'."""
+    who = colour_terms(s, black) + (f" ({terms})" if terms else "")
     if not s.decided:
         return f"Elo {who}: no games with a result yet"
     low, high = wilson_interval(s.wins_1, s.decided)

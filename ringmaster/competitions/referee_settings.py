@@ -74,18 +74,19 @@ def player_scoring_needs(settings: dict[str, Any],
 
 
 def describe_scoring(settings: dict[str, Any], referee: PlayerSpec | None) -> str:
-    """How a game is scored, for the reports' headers."""
+    """How a game is scored, for the reports' headers: by the ringmaster itself, by the
+    players' final_score, or by the referee engine, as the games are played."""
     rules = get_rules_class(game_of(settings))
     if not rules.uses_board:
-        return "scored by the referee"
+        return "decided by the ringmaster itself under the game's rules (no engine is asked)"
     settle = "else the referee engine" if referee is not None else "else no result"
     if rules.has_dead_stones and settings.get("scorer") == "internal":
-        text = (f"area scoring by the referee, dead stones off as both players list them "
-                f"(final_status_list), {settle}")
+        text = (f"area counted by the ringmaster itself, dead stones off as both players list "
+                f"them (final_status_list), {settle}")
     elif rules.players_may_score and settings.get("scorer") != "internal":
         text = f"the players' final_score when they agree, {settle}"
     else:
-        text = "counted by the referee"
+        text = "counted by the ringmaster itself (no engine is asked)"
     adjudication = adjudication_of(settings)
     if adjudication is not None:
         text += f"; adjudicated on the referee engine's score ({adjudication.describe()})"

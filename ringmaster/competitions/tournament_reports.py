@@ -6,8 +6,10 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.game_settings import describe_game_settings, effective_game_settings
 from ringmaster.competitions.matchup_stats import (
+    colour_terms,
     compute_stats,
     elo_line,
+    fixed_colour_note,
     format_percent,
     matchup_table,
     render_table,
@@ -18,7 +20,13 @@ from ringmaster.competitions.referee_settings import describe_scoring
 from ringmaster.game.result import unknown_reasons
 from ringmaster.settings import distinguishing_options
 from ringmaster.stats.even_games import leave_out_line, uneven_matchups
-from ringmaster.stats.ratings import RATING_METHOD, RatingTable, fit_ratings, rating_lines
+from ringmaster.stats.ratings import (
+    RATING_METHOD,
+    RatingTable,
+    fit_ratings,
+    rating_lines,
+    reference_words,
+)
 from ringmaster.stats.sprt import SPRT_METHOD
 from ringmaster.stats.win_rates import ELO_METHOD
 
@@ -37,10 +45,29 @@ class TournamentReports:
         """The matchups whose games are not even (handicap stones, another komi), with their terms."""
         return uneven_matchups({mid: m.game_settings for mid, m in self.matchups.items()})
 
+    def fixed_black(self) -> dict[str, str]:
+        """The matchups whose colours don't alternate, each with the player who had Black in every game.
+
+        A control file's matchup with alternating False (Gomill's default), whose games so far all
+        had one player as Black; a ghost whose games did.
+        """
+        fixed = {}
+        for mid in self.matchup_ids_for_report(include_ghosts=True):
+            spec = self.matchups.get(mid)
+            if spec is not None and spec.alternating:
+                continue
+            blacks = {r.player_b for r in self.results.get(mid, [])}
+            if spec is not None and not blacks:
+                blacks = {spec.player_2 if spec.player_2_black_first else spec.player_1}
+            if len(blacks) == 1:
+                fixed[mid] = blacks.pop()
+        return fixed
+
     def rated_matchup_ids(self) -> list[str]:
-        """The matchups whose games the joint ratings pool: the even ones (a ghost's terms are unknown)."""
-        uneven = self.uneven_matchups()
-        return [mid for mid in self.matchup_ids_for_report(include_ghosts=True) if mid not in uneven]
+        """The matchups whose games the joint ratings pool: the even ones with colours alternating (a
+        ghost's terms are unknown)."""
+        left_out = self.uneven_matchups().keys() | self.fixed_black().keys()
+        return [mid for mid in self.matchup_ids_for_report(include_ghosts=True) if mid not in left_out]
 
     def rating_players(self) -> list[str]:
         players: list[str] = []
@@ -60,12 +87,25 @@ class TournamentReports:
         return len(self.rating_players()) > 2
 
     def ratings_left_out(self) -> dict[str, str]:
-        """The matchups the joint ratings leave out, with their terms ({} if there are no ratings)."""
-        return self.uneven_matchups() if self.wants_ratings() else {}
+        """The matchups the joint ratings leave out, with why ({} if there are no ratings): their terms,
+        or 'a Black in every game'."""
+        if not self.wants_ratings():
+            return {}
+        uneven = self.uneven_matchups()
+        fixed = {mid: f"{black} Black in every game" for mid, black in self.fixed_black().items()
+                 if mid not in uneven}
+        return {mid: uneven.get(mid) or fixed[mid] for mid in self.matchup_ids_for_report(include_ghosts=True)
+                if mid in uneven or mid in fixed}
+
+    def ratings_left_out_line(self) -> str | None:
+        """The line naming the matchups the joint ratings leave out, and why; None if none is."""
+        if not self.wants_ratings():
+            return None
+        return leave_out_line(self.uneven_matchups(), bool(self.rated_matchup_ids()), self.fixed_black())
 
     def ratings(self) -> RatingTable | None:
-        """The joint Bradley-Terry ratings of every linked group of players, from the even games only,
-        or None (see fit_ratings; None too when no matchup's games are even)."""
+        """The joint Bradley-Terry ratings of every linked group of players, from the even games with
+        colours alternating only, or None (see fit_ratings; None too when no matchup's games are such)."""
         if not self.wants_ratings():
             return None
         games = []
@@ -85,9 +125,9 @@ class TournamentReports:
             return
         out.write("Ratings (Bradley-Terry, joint over the games within each group of players "
                   "linked by wins and losses)\n")
-        any_even = bool(self.rated_matchup_ids())
-        left_out = leave_out_line(self.ratings_left_out(), any_even)
-        if not any_even:
+        any_rated = bool(self.rated_matchup_ids())
+        left_out = self.ratings_left_out_line()
+        if not any_rated:
             out.write(f"  {left_out}\n")
             return
         if left_out:
@@ -99,16 +139,29 @@ class TournamentReports:
         if not table.groups:
             out.write("  none: no two players are linked both ways (each won, or lost, every game "
                       "against each opponent)\n")
+        winners = [u for u in table.unrated if u.won_every_game]
+        losers = [u for u in table.unrated if u.lost_every_game]
+        others = [u for u in table.unrated if u not in winners and u not in losers]
+        if winners:
+            out.write("Won every game it played (no finite rating, so not rated; above each opponent "
+                      "by its record):\n")
+            out.writelines(f"  {u.player}: {u.note()}\n" for u in winners)
+        ranked = not table.unrated   # a rank 1 below a player who won every game would mislead
         for number, group in enumerate(table.groups, start=1):
             if len(table.groups) > 1:
                 out.write(f"group {number} (rated against each other only), relative to "
-                          f"{group.reference}:\n")
-            out.write("\n".join(render_table(rating_lines(group), right_align_from=2)) + "\n")
-        if table.unrated:
+                          f"{reference_words(group.reference)}:\n")
+            out.write("\n".join(render_table(rating_lines(group, ranked), right_align_from=2 if ranked
+                                              else 1)) + "\n")
+        if losers:
+            out.write("Lost every game it played (no finite rating, so not rated; below each opponent "
+                      "by its record):\n")
+            out.writelines(f"  {u.player}: {u.note()}\n" for u in losers)
+        if others:
             out.write("Not rated, nor ranked against the others (no game won and lost links them):\n")
-            out.writelines(f"  {u.player}: {u.note()}\n" for u in table.unrated)
+            out.writelines(f"  {u.player}: {u.note()}\n" for u in others)
         if len(table.groups) == 1:
-            out.write(f"Ratings are relative to {table.reference}. ")
+            out.write(f"Ratings are relative to {reference_words(table.reference)}. ")
         elif table.groups:
             out.write("Ratings compare players within a group only. ")
         out.write(f"{RATING_METHOD}\n")
@@ -133,6 +186,7 @@ class TournamentReports:
                 "?? (missing from control file)"
         out.write(f"{name} ({limit} games)\n")
         terms = self.uneven_matchups().get(mid)
+        black = self.fixed_black().get(mid)
         stats = compute_stats(results, p1, p2)
         if stats.unknown:
             out.write(f"unknown results: {stats.unknown} of {stats.total} games "
@@ -142,7 +196,9 @@ class TournamentReports:
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
-            out.write(elo_line(stats, terms) + "\n")
+            out.write(elo_line(stats, terms, black) + "\n")
+            if black is not None:
+                out.write(fixed_colour_note(black) + "\n")
         if stats.adjudicated:
             out.write(f"adjudicated (the referee engine's score ended the game): "
                       f"{stats.adjudicated} of {stats.total} games\n")
@@ -151,7 +207,8 @@ class TournamentReports:
             out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
         state = self.sprt_states.get(mid)
         if state is not None:
-            out.write(f"SPRT{f' ({terms})' if terms else ''}: "
+            named = "; ".join(t for t in (black and colour_terms(stats, black), terms) if t)
+            out.write(f"SPRT{f' ({named})' if named else ''}: "
                       f"{state.describe(self.all_games_played(mid))}\n")
             if state.decision is not None:
                 out.write(f"stopped after {state.decided_at} games counted by the test, at LLR "
@@ -209,6 +266,7 @@ class TournamentReports:
         report = super().get_json_report()
         matchups = []
         uneven = self.uneven_matchups()
+        fixed = self.fixed_black()
         for mid in self.matchup_ids_for_report(include_ghosts=True):
             if mid in self.matchups:
                 p1, p2 = self.matchups[mid].player_1, self.matchups[mid].player_2
@@ -229,6 +287,7 @@ class TournamentReports:
                              if spec else None,
                              "stats": compute_stats(results, p1, p2).to_json(),
                              "uneven_terms": uneven.get(mid),
+                             "fixed_black": fixed.get(mid),
                              "unknown_reasons": unknown_reasons(results),
                              "sprt": None if state is None else state.to_json(self.all_games_played(mid)),
                              "results": [r.to_json() for r in results]})
@@ -243,4 +302,5 @@ class TournamentReports:
         table = self.ratings()
         report["ratings"] = None if table is None else table.to_json()
         report["ratings_excluded"] = list(self.ratings_left_out())
+        report["ratings_left_out"] = self.ratings_left_out_line()
         return report

@@ -9,10 +9,12 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 
 from ringmaster.default_game import DEFAULT_GAME, game_of
 from ringmaster.reporting import continuous_tuners, svg, tournaments, tuners
 from ringmaster.rules import get_rules_class
+from ringmaster.stats.ratings import reference_words
 from ringmaster.stats.timing import format_duration
 
 
@@ -72,10 +74,22 @@ def _games(n: float) -> str:
     return f"{n:g} game" + ("" if n == 1 else "s")
 
 
+def _event_state(reason: str) -> Markup:
+    """A tuner's stop_reason as the page says it, its own word once: 'The event <b>stopped:
+    number_of_games (200) played</b>', 'The event is <b>still running</b>'."""
+    if reason == "running":
+        return Markup("The event is <b>still running</b>")
+    if reason.startswith("stopped"):
+        return Markup("The event <b>{}</b>").format(reason)
+    return Markup("The event's state: <b>{}</b>").format(reason)
+
+
 _ENVIRONMENT.filters["signed"] = _signed
+_ENVIRONMENT.filters["event_state"] = _event_state
 _ENVIRONMENT.filters["games"] = _games
 _ENVIRONMENT.filters["percent"] = _percent
 _ENVIRONMENT.filters["duration"] = format_duration
+_ENVIRONMENT.filters["reference"] = reference_words
 
 
 PAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -153,7 +167,7 @@ def time_limits(all_settings: list[dict[str, Any] | None], own: dict[str, str]) 
 
 
 def describe_game(settings: dict[str, Any]) -> str:
-    """'go 9x9, komi 7.5, handicap 2, scored by the referee, move limit 1000 (simple ko, ...)'."""
+    """'go 9x9, komi 7.5, handicap 2, scored by the ringmaster, move limit 1000 (simple ko, ...)'."""
     game = game_of(settings)
     rules = get_rules_class(game)
     if not rules.uses_board:   # its own settings, at their defaults where not given
@@ -169,7 +183,7 @@ def describe_game(settings: dict[str, Any]) -> str:
         if rules.players_may_score and settings.get("scorer") != "internal":
             words.append("scored by the players")
         else:
-            words.append("scored by the referee")
+            words.append("scored by the ringmaster")
         words.append(f"move limit {settings.get('move_limit')}")
     return ", ".join(words) + (f" ({rules.rules_summary})" if rules.rules_summary else "")
 

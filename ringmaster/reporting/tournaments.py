@@ -56,7 +56,7 @@ def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool
         s = m["stats"]
         entry = {"m": m, "s": s, "los": likelihood_of_superiority(
             s["wins_1"] - s["jigos"] / 2, s["wins_2"] - s["jigos"] / 2),
-            "elo_text": format_elo(s["wins_1"], s["decided"])}
+            "elo_text": format_elo(s["wins_1"], s["decided"]), "who": who(m)}
         matchups.append(entry)
         if matchup_plots:
             plots += _matchup_plots(report, m)
@@ -64,8 +64,18 @@ def _tournament_context(report: dict[str, Any], matchup_plots: bool, cross: bool
             "ratings_left_out": ratings_left_out(report)}
 
 
+def who(m: dict[str, Any]) -> str:
+    """'a − b', or 'a as Black − b as White' for a matchup whose colours don't alternate."""
+    s, black = m["stats"], m.get("fixed_black")
+    if black is None:
+        return f"{s['player_1']} − {s['player_2']}"
+    return " − ".join(f"{p} as {'Black' if p == black else 'White'}" for p in (s["player_1"], s["player_2"]))
+
+
 def ratings_left_out(report: dict[str, Any]) -> str | None:
-    """The line naming the matchups the joint ratings leave out (their games are not even), or None."""
+    """The line naming the matchups the joint ratings leave out (games not even, colours fixed), or None."""
+    if "ratings_left_out" in report:
+        return report["ratings_left_out"]
     excluded = set(report.get("ratings_excluded") or [])
     uneven = {m["id"]: m.get("uneven_terms") or "not even" for m in report["matchups"]
               if m["id"] in excluded}
@@ -80,7 +90,10 @@ def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
         clipped = any(abs(v) >= ELO_PLOT_LIMIT for _, v in series.points)
         prefix = f"{m['name'] or m['id']}: " if len(report["matchups"]) > 1 else ""
         plots.append(svg.line_chart(
-            f"{prefix}Elo of {s['player_1']} over games (95% band"
+            f"{prefix}Elo of {s['player_1']}"
+            + (f" as {'Black' if m['fixed_black'] == s['player_1'] else 'White'}"
+               if m.get("fixed_black") else "")
+            + " over games (95% band"
             + (f"; ±inf drawn at ±{ELO_PLOT_LIMIT:.0f}" if clipped else "") + ")",
             [series], "games with a result", "Elo", hlines=[(0.0, "", "#555")]))
     sprt = m.get("sprt")
@@ -89,8 +102,8 @@ def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
             f"{m['name'] or m['id']}: SPRT log-likelihood ratio",
             [svg.Series("LLR", [(0, 0.0)] + [(g, llr) for g, llr in sprt["path"]])],
             "games counted", "LLR",
-            hlines=[(sprt["upper_bound"], f"H1 (elo >= {sprt['elo1']:g})", "#2e9d4a"),
-                    (sprt["lower_bound"], f"H0 (elo <= {sprt['elo0']:g})", "#c0392b")]))
+            hlines=[(sprt["upper_bound"], f"accept H1: elo > {sprt['elo0']:g}", "#2e9d4a"),
+                    (sprt["lower_bound"], f"accept H0: elo < {sprt['elo1']:g}", "#c0392b")]))
     return plots
 
 

@@ -33,7 +33,7 @@ class PigRules(Rules):
     sgf_game_number = 0
     players_may_score = False
     supports_handicap = False
-    rules_summary = "the referee throws the die; hold only with a turn total above 0"
+    rules_summary = "the ringmaster throws the die; hold only with a turn total above 0"
     uses_board = False
     moves_label = "moves (each roll and each hold)"
     has_clock = False

@@ -150,10 +150,6 @@ class Presenter:
         else:
             write_err(self.err, message + "\n")
 
-    def notice(self, message: str) -> None:
-        """Say something on stderr at once (such as 'stopping' after Ctrl-C)."""
-        write_err(self.err, message + "\n")
-
     def close(self) -> None:
         """The display is done: repeat below it the warnings that only it showed."""
         if self.unshown_warnings:

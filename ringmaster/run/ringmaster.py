@@ -20,6 +20,7 @@ from ringmaster.errors import (
     GomillStateFile,
     InternalError,
     LockError,
+    NotRunning,
     RunHalted,
     StateFileDamaged,
     StateFileError,
@@ -250,6 +251,19 @@ class Ringmaster(JobSource):
         return StateFileError(f"no status file {name}: play some games first with "
                               f"`{self.command_line('run')}`")
 
+    def request_stop(self) -> None:
+        """Ask the run going on to finish its games in progress and stop: write the command
+        file it reads. Raises NotRunning if no run holds the lock (the request would wait
+        for the next run, which removes it as it starts), StorageError if the file can't be
+        written."""
+        if not CompetitionLock(self.paths.log).is_held_elsewhere():
+            raise NotRunning(f"no run of {self.paths.code} is going on: nothing to stop")
+        try:
+            with open(self.paths.command, "w", encoding="utf-8") as f:
+                f.write("stop\n")
+        except OSError as exc:
+            raise storage_error(exc, self.paths.command) from None
+
     def acquire_lock(self, what_to_do: str = "") -> CompetitionLock:
         """The competition's lock, held by this run (or reset). Raises LockError naming the
         lock's file and saying what to do if another run holds it (what_to_do: run's advice
@@ -440,12 +454,6 @@ class Ringmaster(JobSource):
             self.stopping_for_voids = True
             self.warn("halting run due to void games")
             self.halt("too many void games")
-
-    def interrupted(self) -> None:
-        """Ctrl-C or SIGTERM: say so at once (the job loop then stops the games)."""
-        if self.presenter is not None:
-            self.presenter.notice("interrupted: stopping the games in progress "
-                                  "(they will be replayed)")
 
     def poll(self, running: list) -> None:
         if self.halt_reason is None and os.path.exists(self.paths.command):

@@ -43,12 +43,29 @@ def uneven_matchups(settings_by_matchup: dict[str, dict[str, Any]]) -> dict[str,
     return {mid: t for mid, t in terms.items() if t is not None}
 
 
-def leave_out_line(uneven: dict[str, str], any_even: bool) -> str | None:
-    """The report's one line on the matchups the joint ratings leave out; None if none is."""
-    if not uneven:
+def leave_out_line(uneven: dict[str, str], any_rated: bool,
+                   fixed_black: dict[str, str] | None = None) -> str | None:
+    """The report's one line on the matchups the joint ratings leave out; None if none is.
+
+    uneven: the matchups whose games are not even, with their terms; fixed_black:
+    those (even ones) whose colours don't alternate, with the player who had Black
+    in every game; any_rated: some matchup is rated.
+    """
+    fixed_black = {mid: black for mid, black in (fixed_black or {}).items() if mid not in uneven}
+    parts = []
+    if uneven:
+        parts.append("the matchups whose games are not even: "
+                     + ", ".join(f"{mid} ({terms})" for mid, terms in uneven.items()))
+    if fixed_black:
+        parts.append("the matchups whose colours don't alternate (Black's advantage is not "
+                     "separated from the players' difference): "
+                     + ", ".join(f"{mid} ({black} Black in every game)"
+                                 for mid, black in fixed_black.items()))
+    if not parts:
         return None
-    named = ", ".join(f"{mid} ({terms})" for mid, terms in uneven.items())
-    if not any_even:
-        return (f"none: joint ratings pool even games only, and no matchup's games are even "
-                f"(handicap stones, or another komi): {named}")
-    return f"ratings leave out the matchups whose games are not even: {named}"
+    if not any_rated:
+        named = [f"{mid} ({terms})" for mid, terms in uneven.items()]
+        named += [f"{mid} ({black} Black in every game)" for mid, black in fixed_black.items()]
+        return ("no player is rated: joint ratings pool only even games (no handicap stones, one komi) with "
+                f"colours alternating, and no matchup's games are: {', '.join(named)}")
+    return "ratings leave out " + "; and ".join(parts)

@@ -16,11 +16,12 @@ opponent: random against mcts-1000) is not rated, and the report says what it
 did. Players of different groups are not ranked against each other: nothing
 in their games measures the difference, whatever a prior would make of it.
 
-Prior: like BayesElo's (its `prior`, default 2), each player adds `prior`
-virtual drawn games (half a win each), spread over its opponents in proportion
-to the games it played with each. BayesElo adds prior/2 per player, each a draw
-of its draw-Elo model rather than two half wins. prior=0 gives the plain
-maximum-likelihood fit.
+Prior: BayesElo's (its `prior`, default 2; CCondensedResults::AddPrior), counted as
+BayesElo counts it: each player adds prior/2 virtual drawn games, spread over its
+opponents in proportion to the games it played with each, and takes its share of
+theirs, so that in a round robin each player is in `prior` virtual draws in all.
+A virtual draw is half a win each (BayesElo's is a draw of its draw-Elo model).
+prior=0 gives the plain maximum-likelihood fit.
 
 Intervals: standard errors from the inverse of the log-likelihood's Hessian
 (BayesElo's `covariance`), 95% = +-1.96 standard errors. Ratings are relative
@@ -46,8 +47,16 @@ DEFAULT_PRIOR = 2.0
 RATING_METHOD = ("Bradley-Terry maximum-likelihood ratings (logistic Elo, as BayesElo and Ordo), "
                  "fitted within each group of players linked both ways by games each scored in "
                  "(Ordo's rule: a player who won, or lost, every game is not rated), with BayesElo's "
-                 f"prior of {DEFAULT_PRIOR:g} virtual draws per player; 95% intervals from the inverse "
-                 "Hessian; relative to the anchor (or to the group's mean).")
+                 f"prior of {DEFAULT_PRIOR:g} virtual draws (each player spreads {DEFAULT_PRIOR / 2:g} "
+                 "over its opponents and takes its share of theirs: "
+                 f"{DEFAULT_PRIOR:g} per player in a round robin); 95% intervals from the inverse "
+                 "Hessian.")
+
+
+def reference_words(reference: str) -> str:
+    """What ratings are relative to, as the reports say it once: 'the mean' for the kept
+    'mean' (the JSON's relative_to), 'anchor X' as it is."""
+    return "the mean" if reference == "mean" else reference
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,16 @@ class Unrated:
     beat: list[str]      # opponents it won every game against
     lost_to: list[str]   # opponents it lost every game to
 
+    @property
+    def won_every_game(self) -> bool:
+        """It won every game it played: above each opponent by its record."""
+        return not self.lost_to
+
+    @property
+    def lost_every_game(self) -> bool:
+        """It lost every game it played: below each opponent by its record."""
+        return not self.beat
+
     def note(self) -> str:
         """'won every game against a; lost every game against b, c (6 games)'."""
         parts = []
@@ -89,7 +108,8 @@ class Unrated:
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "games": self.games, "score": self.score,
-                "beat": self.beat, "lost_to": self.lost_to, "note": self.note()}
+                "beat": self.beat, "lost_to": self.lost_to, "note": self.note(),
+                "won_every_game": self.won_every_game, "lost_every_game": self.lost_every_game}
 
 
 @dataclass(frozen=True)
@@ -200,16 +220,23 @@ def linked_groups(scored: list[list[bool]]) -> list[list[int]]:
     return ordered
 
 
+def virtual_draws(games: np.ndarray, prior: float) -> np.ndarray:
+    """The prior's virtual draws between each two players, from the games between them (see above):
+    each player spreads prior/2 over its opponents in proportion to its games with each."""
+    import numpy as np
+    if prior <= 0:
+        return np.zeros_like(games, dtype=float)
+    share = (prior / 2.0) * games / games.sum(axis=1)[:, None]
+    return share + share.T
+
+
 def _fit_group(names: list[str], games: np.ndarray, wins: np.ndarray, anchor: str | None,
                anchor_rating: float, prior: float, group: int) -> RatingGroup | None:
     """Bradley-Terry ratings of one linked group from the games within it (None if singular)."""
     import numpy as np
     n = len(names)
     played = games.sum(axis=1)
-    virtual = np.zeros((n, n))
-    if prior > 0:
-        share = prior * games / played[:, None]
-        virtual = share + share.T
+    virtual = virtual_draws(games, prior)
     total_games = games + virtual
     total_wins = wins + virtual / 2.0
     fixed = names.index(anchor) if anchor in names else 0
@@ -301,12 +328,13 @@ def fit_ratings(results: Iterable[tuple[str, str, float]], players: Sequence[str
     return RatingTable(groups, unrated)
 
 
-def rating_lines(group: RatingGroup) -> list[list[str]]:
-    """Rows for a text table: header, then one per player, strongest first."""
+def rating_lines(group: RatingGroup, ranked: bool = True) -> list[list[str]]:
+    """Rows for a text table: header, then one per player, strongest first; without the rank column
+    unless `ranked` (players not rated stand beside the table: a rank would leave them out)."""
     rows = [["rank", "player", "Elo", "95% interval", "games", "score", "score %"]]
     for rank, r in enumerate(group.ratings, start=1):
         rows.append([str(rank), r.player, f"{r.elo:+.0f}",
                      f"[{r.elo - r.error:+.0f}, {r.elo + r.error:+.0f}]",
                      f"{r.games:g}", f"{r.score:g}",
                      f"{100 * r.score / r.games:.1f}%" if r.games else "--"])
-    return rows
+    return rows if ranked else [row[1:] for row in rows]

@@ -164,12 +164,31 @@ class SprtState:
             return self.decision
         return "undecided" if all_played else "running"
 
-    def state_text(self, all_played: bool = False) -> str:
-        """The state in words; `all_played`: the matchup has played its number_of_games."""
+    def conclusion(self) -> str | None:
+        """What the decision shows, and no more ('elo > 0'), or None while undecided.
+
+        Wald's test accepting H1 rejects H0 (elo <= elo0) at error rate alpha: the
+        evidence is that elo > elo0, not that elo >= elo1 (a true Elo midway between
+        the two passes half the time). Accepting H0 likewise rejects H1 at beta.
+        """
         if self.decision == "H1":
-            return f"H1 accepted (elo >= {self.spec.elo1:g})"
+            return f"elo > {self.spec.elo0:g}"
         if self.decision == "H0":
-            return f"H0 accepted (elo <= {self.spec.elo0:g})"
+            return f"elo < {self.spec.elo1:g}"
+        return None
+
+    def state_text(self, all_played: bool = False) -> str:
+        """The state in words; `all_played`: the matchup has played its number_of_games.
+
+        'H1 accepted: elo > 0 (elo <= 0 rejected at alpha 0.05; not a finding that elo >= 20)'.
+        """
+        s = self.spec
+        if self.decision == "H1":
+            return (f"H1 accepted: {self.conclusion()} (elo <= {s.elo0:g} rejected at alpha "
+                    f"{s.alpha:g}; not a finding that elo >= {s.elo1:g})")
+        if self.decision == "H0":
+            return (f"H0 accepted: {self.conclusion()} (elo >= {s.elo1:g} rejected at beta "
+                    f"{s.beta:g}; not a finding that elo <= {s.elo0:g})")
         return UNDECIDED_TEXT if all_played else "running"
 
     @property
@@ -219,7 +238,8 @@ class SprtState:
 
     def to_json(self, all_played: bool = False) -> dict[str, Any]:
         return {**self.spec.to_json(), "model": self.model, "llr": self.llr,
-                "state": self.state(all_played),
+                "state": self.state(all_played), "state_text": self.state_text(all_played),
+                "conclusion": self.conclusion(),
                 "lower_bound": self.spec.lower, "upper_bound": self.spec.upper,
                 "counts": self.counts, "samples": self.samples,
                 "games_counted": self.games_counted, "decision": self.decision,

@@ -67,8 +67,9 @@ def _seconds(value: float | None) -> str:
 
 
 def time_use_report(uses: list[PlayerTimeUse]) -> str:
-    """The time table ('' if no game was timed): a row per player."""
-    if not uses:
+    """The time table ('' if no game was timed: losses on time without a clock are in the faults and
+    the matchup tables): a row per player."""
+    if not any(u.games for u in uses):
         return ""
     rows = [["player", "games", "moves", "s/move", "longest", "left at end", "lost on time"]]
     rows += [[u.player, str(u.games), str(u.moves), _seconds(u.mean_move), _seconds(u.longest),

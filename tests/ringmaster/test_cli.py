@@ -167,9 +167,24 @@ def test_matchup_is_refused_for_a_tuner(write_ctl):
                              "matchups (playoff and allplayall have)\n")
 
 
+def test_stop_without_a_run_going_says_so_and_fails(write_ctl):
+    # It exited 0 saying nothing, and left a stop request for no run.
+    ctl = playoff(write_ctl, games=4)
+    result = invoke("stop", ctl)
+    assert result.exit_code == EXIT_USER_ERROR
+    assert result.output == "ringmaster: no run of comp is going on: nothing to stop\n"
+    assert not os.path.exists(ctl[:-4] + ".cmd")
+
+
 def test_stop_command_halts_a_run_before_its_next_game(write_ctl):
     ctl = playoff(write_ctl, games=4)
-    assert invoke("stop", ctl).exit_code == 0
+    lock = CompetitionLock(ctl[:-4] + ".log")   # as a run going on holds it
+    lock.acquire()
+    try:
+        result = invoke("stop", ctl)
+    finally:
+        lock.release()
+    assert result.exit_code == 0 and result.output == ""
     assert open(ctl[:-4] + ".cmd").read().strip() == "stop"
     # A stale stop file is removed when a run starts, so this run completes.
     assert invoke("run", ctl, "-q").exit_code == 0

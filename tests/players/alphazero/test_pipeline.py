@@ -242,6 +242,38 @@ def test_pipeline_runs_other_games_unchanged(tmp_path, game):
     assert model.config.game == game and meta["positions"] == row["positions"]
 
 
+def test_the_arena_throws_pigs_dice_and_its_agents_see_decisions_only():
+    from players.games.pig import ROLL, Pig, hold_at_policy
+    game = Pig(20)
+
+    class Holder:
+        def __init__(self, name, hold_at):
+            self.name, self.hold_at, self.seen = name, hold_at, []
+
+        def select(self, states):
+            self.seen += states
+            return [hold_at_policy(game, s, self.hold_at) for s in states]
+
+    a, b = Holder("a", 10), Holder("b", 1)
+    result = play_match(game, a, b, 20, rng=np.random.default_rng(1))
+    assert result.games == 20 and result.wins > result.losses   # holding at 1 is hopeless
+    assert not any(game.is_chance(s) for s in a.seen + b.seen)
+    assert {s.turn_total for s in a.seen} - {0} and ROLL in game.legal_actions(a.seen[0])
+
+
+@pytest.mark.parametrize("mode", ["hidden", "sampling"])
+def test_pig_training_evaluates_and_rates_as_othello_does(tmp_path, mode):
+    # Pig's iterations skipped evaluation without a word: no vs random score, no Elo.
+    config = RunConfig(game="pig20", chance_mode=mode, games_per_iteration=2, concurrent_games=2,
+                       simulations=4, eval_every=1, eval_games=4, eval_simulations=4,
+                       min_train_steps=1, batch_size=8, **TINY)
+    pipeline = Pipeline(tmp_path / "pig", config, device="cpu", log=lambda line: None)
+    row = pipeline.run_iteration()
+    assert row["vs_random_games"] == 4 and row["previous"] == "iter_0000" and "elo" in row
+    results = json.loads((tmp_path / "pig" / "elo.json").read_text())["results"]
+    assert [r[:2] for r in results] == [["iter_0001", "random"], ["iter_0001", "iter_0000"]]
+
+
 def test_pig_self_play_records_chance_states_with_a_value_target_only():
     import numpy as np
 

@@ -51,11 +51,16 @@ def test_sprt_stops_a_matchup_once_h1_is_accepted(write_ctl):
     state = json.loads(Path(base + ".status").read_text())
     assert len(state["competition"]["results"]["0"]) == expected == 9
     report = Path(base + ".report").read_text()
-    assert "H1 accepted (elo >= 150)" in report and "biased" in report
+    # Accepting H1 rejects elo <= elo0 at alpha: it shows elo > 0, not elo >= elo1.
+    assert ("SPRT (p as Black - q as White): LLR" in report and ": H1 accepted: elo > 0 (elo <= 0 "
+            "rejected at alpha 0.05; not a finding that elo >= 150)\n") in report
+    assert "elo >= 150)" not in report.replace("finding that elo >= 150)", "") and "biased" in report
     assert f"stopped after 9 games counted by the test, at LLR {9 * step:.2f}" in report
     data = json.loads(invoke("show", ctl, "--json").output)
     sprt = data["matchups"][0]["sprt"]
     assert sprt["decision"] == "H1" and sprt["decided_at_games"] == 9 and sprt["model"] == "game"
+    assert sprt["state"] == "H1" and sprt["conclusion"] == "elo > 0"
+    assert sprt["state_text"].startswith("H1 accepted: elo > 0 (elo <= 0 rejected at alpha 0.05")
     assert isinstance(sprt["llr"], float) and len(sprt["path"]) == 9
     # A second run has nothing left to play.
     assert invoke("run", ctl, "-q").exit_code == 0
@@ -130,8 +135,8 @@ def test_unknown_rating_anchor_is_refused(write_ctl):
 def test_matchups_that_share_no_player_get_no_joint_ratings(write_ctl):
     ctl = write_ctl(CTL.format(p=fake_engine_command(), q=fake_engine_command(),
                                r=fake_engine_command(), top="players['s'] = players['r']",
-                               matchups="Matchup('p', 'q', number_of_games=1), "
-                                        "Matchup('r', 's', number_of_games=1)"))
+                               matchups="Matchup('p', 'q', alternating=True, number_of_games=1), "
+                                        "Matchup('r', 's', alternating=True, number_of_games=1)"))
     assert invoke("run", ctl, "-q").exit_code == 0
     report = Path(ctl[:-4] + ".report").read_text()
     ratings = json.loads(invoke("show", ctl, "--json").output)["ratings"]

@@ -122,8 +122,8 @@ def test_disputed_dead_stones_leave_no_result_and_the_reports_say_why(write_ctl)
     log = Path(ctl[:-4] + ".log").read_text()
     assert "game 0_1: no result: dead stones disputed: q said none, p said " in log
     assert "referee = Player(" in log
-    assert ("scoring: area scoring by the referee, dead stones off as both players list them "
-            "(final_status_list), else no result") in report
+    assert ("scoring: area counted by the ringmaster itself, dead stones off as both players "
+            "list them (final_status_list), else no result") in report
     data = json.loads(invoke("show", ctl, "--json").output)
     assert data["matchups"][0]["unknown_reasons"][0].startswith("dead stones disputed: 2 games")
     page = Path(ctl[:-4] + ".html").read_text()

@@ -278,31 +278,46 @@ def test_allplayall_pairings_ids_and_grid(write_ctl):
     assert "Ratings (Bradley-Terry, joint over the games within each group" in report
     rows = [line.split() for line in report.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
     assert sorted(row[1] for row in rows) == ["a", "b", "c"] and {row[2] for row in rows} == {"+0"}
-    assert "Ratings are relative to mean." in report and "Elo: logistic" in report
+    # Said once, and as English ("relative to mean." twice: here and in the method's note).
+    assert report.count("relative to") == 1 and "Ratings are relative to the mean. " in report
+    assert "Elo: logistic" in report
     assert comp.get_json_report()["ratings"]["relative_to"] == "mean"
+
+
+def win_for(job, player):
+    """The winning colour that makes `player` win this game."""
+    return "b" if job.player_b.code == player else "w"
 
 
 def test_a_star_playoff_rates_no_player_against_one_it_never_met_nor_scored_against(write_ctl):
     # The README's first playoff: a (mcts-1000) beat c (random) in every game and split with b
     # (mcts-200). c never met b: it is not rated, nor ranked above or below b.
-    comp = playoff(write_ctl, "Matchup('a', 'c', number_of_games=4), "
-                              "Matchup('a', 'b', number_of_games=8),")
+    comp = playoff(write_ctl, "Matchup('a', 'c', alternating=True, number_of_games=4), "
+                              "Matchup('a', 'b', alternating=True, number_of_games=8),")
     jobs = [comp.get_game() for _ in range(12)]
     a_v_b = [j for j in jobs if j.game_data[0] == "1"]
     for job in jobs:
-        respond(comp, job, "b" if job.game_data[0] == "0" or job in a_v_b[:6] else "w")
+        respond(comp, job, win_for(job, "a" if job.game_data[0] == "0" or job in a_v_b[:6] else "b"))
     out = io.StringIO()
     comp.write_short_report(out)
     report = out.getvalue()
-    ranked = [line.split()[1] for line in report.splitlines() if line.split()[:1] in (["1"], ["2"])]
-    assert ranked == ["a", "b"]
-    assert "  c: lost every game against a (4 games)\n" in report
+    # c stands below the table, by its record; no rank number puts b or a above a player apart.
+    lines = report.splitlines()
+    header = lines.index(next(line for line in lines if line.startswith("player ") and "Elo" in line))
+    assert [line.split()[0] for line in lines[header + 1:header + 3]] == ["a", "b"]
+    assert lines[header + 3] == ("Lost every game it played (no finite rating, so not rated; below each "
+                                 "opponent by its record):")
+    assert lines[header + 4] == "  c: lost every game against a (4 games)"
+    assert "rank" not in report
     ratings = comp.get_json_report()["ratings"]
     assert [r["player"] for r in ratings["ratings"]] == ["a", "b"]
     assert "c" not in ratings["superiority"] and ratings["unrated"][0]["player"] == "c"
+    assert ratings["unrated"][0]["lost_every_game"] and not ratings["unrated"][0]["won_every_game"]
     from ringmaster.reporting.html import render_html
     page = render_html({**comp.get_json_report(), "games": [], "progress": {}})
-    assert "Not rated, nor ranked against the others: <b>c</b> lost every game against a" in page
+    assert ("Lost every game played, so not rated (no finite rating), and below each opponent by its "
+            "record: <b>c</b> lost every game against a (4 games).") in page
+    assert "<th>rank</th>" not in page
 
 
 def test_two_players_of_one_engine_are_named_with_the_options_that_tell_them_apart(write_ctl):
@@ -363,10 +378,10 @@ def report_text(comp):
 
 # The reviewer's case: b beat a 6-2 in even games; with 4 handicap stones (komi 0.5) a, the weaker,
 # won all 8. Pooled, a was ranked first; c, split 2-2 with b, makes a third player.
-HANDICAP_CASE = ("Matchup('b', 'a', id='even', number_of_games=8), "
+HANDICAP_CASE = ("Matchup('b', 'a', id='even', alternating=True, number_of_games=8), "
                  "Matchup('a', 'b', id='hcap', handicap=4, komi=0.5, number_of_games=8), "
                  "Matchup('c', 'b', id='cb', alternating=True, number_of_games=4),")
-HANDICAP_WINNERS = {"even": "bbbbbbww", "hcap": "b" * 8, "cb": "bbww"}
+HANDICAP_WINNERS = {"even": "bwbwbwwb", "hcap": "b" * 8, "cb": "bbww"}   # even: b Black in games 0, 2...
 
 
 def test_joint_ratings_leave_out_a_handicap_matchup_and_say_so(write_ctl):
@@ -378,7 +393,7 @@ def test_joint_ratings_leave_out_a_handicap_matchup_and_say_so(write_ctl):
     assert ("ratings leave out the matchups whose games are not even: "
             "hcap (4 handicap stones, komi 0.5)\n") in report
     # The handicap matchup's own Elo and SPRT-free line names its terms; the even ones don't.
-    assert "Elo a - b (4 handicap stones, komi 0.5): +inf" in report
+    assert "Elo a as Black - b as White (4 handicap stones, komi 0.5): +inf" in report
     assert "Elo b - a: +" in report
     data = comp.get_json_report()
     assert data["ratings_excluded"] == ["hcap"]
@@ -392,9 +407,9 @@ def test_no_joint_ratings_when_every_matchup_is_a_handicap_one(write_ctl):
                               "Matchup('b', 'c', handicap=3, number_of_games=2),")
     play(comp, {"0": "bw", "1": "bw"})
     report = report_text(comp)
-    assert ("  none: joint ratings pool even games only, and no matchup's games are even (handicap "
-            "stones, or another komi): 0 (2 handicap stones, komi 7.5), 1 (3 handicap stones, komi 7.5)\n"
-            in report)
+    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
+            "alternating, and no matchup's games are: 0 (2 handicap stones, komi 7.5), "
+            "1 (3 handicap stones, komi 7.5)\n" in report)
     assert "rank" not in report
     data = comp.get_json_report()
     assert data["ratings"] is None and data["ratings_excluded"] == ["0", "1"]
@@ -402,7 +417,8 @@ def test_no_joint_ratings_when_every_matchup_is_a_handicap_one(write_ctl):
 
 def test_a_matchup_at_another_komi_is_left_out_of_the_joint_ratings(write_ctl):
     # Reverse komi, no stones: Black (a, player 1 in every game) is given the points a handicap would.
-    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=2), Matchup('b', 'c', number_of_games=2), "
+    comp = playoff(write_ctl, "Matchup('a', 'b', alternating=True, number_of_games=2), "
+                              "Matchup('b', 'c', alternating=True, number_of_games=2), "
                               "Matchup('a', 'c', id='rev', komi=-7.5, number_of_games=2),")
     play(comp, {"0": "bw", "1": "bw", "rev": "bb"})
     report = report_text(comp)
@@ -542,3 +558,65 @@ def test_allplayall_report_gives_each_competitors_colours_and_score(write_ctl):
     assert "<h2>Colours</h2>" in page
     assert re.search(r"<td class=\"l\">g2</td><td>3</td><td>3/3 100.0%</td>"
                      r"<td>3</td><td>0/3 0.0%</td>", page)
+
+
+def test_fixed_colour_matchups_name_the_colours_and_stay_out_of_the_joint_ratings(write_ctl):
+    # The reviewer's case: three equal players, Gomill's default alternating=False (player 1 Black
+    # in every game), Black winning 5 of 8. Pooled, they were rated +64 / +11 / -75.
+    comp = playoff(write_ctl, "Matchup('a', 'b', number_of_games=8), Matchup('b', 'c', number_of_games=8), "
+                              "Matchup('a', 'c', number_of_games=8),")
+    play(comp, {"0": "bbbbbwww", "1": "bbbbbwww", "2": "bbbbbwww"})
+    report = report_text(comp)
+    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
+            "alternating, and no matchup's games are: 0 (a Black in every game), 1 (b Black in every "
+            "game), 2 (a Black in every game)\n") in report
+    assert "Elo a as Black - b as White: +89" in report and "Elo a - b" not in report
+    assert ("colours don't alternate: b had Black in every game, so the Elo, LOS and SPRT measure the "
+            "players with these colours, Black's advantage not separated") in report
+    data = comp.get_json_report()
+    assert data["ratings"] is None and data["ratings_excluded"] == ["0", "1", "2"]
+    assert [m["fixed_black"] for m in data["matchups"]] == ["a", "b", "a"]
+    # Alternate two of them: those are rated, the third is left out and named.
+    comp = playoff(write_ctl, "Matchup('a', 'b', alternating=True, number_of_games=8), "
+                              "Matchup('b', 'c', alternating=True, number_of_games=8), "
+                              "Matchup('a', 'c', number_of_games=8),")
+    play(comp, {"0": "bbbbbwww", "1": "bbbbbwww", "2": "bbbbbwww"})
+    report = report_text(comp)
+    assert ("ratings leave out the matchups whose colours don't alternate (Black's advantage is not "
+            "separated from the players' difference): 2 (a Black in every game)\n") in report
+    data = comp.get_json_report()
+    assert data["ratings_excluded"] == ["2"]
+    assert {r["player"]: r["games"] for r in data["ratings"]["ratings"]} == {"a": 8, "b": 16, "c": 8}
+    assert "Elo a - b: " in report and "Elo a as Black - c as White: " in report
+
+
+def test_players_who_won_or_lost_every_game_stand_apart_from_the_ranked_table(write_ctl):
+    # The reviewer's case: a won all its games, e lost all; b, c and d split theirs. The table
+    # said "1 b", a listed below it as not rated: a rank 1 under a player who won every game.
+    comp = round_robin(write_ctl, ["a", "b", "c", "d", "e"], 2)
+    order = "abcde"
+    while (job := comp.get_game()) is not NO_GAME:
+        b, w = job.player_b.code, job.player_w.code
+        if {b, w} & {"a", "e"}:
+            winner = "b" if order.index(b) < order.index(w) else "w"
+        else:
+            winner = "b"   # b, c and d: each pairing's two games, colours swapped, split 1-1
+        respond(comp, job, winner)
+    lines = report_text(comp).splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("Ratings (")))
+    block = lines[start + 1:start + 9]
+    assert block[0] == ("Won every game it played (no finite rating, so not rated; above each opponent "
+                        "by its record):")
+    assert block[1] == "  a: won every game against b, c, d, e (8 games)"
+    assert block[2].split()[:2] == ["player", "Elo"]
+    assert sorted(line.split()[0] for line in block[3:6]) == ["b", "c", "d"]
+    assert block[6].startswith("Lost every game it played")
+    assert block[7] == "  e: lost every game against a, b, c, d (8 games)"
+    assert not any(line.split()[:1] == ["rank"] for line in lines)
+    unrated = {u["player"]: u for u in comp.get_json_report()["ratings"]["unrated"]}
+    assert unrated["a"]["won_every_game"] and unrated["e"]["lost_every_game"]
+    from ringmaster.reporting.html import render_html
+    page = render_html({**comp.get_json_report(), "games": [], "progress": {}})
+    assert page.index("Won every game played") < page.index('<td class="l">b</td>') \
+        < page.index("Lost every game played")
+    assert "<th>rank</th>" not in page

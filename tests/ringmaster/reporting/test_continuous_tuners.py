@@ -47,7 +47,8 @@ def test_spsa_page_plots_each_parameters_trajectory():
     assert "SPSA's answer is the mean of its points after each of the last 100 games" in page
     assert f"its current point is {report['current']['parameters']}" in page
     assert "the two perturbed candidates play each other" in page
-    assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page
+    # Not "Why the event stopped: <b>stopped: ...": the reason starts with its own word.
+    assert "The event <b>stopped: number_of_games (200) played</b>." in page
 
 
 def test_a_running_tuners_page_says_current_and_running_not_use():
@@ -56,7 +57,7 @@ def test_a_running_tuners_page_says_current_and_running_not_use():
         page = render_html(full_report(running, drive(running, hill, 60)))
         check_page(page)
         assert '<div class="big">No clear winner yet</div>' in page and "Use " not in page
-        assert "Why the event stopped: <b>running</b>" in page
+        assert "The event is <b>still running</b>." in page and "Why the event stopped" not in page
 
 
 def test_a_log_scale_is_plotted_as_log10_ticked_in_its_own_units_and_a_list_of_names_by_position():
@@ -127,4 +128,5 @@ def test_bayes_page_plots_the_model_along_each_parameter_with_its_band():
             f"{x['shown_low_50']} to {x['shown_high_50']}); {k['shown_low']} to {k['shown_high']}") in page
     assert "Confirmation (fresh games against the start, x: 5.00; k: 0.2): 4 games once tuning ends" in page
     assert "The model's answer (where its mean win rate less 2 sd is highest)" in page
-    assert "Why the event stopped: <b>stopped: number_of_games (200) played</b>" in page
+    # Not "Why the event stopped: <b>stopped: ...": the reason starts with its own word.
+    assert "The event <b>stopped: number_of_games (200) played</b>." in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import random
@@ -137,15 +138,26 @@ def test_playoff_page_has_the_headline_the_sprt_and_its_plots(write_ctl):
     assert report["matchups"][0]["sprt"]["decision"] == "H1"
     page = render_html(report)
     svgs = check_page(page)
-    assert "H1 accepted (elo ≥ 100)" in page and "biased away from zero" in page
+    # Accepting H1 shows elo > elo0 at alpha, not that elo reaches elo1.
+    assert ('<span class="pass">H1 accepted: elo &gt; 0</span> after' in page
+            and "(elo ≤ 0 rejected at alpha 0.05; not a finding that elo ≥ 100)" in page)
+    assert "elo ≥ 100)" not in page.replace("finding that elo ≥ 100)", "")
+    assert "biased away from zero" in page
     sprt = report["matchups"][0]["sprt"]
     assert f"after {sprt['decided_at_games']} games, at LLR {sprt['llr_at_decision']:.2f}" in page
     assert sprt["llr_at_decision"] >= sprt["upper_bound"]
     assert "Elo a − b: <b>+" in page and "LOS" in page
     assert "SPRT log-likelihood ratio" in page and "Elo of a over games" in page
     assert "Game length" in page and "Pairs (pair score 0" in page
-    # Three players over two matchups: joint ratings and a cross table.
+    # Three players over two matchups: joint ratings and a cross table, which leave out b v c: b
+    # had Black in every game (alternating False), and its own lines name the colours.
     assert "Ratings" in page and "Cross table" in page
+    assert ("Ratings leave out the matchups whose colours don&#39;t alternate (Black&#39;s advantage "
+            "is not separated from the players&#39; difference): 1 (b Black in every game).") in page
+    assert "Elo b as Black − c as White: <b>" in page
+    assert "Colours don't alternate: b had Black in every game" in page
+    assert report["ratings_excluded"] == ["1"] and report["matchups"][1]["fixed_black"] == "b"
+    assert report["matchups"][0]["fixed_black"] is None
     assert '<a href="comp.games/0_000.sgf">0_000</a>' in page
     assert '<a href="comp.void/0_99.sgf">0_99</a>' in page
     assert "aborting game due to error" in page
@@ -211,6 +223,27 @@ def test_a_pig_playoff_without_its_own_settings_reports_the_defaults_it_plays_un
     check_page(page)
     assert describe_game({"game": "pig", "pig_target": None, "pig_max_turns": 30}).startswith(
         "pig, max turns 30, target 50 (")
+
+
+@pytest.mark.parametrize("game, extra", [("pig", ""), ("othello", "board_size = 8\nkomi = 0\n")])
+def test_a_game_no_engine_scores_is_said_to_be_scored_by_the_ringmaster_in_every_report(
+        write_ctl, game, extra):
+    """Pig's and Othello's reports said 'scored by the referee' with no referee engine, and the
+    JSON said "scorer": "players"; the ringmaster decides them itself, whatever scorer says."""
+    ctl = write_ctl(PIG_PLAYOFF.replace("game = 'pig'", f"game = {game!r}\n{extra}scorer = 'players'"))
+    competition = load_control_file(ctl).make_competition()
+    competition.set_clean_status()
+    report = full_report(competition, [])
+    matchup = report["matchups"][0]
+    assert matchup["game_settings"]["scorer"] == "internal"
+    assert "ringmaster itself" in matchup["scoring"] and "referee" not in matchup["scoring"]
+    page = render_html(report)
+    assert "by the referee" not in page and "the referee throws" not in page
+    if game == "othello":
+        assert "othello 8x8, komi 0.0, scored by the ringmaster, move limit" in page
+    text = io.StringIO()
+    competition.write_short_report(text)
+    assert "by the referee" not in text.getvalue() and "scoring: " in text.getvalue()
 
 
 PIG_TUNER = """
@@ -279,7 +312,8 @@ def test_allplayall_page_has_the_ratings_table(write_ctl):
     check_page(page)
     ratings = report["ratings"]["ratings"]
     assert [r["player"] for r in ratings][0] == "a"
-    assert "Likelihood of superiority" in page and "relative to mean" in page.replace("Relative", "relative")
+    assert "Likelihood of superiority" in page
+    assert page.lower().count("relative to") == 1 and "Relative to the mean. " in page
     assert page.count("<svg") >= 1
 
 
@@ -289,7 +323,7 @@ players = {'g0': Player('engine-0'), 'g1': Player('engine-1'), 'g2': Player('eng
 board_size = 9
 komi = 7.5
 matchups = [
-    Matchup('g2', 'g0', number_of_games=8),
+    Matchup('g2', 'g0', alternating=True, number_of_games=8),
     Matchup('g0', 'g2', id='hcap', handicap=4, komi=0.5, number_of_games=8),
     Matchup('g1', 'g2', alternating=True, number_of_games=4),
 ]
@@ -300,7 +334,7 @@ def test_playoff_page_names_the_handicap_matchup_its_ratings_leave_out(write_ctl
     # The reviewer's case: g2 beat g0 6-2 in even games, g0 won all 8 with 4 stones (komi 0.5).
     competition = load_control_file(write_ctl(HANDICAP_PLAYOFF)).make_competition()
     competition.set_clean_status()
-    winners = {"0": list("bbbbbbww"), "hcap": ["b"] * 8, "2": list("bbww")}
+    winners = {"0": list("bwbwbwwb"), "hcap": ["b"] * 8, "2": list("bbww")}   # g2 Black in even games
     while hasattr(job := competition.get_game(), "game_id"):
         competition.process_game_result(make_result(job, winners[job.game_data[0]].pop(0)))
     report = full_report(competition, [])
@@ -309,7 +343,7 @@ def test_playoff_page_names_the_handicap_matchup_its_ratings_leave_out(write_ctl
     check_page(page)
     assert ('<p class="warn">Ratings leave out the matchups whose games are not even: '
             "hcap (4 handicap stones, komi 0.5).</p>") in page
-    assert "Elo g0 − g2 (4 handicap stones, komi 0.5): <b>+inf" in page
+    assert "Elo g0 as Black − g2 as White (4 handicap stones, komi 0.5): <b>+inf" in page
     ranked = [r["player"] for r in report["ratings"]["ratings"]]
     assert ranked.index("g2") < ranked.index("g0")
     # The cross table counts the even games only: g0 scored 2 of 8 against g2.
@@ -359,7 +393,7 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert "Leading: <b>c: 0.067 [cell 0] 209/259 0.807 [0.755, 0.850]</b>; <b>c: 2.108" in page
     assert "What would settle it: more tuning games (a larger number_of_games)." in page
     assert "the probability that it is better than every other candidate is" in page
-    assert "Why the event stopped:" in page and report["stop_reason"] in page
+    assert f"The event <b>{report['stop_reason']}</b>;" in page and "stopped: <b>stopped" not in page
     assert "lies at the lowest end of its range" in page
     assert "Win rate by c" in page and "The leader: win rate over its games" in page
     assert "Confirmation (fresh games" in page
@@ -439,7 +473,7 @@ def test_ce_tuner_page_plots_each_parameter_by_generation():
     assert "a: mean by generation" in page and f'<div class="big">{verdict["headline"]}</div>' in page
     assert "the answer beat the start (a 0.500) in" in verdict["evidence"]
     assert str(escape(verdict["evidence"])) in page
-    assert "stopped: all generations played" in page
+    assert "The event <b>stopped: all generations played</b> (generation 3 of 3)." in page
 
 
 def chromium() -> str:
@@ -578,3 +612,36 @@ def test_the_leaders_plot_leaves_out_games_with_no_result_and_counts_a_jigo_half
                                                    ("B+R", "opp"), ("void", None)])]
     tuners.best_candidate_plot({"best": {"path": [2]}, "opponent": "opp", "games": games})
     assert [rate for _, rate in drawn[0].points] == [1.0, 0.75, 0.5]
+
+
+def test_no_clock_table_for_a_loss_on_time_with_no_game_timed(write_ctl):
+    # A playoff with no time control, one game scored +T: the page had a Clock table of zeros.
+    report = playoff_report(write_ctl)
+    untimed = {"player": "q", "games": 0, "moves": 0, "seconds": 0.0, "mean_move": None,
+               "longest_move": 0.0, "mean_left": None, "time_losses": 1}
+    assert "<h2>Clock</h2>" not in render_html({**report, "time_use": [untimed]})
+    timed = {**untimed, "games": 1, "moves": 10, "seconds": 5.0, "mean_move": 0.5, "mean_left": 1.0}
+    assert "<h2>Clock</h2>" in render_html({**report, "time_use": [timed, untimed]})
+
+
+FIXED_COLOUR_PLAYOFF = """
+competition_type = 'playoff'
+players = {p: Player('gnugo --mode gtp') for p in ('a', 'b', 'c')}
+board_size = 9
+komi = 7.5
+matchups = [Matchup('a', 'b', number_of_games=6), Matchup('b', 'c', number_of_games=6),
+            Matchup('a', 'c', number_of_games=6)]
+"""
+
+
+def test_a_playoff_whose_matchups_all_have_fixed_colours_says_no_player_is_rated(write_ctl):
+    # The page read "None: joint ratings pool only even games...", as if a value had leaked.
+    competition = load_control_file(write_ctl(FIXED_COLOUR_PLAYOFF)).make_competition()
+    competition.set_clean_status()
+    while hasattr(job := competition.get_game(), "game_id"):
+        competition.process_game_result(make_result(job, "bbwbwb"[int(job.game_id.split("_")[-1])]))
+    page = render_html(full_report(competition, []))
+    check_page(page)
+    visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "None" not in visible
+    assert "Ratings No player is rated: joint ratings pool only even games" in visible

@@ -126,6 +126,9 @@ def test_time_use_per_player_over_games():
     table = time_use_report(uses)
     assert table.splitlines()[1].split()[-1] == "time"   # the header ends 'lost on time'
     assert time_use_report([]) == ""
+    # A loss on time with no clock kept (a playoff without a time control): no clock table;
+    # the loss is in the matchup table and the faults.
+    assert time_use_report(time_use([("q", None, True), ("p", None, False)])) == ""
 
 
 @pytest.mark.integration

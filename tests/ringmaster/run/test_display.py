@@ -1,4 +1,4 @@
-"""The live display: warnings it shows only while drawing are repeated when it stops; notices at once."""
+"""The live display: warnings it shows only while drawing are repeated when it stops."""
 
 from __future__ import annotations
 
@@ -38,13 +38,6 @@ def test_without_a_terminal_warnings_are_written_at_once_and_not_repeated():
     assert err.getvalue() == "w\n"
 
 
-def test_a_notice_is_written_at_once():
-    err = io.StringIO()
-    presenter = Presenter(out=Terminal(), err=err)
-    presenter.notice("interrupted: stopping")
-    assert err.getvalue() == "interrupted: stopping\n"
-
-
 def test_off_a_terminal_a_result_is_one_line_and_nothing_is_redrawn():
     out = io.StringIO()
     presenter = Presenter(out=out, err=io.StringIO())
@@ -72,7 +65,6 @@ def test_a_closed_output_is_kept_until_asked_and_a_dead_stderr_is_ignored():
     presenter.game_finished(response, "b beat w")
     presenter.game_finished(response, "w beat b")   # not tried again
     presenter.warning("a warning")
-    presenter.notice("interrupted: stopping the games in progress")
     presenter.close()
     with pytest.raises(OutputClosed, match=r"^standard output was closed \(Broken pipe\)$"):
         presenter.raise_if_closed()
@@ -89,7 +81,6 @@ def test_streams_closed_from_the_start_are_quiet(monkeypatch):
         assert not presenter.is_tty
         presenter.game_finished(types.SimpleNamespace(game_id="0_1"), "b beat w")
         presenter.warning("a worker process died")
-        presenter.notice("interrupted: stopping the games in progress")
         presenter.close()
         presenter.raise_if_closed()   # nobody will read it: the run goes on to its end
         presenter.raise_if_closed(final=True)

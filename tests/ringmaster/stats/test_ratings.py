@@ -7,7 +7,7 @@ import math
 import pytest
 
 from ringmaster.stats.even_games import even_komis, leave_out_line, uneven_matchups
-from ringmaster.stats.ratings import fit_ratings
+from ringmaster.stats.ratings import RATING_METHOD, fit_ratings, virtual_draws
 
 
 def games(a, b, wins, losses):
@@ -48,6 +48,26 @@ def test_prior_shrinks_ratings_towards_each_other():
     plain = {r.player: r.elo for r in fit_ratings(results, prior=0).ratings}
     shrunk = {r.player: r.elo for r in fit_ratings(results, prior=2).ratings}
     assert 0 < shrunk["A"] - shrunk["C"] < plain["A"] - plain["C"]
+
+
+def test_the_prior_is_bayeselos_two_virtual_draws_per_player_in_a_round_robin():
+    import numpy as np
+    # Five players, every pairing 12 games: each player spreads prior/2 over its opponents and
+    # takes its share of theirs, so it is in `prior` virtual draws (not 2 * prior).
+    games = np.full((5, 5), 12.0) - np.diag(np.full(5, 12.0))
+    virtual = virtual_draws(games, 2.0)
+    assert virtual.sum(axis=1) == pytest.approx([2.0] * 5)
+    assert virtual.sum() / 2 == pytest.approx(5.0)   # n * prior / 2 virtual games in all
+    # Unequal games: BayesElo's AddPrior gives pairing (i, j), from player i, prior * 0.25 *
+    # g_ij / g_i draws with each player White (two cells), and the same from player j.
+    games = np.array([[0, 10, 2], [10, 0, 4], [2, 4, 0]], dtype=float)
+    played = games.sum(axis=1)
+    addprior = np.array([[2 * 2.0 * 0.25 * (games[i, j] / played[i] + games[j, i] / played[j])
+                          if i != j else 0.0 for j in range(3)] for i in range(3)])
+    assert virtual_draws(games, 2.0) == pytest.approx(addprior)
+    assert not virtual_draws(games, 0.0).any()
+    assert "prior of 2 virtual draws (each player spreads 1 over its opponents" in RATING_METHOD
+    assert "2 per player in a round robin" in RATING_METHOD
 
 
 def test_a_star_rates_only_the_players_linked_both_ways():
@@ -107,6 +127,19 @@ def test_even_games_are_told_apart_by_handicap_stones_and_komi_on_each_board():
     assert uneven_matchups(settings) == {"c": "komi 0.5, where the even games play at 7",
                                          "e": "4 handicap stones, komi 0.5"}
     assert leave_out_line({}, True) is None
+    assert leave_out_line({}, True, {}) is None
+
+
+def test_the_leave_out_line_names_uneven_and_fixed_colour_matchups():
+    uneven = {"hcap": "4 handicap stones, komi 0.5"}
+    fixed = {"ab": "a", "hcap": "a"}   # a handicap matchup is named for its stones only
+    assert leave_out_line(uneven, True, fixed) == (
+        "ratings leave out the matchups whose games are not even: hcap (4 handicap stones, komi 0.5); "
+        "and the matchups whose colours don't alternate (Black's advantage is not separated from "
+        "the players' difference): ab (a Black in every game)")
+    assert leave_out_line({}, False, {"ab": "a", "bc": "c"}) == (
+        "no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
+        "alternating, and no matchup's games are: ab (a Black in every game), bc (c Black in every game)")
     # On a tie the first matchup listed sets the even komi.
     assert uneven_matchups({"x": {"board_size": 9, "komi": 6.5}, "y": {"board_size": 9, "komi": 5.5}}) \
         == {"y": "komi 5.5, where the even games play at 6.5"}

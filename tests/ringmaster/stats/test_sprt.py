@@ -126,6 +126,26 @@ def test_pentanomial_replay_pairs_colour_swapped_games():
     assert state.counts == [0, 0, 1, 0, 0] and state.samples == 1 and state.games_counted == 2
 
 
+def test_a_decision_is_worded_as_what_the_test_rejects_not_as_reaching_the_other_bound():
+    # Wald's test accepting H1 rejects elo <= elo0 at alpha: a true Elo midway between elo0
+    # and elo1 passes half the time, so "elo >= elo1" would claim more than the test shows.
+    spec = SprtSpec(0, 100, 0.05, 0.1)
+    passed = run_sprt(spec, [(n, 1.0) for n in range(20)], pentanomial=False)
+    assert passed.state_text() == ("H1 accepted: elo > 0 (elo <= 0 rejected at alpha 0.05; "
+                                   "not a finding that elo >= 100)")
+    assert passed.conclusion() == "elo > 0"
+    failed = run_sprt(spec, [(n, 0.0) for n in range(20)], pentanomial=False)
+    assert failed.state_text() == ("H0 accepted: elo < 100 (elo >= 100 rejected at beta 0.1; "
+                                   "not a finding that elo <= 0)")
+    # The JSON keeps its state values for whatever reads them, and adds the words.
+    data = passed.to_json()
+    assert (data["state"], data["decision"], data["conclusion"]) == ("H1", "H1", "elo > 0")
+    assert data["state_text"] == passed.state_text()
+    running = run_sprt(spec, [(0, 1.0)], pentanomial=False)
+    assert running.conclusion() is None and running.to_json()["state_text"] == "running"
+    assert running.to_json(all_played=True)["state_text"] == "undecided: number_of_games played"
+
+
 @pytest.mark.parametrize("value, message", [
     ({"elo0": 0, "elo1": 20, "alpha": 0.05}, "missing key 'beta'"),
     ({"elo0": 20, "elo1": 0, "alpha": 0.05, "beta": 0.05}, "less than"),
