@@ -147,12 +147,12 @@ def write_slices(out: TextIO, found: list[dict[str, Any]], specs: Sequence[Param
 
 def point_json(point: dict[str, Any], shown: Callable[[list[float]], str]) -> dict[str, Any]:
     """A match in the JSON report: its point, the other point where it was head to head (its wins
-    are the first point's against the second), wins and games; shown: the tuner's
-    format_optimiser_parameters."""
+    are the first point's against the second), wins and games (with a result; a jigo counts half),
+    and its games with no result; shown: the tuner's format_optimiser_parameters."""
     found = {"optimiser_parameters": point["x"], "parameters": shown(point["x"])}
     if "y" in point:
         found.update({"against_optimiser_parameters": point["y"], "against_parameters": shown(point["y"])})
-    return {**found, "wins": point["wins"], "games": point["games"]}
+    return {**found, "wins": point["wins"], "games": point["games"], "no_result": point.get("no_result", 0)}
 
 
 def recommended_json(found: tuple[list[float], float, float], shown: str, smoothing: float | None,

@@ -51,6 +51,11 @@ __all__ = ["BayesTuner", "TARGET_POINTS", "default_games_per_point", "latin_hype
 INCONSISTENT = "status file is inconsistent with control file"
 
 
+
+def match_games(point: dict[str, Any]) -> int:
+    """A match's games played: those with a result, in its record, and those without."""
+    return point["games"] + point.get("no_result", 0)
+
 class BayesTuner(ContinuousTuner):
     """Gaussian-process Bayesian optimisation over matches. Game number g plays point g // games_per_point.
 
@@ -207,6 +212,8 @@ class BayesTuner(ContinuousTuner):
         dims = len(self.parameter_specs)
         found = {"x": [float(v) for v in point["x"]], "wins": float(point["wins"]),
                  "games": int(point["games"])}
+        if "no_result" in point:   # a state from before they were left out has none: they counted
+            found["no_result"] = int(point["no_result"])   # half a win, as its games and wins keep
         if "y" in point:
             found["y"] = [float(v) for v in point["y"]]
         if any(len(found[key]) != dims for key in ("x", "y") if key in found):
@@ -227,7 +234,8 @@ class BayesTuner(ContinuousTuner):
     # The model
 
     def results(self) -> int:
-        return sum(p["games"] for p in self.points)
+        """The tuning games played: with a result (a match's 'games') or without ('no_result')."""
+        return sum(match_games(p) for p in self.points)
 
     def _observed(self) -> list[dict[str, Any]]:
         return [p for p in self.points if p["games"] > 0]
@@ -346,7 +354,7 @@ class BayesTuner(ContinuousTuner):
     def _with_matches_in_flight(self, gp: Any) -> Any:
         """gp with the matches still being played counted as if they went as predicted
         (bayes_model.with_pending), so that parallel games spread."""
-        pending = [p for p in self.points if p["games"] == 0]
+        pending = [p for p in self.points if match_games(p) == 0]
         return with_pending(gp, pending, self.games_per_point) if pending else gp
 
     def _next_match(self) -> dict[str, Any]:
@@ -389,7 +397,7 @@ class BayesTuner(ContinuousTuner):
         if self.region is None:
             self.region = first_region(gp, observed.x)
         self._recommendation_cache = self._argmax_cache = None   # the answer is the box's: it moves
-        pending = np.array([p["x"] for p in self.points if p["games"] == 0])
+        pending = np.array([p["x"] for p in self.points if match_games(p) == 0])
         return trust_region_point(self.region, observed, pending, rng, self.refit_every,
                                   self.games_per_point)
 
@@ -458,15 +466,20 @@ class BayesTuner(ContinuousTuner):
         self.scheduler.fix(number)
         point = self.points[index]
         description = f"point {index} ({self.format_optimiser_parameters(point['x'])}) "
+        result = response.game_result
+        score: float | None
         if "y" in point:
-            winner = response.game_result.winning_player
-            score = {f"p{index}+": 1.0, f"p{index}-": 0.0}.get(winner, 0.5)   # a jigo or no result: half
             description += f"against ({self.format_optimiser_parameters(point['y'])}) "
+            score = None if result.is_unknown else {f"p{index}+": 1.0, f"p{index}-": 0.0}.get(
+                result.winning_player, 0.5)   # a jigo: half
         else:
-            score = float(self.candidate_won(response))
-        point["wins"] += score
-        point["games"] += 1
-        description += {1.0: "won", 0.0: "lost"}.get(score, "drew")
+            score = self.candidate_score(response)
+        if score is None:   # played (not replayed), but in no match's record: the model never sees it
+            point["no_result"] = point.get("no_result", 0) + 1
+        else:
+            point["wins"] += score
+            point["games"] += 1
+        description += {None: "had no result", 1.0: "won", 0.0: "lost"}.get(score, "drew")
         self.log_history(description)
         return f"{description} {response.game_result.sgf_result}"
 
@@ -522,8 +535,10 @@ class BayesTuner(ContinuousTuner):
     def write_screen_report(self, out: TextIO) -> None:
         played = self.results()
         total = "" if self.number_of_games is None else f"/{self.number_of_games}"
+        unscored = sum(p.get("no_result", 0) for p in self.points)
         out.write(f"{played}{total} games played, {len(self._observed())} points "
-                  f"({self.games_per_point} games each)\n")
+                  f"({self.games_per_point} games each)"
+                  + (f"; {unscored} with no result, left out" if unscored else "") + "\n")
         out.write(f"state: {self.stop_reason(played)}\n\n")
         found = self.recommendation()
         if found is None:
@@ -560,6 +575,7 @@ class BayesTuner(ContinuousTuner):
         hyper, rotation = (None, None) if gp is None else gp.hyper.to_lists()
         report.update({
             "games_played": played,
+            "no_result_games": sum(p.get("no_result", 0) for p in self.points),
             "number_of_games": self.number_of_games,
             "stop_reason": self.stop_reason(played),
             "games_per_point": self.games_per_point,

@@ -111,7 +111,8 @@ class CeTuner(Tuner):
     def _new_generation(self) -> None:
         self.sample_parameters = [sample(self.distribution, self.rng)
                                   for _ in range(self.samples_per_generation)]
-        self.wins: list[float] = [0.0] * self.samples_per_generation
+        self.wins: list[float] = [0.0] * self.samples_per_generation   # a jigo counts half
+        self.scored: list[int] = [0] * self.samples_per_generation   # games with a result
         self.scheduler = GroupScheduler()
         self._set_groups()
 
@@ -125,6 +126,7 @@ class CeTuner(Tuner):
             "distribution": [list(p) for p in self.distribution],
             "sample_parameters": self.sample_parameters,
             "wins": self.wins,
+            "scored": self.scored,
             "scheduler": self.scheduler.to_json(),
             "opponent_description": self.opponent_description,
             "confirmation": self.confirmation_to_json(),
@@ -188,6 +190,10 @@ class CeTuner(Tuner):
             self.distribution = distribution
             self.sample_parameters = samples
             self.wins = [float(w) for w in status["wins"]]
+            scored = status.get("scored")
+            self.scored = [] if scored is None else [int(n) for n in scored]
+            if scored is not None and len(self.scored) != len(self.wins):
+                raise ValueError("scored")
             self.scheduler = GroupScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
             self.clean_confirmation()
@@ -197,6 +203,10 @@ class CeTuner(Tuner):
         except (KeyError, ValueError, TypeError):
             raise CompetitionError(INCONSISTENT) from None
         self._set_groups()   # batch_size may have changed
+        if not self.scored:
+            # A state from before games with no result were left out: they counted half a win,
+            # in wins, so every game played is in its record (and stays there).
+            self.scored = [self._candidate_games(i) for i in range(len(self.wins))]
         self.scheduler.rollback()
 
     # Games
@@ -241,14 +251,11 @@ class CeTuner(Tuner):
             return None   # a late result from an earlier generation
         self.scheduler.fix(str(number), round_number)
         result = response.game_result
-        if result.winning_player == code:
-            self.wins[number] += 1
-            outcome = "won"
-        elif result.winning_player is None:
-            self.wins[number] += 0.5
-            outcome = "drew" if result.is_jigo else "got no result"
-        else:
-            outcome = "lost"
+        score = self.candidate_score(response)
+        if score is not None:   # a game with no result is in no record (played: not replayed)
+            self.wins[number] += score
+            self.scored[number] += 1
+        outcome = {None: "got no result", 1.0: "won", 0.0: "lost"}.get(score, "drew")
         parameters = self.format_optimiser_parameters(self.sample_parameters[number])
         if self._generation_fixed():
             self._finish_generation()
@@ -269,7 +276,7 @@ class CeTuner(Tuner):
         return stop, False
 
     def _finish_generation(self) -> None:
-        ranking = rank_candidates(self.wins)
+        ranking = rank_candidates(self.wins, self.scored)
         count = elite_count(self.elite_proportion, self.samples_per_generation)
         self.log_history(f"Generation {self.generation}")
         self.log_history(f"Distribution\n{self.describe_distribution(self.distribution)}")
@@ -278,7 +285,7 @@ class CeTuner(Tuner):
             lines.append(
                 f"{candidate_code(self.generation, number)}{'*' if position < count else ' '} "
                 f"{self.format_optimiser_parameters(self.sample_parameters[number])} "
-                f"{self.wins[number]:3g}")
+                f"{self.wins[number]:3g}/{self.scored[number]}")
         self.log_history("\n".join(lines))
         self.log_history("")
         elites = [self.sample_parameters[number] for number in ranking[:count]]
@@ -335,17 +342,24 @@ class CeTuner(Tuner):
         out.writelines(line + "\n" for line in self.verdict().lines())
         out.write("\n")
         out.write(f"samples of generation {self.samples_generation()}:\n")
-        rows = [["sample", "parameters", "wins", "games", "win rate", "95% interval"]]
+        no_result = [self._candidate_games(i) - self.scored[i] for i in range(len(self.wins))]
+        rows = [["sample", "parameters", "wins", "games", "win rate", "95% interval"]
+                + (["no result"] if any(no_result) else [])]
         for number, parameters in enumerate(self.sample_parameters):
-            games = self._candidate_games(number)
+            games = self.scored[number]
             record = describe_record(self.wins[number], games).split(" ", 2)
             rows.append([candidate_code(self.samples_generation(), number),
                          self.format_optimiser_parameters(parameters),
                          format_float(self.wins[number]), str(games),
-                         record[1] if games else "--", record[2] if games else "--"])
+                         record[1] if games else "--", record[2] if games else "--"]
+                        + ([str(no_result[number])] if any(no_result) else []))
         out.writelines(line + "\n" for line in render_table(rows, right_align_from=2))
-        best = max(range(len(self.wins)), key=lambda i: (self.wins[i], -i))
-        best_games = self._candidate_games(best)
+        if any(no_result):
+            out.write("(wins and games are of the games with a result, a jigo counting half; those with "
+                      "no result are left out)\n")
+        best = max(range(len(self.wins)), key=lambda i: (
+            self.wins[i] / self.scored[i] if self.scored[i] else -1.0, -i))
+        best_games = self.scored[best]
         if best_games:
             out.write(f"best current sample {candidate_code(self.samples_generation(), best)}: "
                       f"Elo vs opponent {format_elo(self.wins[best], best_games)}\n")
@@ -393,7 +407,8 @@ class CeTuner(Tuner):
             "samples": [{"code": candidate_code(self.samples_generation(), i),
                          "parameters": self.format_optimiser_parameters(p),
                          "optimiser_parameters": p, "wins": self.wins[i],
-                         "games": self._candidate_games(i)}
+                         "games": self.scored[i],   # with a result
+                         "no_result": self._candidate_games(i) - self.scored[i]}
                         for i, p in enumerate(self.sample_parameters)],
             "confirmation": self.confirmation_json(),
             "verdict": self.verdict().to_json(),

@@ -230,7 +230,10 @@ class ConfirmationGames:
             result["start"] = self.format_optimiser_parameters(self.start_parameters())
         if self.confirm_parameters is not None:
             result["parameter_values"] = [plain_value(v) for v in self.convert(self.confirm_parameters)]
+        # score and scored: what win_rate is of; the rates are None while no game has a result
         score, scored = self.confirmation_score()
+        result.update({"score": score, "scored": scored, "win_rate": None, "win_rate_95": None,
+                       "los": None})
         if scored:
             low, high = wilson_interval(score, scored)
             result["win_rate"] = score / scored

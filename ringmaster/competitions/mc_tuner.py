@@ -190,6 +190,7 @@ class McTuner(McTunerReports, Tuner):
         self.opponent_description: str | None = None
         self.outstanding = {}
         self.confident = False
+        self.no_result_games = 0
         self.clean_confirmation()
 
     def _check_values(self) -> list[list[str]]:
@@ -282,6 +283,8 @@ class McTuner(McTunerReports, Tuner):
             "check_values": self._check_values(),
             "candidate_values": self.candidate_values(),
             "confirmation": self.confirmation_to_json(),
+            # left out while there is none: as an older state
+            **({"no_result_games": self.no_result_games} if self.no_result_games else {}),
             **self.opponent_status(),
         }
 
@@ -322,6 +325,9 @@ class McTuner(McTunerReports, Tuner):
             self._check_candidate_values(status)
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.opponent_description = status["opponent_description"]
+            # Tuning games with no result, played but in no candidate's record; a state from
+            # before they were left out counted each as a loss, in the tree, and keeps it so.
+            self.no_result_games = int(status.get("no_result_games", 0))
             self.clean_confirmation()
             self.confirmation_from_json(status["confirmation"])
         except (KeyError, ValueError, TypeError):
@@ -340,7 +346,7 @@ class McTuner(McTunerReports, Tuner):
             return False
         if self.number_of_games is None:
             return True
-        return self.tree.root.games + len(self.outstanding) < self.number_of_games
+        return self.tuning_games_played() + len(self.outstanding) < self.number_of_games
 
     def tuning_over(self) -> bool:
         return not self.tuning_games_due() and not self.outstanding
@@ -390,9 +396,14 @@ class McTuner(McTunerReports, Tuner):
         path = tuple(path_list)
         self.outstanding.pop(number, None)
         self.scheduler.fix(number)
-        won = self.candidate_won(response)
-        self.tree.record_result(path, won)
-        description = f"{self.describe_path(path)} {'won' if won else 'lost'}"
+        score = self.candidate_score(response)
+        if score is None:   # played, but in no record: counted among the tuning games only
+            self.tree.abandon_game(path)
+            self.no_result_games += 1
+        else:
+            self.tree.record_result(path, score)
+        outcome = {None: "had no result", 1.0: "won", 0.0: "lost"}.get(score, "drew")
+        description = f"{self.describe_path(path)} {outcome}"
         self.log_history(description)
         period = self.log_tree_to_history_period
         if period is not None and self.tree.root.games % period == 0:
@@ -432,6 +443,8 @@ class McTuner(McTunerReports, Tuner):
         leading, so they went to the most-played one (_confirmation_path)."""
         if self.confirm_parameters is None or self.tree.best_path():
             return ""
+        if not self.tree.root.games:
+            return "the first candidate, as no tuning game had a result"
         return "the most-played candidate, as no candidate leads"
 
     def best_probability(self) -> float:
@@ -460,7 +473,7 @@ class McTuner(McTunerReports, Tuner):
         if self.confident:
             return (f"stopped early: the recommended candidate beats every other with probability "
                     f"{self.best_probability():.3f} >= stop_when_confident {self.stop_when_confident:g}")
-        if self.number_of_games is not None and self.tree.root.games >= self.number_of_games:
+        if self.number_of_games is not None and self.tuning_games_played() >= self.number_of_games:
             return f"stopped: number_of_games ({self.number_of_games}) played"
         return "running"
 
@@ -508,7 +521,8 @@ class McTuner(McTunerReports, Tuner):
                    for i in order[:LEADERS] if children[i].games]
         evidence = (f"the leader is better than every other candidate with probability "
                     f"{self.best_probability():.3f}" if best else
-                    "the most-played candidate doesn't yet look better than an untried one")
+                    "the most-played candidate doesn't yet look better than an untried one"
+                    if self.tree.root.games else "no tuning game has a result yet")
         if not best and self.confirm_parameters is not None:
             score, scored = self.confirmation_score()
             evidence += (f"; the confirmation games are for {self.confirm_label}, "
@@ -526,13 +540,17 @@ class McTuner(McTunerReports, Tuner):
                        leaders, settle,
                        warnings=self.twin_warnings() + (self.edge_warnings(best) if best else []))
 
+    def tuning_games_played(self) -> int:
+        """The tuning games played: those in the tree, and those with no result (in no record)."""
+        return self.tree.root.games + self.no_result_games
+
     def games_played(self) -> int:
-        return self.tree.root.games + self.confirm_played
+        return self.tuning_games_played() + self.confirm_played
 
     def games_wanted(self) -> int | None:
-        if self.confident or (self.number_of_games is not None
-                              and self.tree.root.games >= self.number_of_games):
-            return self.tree.root.games + self.confirm_games
+        played = self.tuning_games_played()
+        if self.confident or (self.number_of_games is not None and played >= self.number_of_games):
+            return played + self.confirm_games
         if self.number_of_games is None:
             return None
         return self.number_of_games + self.confirm_games

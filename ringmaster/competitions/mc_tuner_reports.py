@@ -33,7 +33,7 @@ class McTunerReports:
         """The history file's tree dump: the first generation, and the second under expanded nodes."""
         root = self.tree.root
         rate = f"{root.won / root.games:.3f}" if root.games else "--"
-        lines = [f"{root.count_nodes()} nodes", f"Win rate {root.won}/{root.games} = {rate}"]
+        lines = [f"{root.count_nodes()} nodes", f"Win rate {root.won:g}/{root.games} = {rate}"]
         for i, node in enumerate(root.children or ()):
             lines.append("  " + self._node_line((i,), node))
             for j, child in enumerate(node.children or ()):
@@ -52,7 +52,7 @@ class McTunerReports:
             cells = self.format_engine_parameters(values).split("; ")
             if len(cells) != len(self.parameter_specs):
                 cells = [repr(v) for v in values]
-            row = [self.tree.describe_path(path), *cells, str(node.won), str(node.games)]
+            row = [self.tree.describe_path(path), *cells, f"{node.won:g}", str(node.games)]
             if node.games:
                 low, high = wilson_interval(node.won, node.games)
                 row += [f"{node.won / node.games:.3f}", f"[{low:.3f}, {high:.3f}]"]
@@ -72,11 +72,13 @@ class McTunerReports:
             out.write("\n")
 
     def _write_main_report(self, out: TextIO) -> None:
-        played = self.tree.root.games
+        played = self.tuning_games_played()
+        unscored = (f" ({self.no_result_games} with no result, in no candidate's record)"
+                    if self.no_result_games else "")
         if self.number_of_games is None:
-            out.write(f"{played} tuning games played\n")
+            out.write(f"{played} tuning games played{unscored}\n")
         else:
-            out.write(f"{played}/{self.number_of_games} tuning games played\n")
+            out.write(f"{played}/{self.number_of_games} tuning games played{unscored}\n")
         out.write(f"state: {self.stop_reason()}\n")
         if self.stop_when_confident is not None:
             out.write(f"stop_when_confident: target {self.stop_when_confident:g}, now "
@@ -87,8 +89,8 @@ class McTunerReports:
         out.write("\n")
         best = self.tree.best_path()
         if not best:
-            out.write("Leader: none yet (the most-played candidate doesn't look better than an "
-                      "untried one)\n")
+            out.write("Leader: none yet (" + ("the most-played candidate doesn't look better than an "
+                      "untried one" if self.tree.root.games else "no tuning game has a result") + ")\n")
             if self.confirmation_note():
                 out.write(f"  the confirmation games are for {self.confirm_label}, "
                           f"{self.confirmation_note()}\n")
@@ -151,7 +153,8 @@ class McTunerReports:
                          **elo_json(node.won, node.games),
                          "edge_warnings": self.edge_warnings(best)}
         report.update({
-            "games_played": self.tree.root.games,
+            "games_played": self.tuning_games_played(),
+            "no_result_games": self.no_result_games,
             "number_of_games": self.number_of_games,
             "stopped_confident": self.confident,
             "stop_reason": self.stop_reason(),

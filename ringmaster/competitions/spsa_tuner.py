@@ -140,6 +140,7 @@ class SpsaTuner(ContinuousTuner):
         self.scheduler = SimpleScheduler()
         self.pairs: dict[int, dict[str, Any]] = {}
         self.results = 0
+        self.no_result_games = 0   # of those results: left out, moving nothing
         self.plus_score = 0.0
         self.trajectory: list[list[float]] = [[0, *self.theta]]
         # Sum of theta after each result beyond average_after, and how many; None: a run started
@@ -158,6 +159,8 @@ class SpsaTuner(ContinuousTuner):
             "scheduler": self.scheduler.to_json(),
             "pairs": {str(p): record for p, record in self.pairs.items()},
             "results": self.results,
+            # left out while there is none: as an older state
+            **({"no_result_games": self.no_result_games} if self.no_result_games else {}),
             "plus_score": self.plus_score,
             "trajectory": self.trajectory,
             "theta_sum": self.theta_sum,
@@ -187,6 +190,9 @@ class SpsaTuner(ContinuousTuner):
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.pairs = {int(p): record for p, record in status["pairs"].items()}
             self.results = int(status["results"])
+            # A state from before games with no result were left out scored each as a loss
+            # against the opponent (0 head to head), and keeps what they moved.
+            self.no_result_games = int(status.get("no_result_games", 0))
             self.plus_score = float(status["plus_score"])
             self.trajectory = status["trajectory"]
             theta_sum = status.get("theta_sum")   # absent: a run whose answer is its final theta
@@ -221,7 +227,8 @@ class SpsaTuner(ContinuousTuner):
     def answer_description(self) -> str:
         """How recommended_parameters was formed, for the reports."""
         if self.averaged:
-            return (f"the mean of its points after each of the last {self.averaged} games "
+            games = "games with a result" if self.no_result_games else "games"
+            return (f"the mean of its points after each of the last {self.averaged} {games} "
                     f"(average_last {self.average_last:g})")
         if self.theta_sum is None:
             return "its current point (this run started before SPSA's answer was an average)"
@@ -274,12 +281,15 @@ class SpsaTuner(ContinuousTuner):
     def retry_tuning_game(self, game_data: Any) -> None:
         self.scheduler.retry(game_data[0])
 
-    def _score(self, response: GameJobResult, pair: int, slot: int) -> float:
-        """This game's part of the + candidate's wins - losses (against the opponent: less the - one's)."""
-        winner = response.game_result.winning_player
+    def _score(self, response: GameJobResult, pair: int, slot: int) -> float | None:
+        """This game's part of the + candidate's wins - losses (against the opponent: less the - one's),
+        a jigo 0 (half a win, half a loss); None for a game with no result, which moves nothing."""
+        result = response.game_result
+        if result.is_unknown:
+            return None
         if self.head_to_head:
-            return {f"#{pair}+": 1.0, f"#{pair}-": -1.0}.get(winner, 0.0)
-        won = 1.0 if self.candidate_won(response) else -1.0
+            return {f"#{pair}+": 1.0, f"#{pair}-": -1.0}.get(result.winning_player, 0.0)
+        won = 2 * self.candidate_score(response) - 1.0
         return won if slot == 0 else -won
 
     def process_game_result(self, response: GameJobResult) -> str | None:
@@ -294,18 +304,22 @@ class SpsaTuner(ContinuousTuner):
         self.scheduler.fix(number)
         slot = number % 2
         score = self._score(response, pair, slot)
-        self.theta = updated(self.theta, record["r"], record["c"], record["flip"], score)
         record["done"][slot] = True
         if all(record["done"]):
             del self.pairs[pair]
         self.results += 1
-        self.plus_score += score
-        if self.theta_sum is not None and self.results > self.average_after:
-            self.theta_sum = [s + t for s, t in zip(self.theta_sum, self.theta)]
-            self.averaged += 1
+        if score is None:   # played (not replayed), but in no figure: theta and its average stay
+            self.no_result_games += 1
+        else:
+            self.theta = updated(self.theta, record["r"], record["c"], record["flip"], score)
+            self.plus_score += score
+            if self.theta_sum is not None and self.results > self.average_after:
+                self.theta_sum = [s + t for s, t in zip(self.theta_sum, self.theta)]
+                self.averaged += 1
         if self.results % self.trajectory_period == 0 or self.tuning_over():
             self.trajectory.append([self.results, *self.theta])
-        description = (f"pair {pair} game {'ab'[slot]}: + scored {score:+g}; now "
+        outcome = "had no result; theta stays" if score is None else f"+ scored {score:+g}; now"
+        description = (f"pair {pair} game {'ab'[slot]}: {outcome} "
                        f"{self.format_optimiser_parameters(self.theta)}")
         self.log_history(description)
         return f"{description} {response.game_result.sgf_result}"
@@ -346,7 +360,8 @@ class SpsaTuner(ContinuousTuner):
         s = self.schedule
         mode = ("perturbed candidates play each other, colours swapped" if self.head_to_head
                 else "each perturbed candidate plays the opponent")
-        out.write(f"{self.results}/{self.number_of_games} games played ({mode})\n")
+        unscored = f", {self.no_result_games} with no result, left out" if self.no_result_games else ""
+        out.write(f"{self.results}/{self.number_of_games} games played ({mode}{unscored})\n")
         out.write(f"state: {self.stop_reason(self.results)}\n")
         out.write(f"A = {s.big_a:g}, alpha = {s.alpha:g}, gamma = {s.gamma:g}; "
                   f"c_end, r_end (optimiser units): "
@@ -378,6 +393,7 @@ class SpsaTuner(ContinuousTuner):
         answer_engine = self.convert(answer)
         report.update({
             "games_played": self.results,
+            "no_result_games": self.no_result_games,
             "number_of_games": self.number_of_games,
             "stop_reason": self.stop_reason(self.results),
             "head_to_head": self.head_to_head,

@@ -261,8 +261,19 @@ class Tuner(ConfirmationGames, Competition):
         return f"{shown}{more} (the candidates' engines differ)"
 
     def candidate_won(self, response: GameJobResult) -> bool:
-        """A jigo or a game with no result counts as a loss."""
+        """Whether the candidate beat the opponent in a game won by one of them."""
         return response.game_result.losing_player == self.opponent.code
+
+    def candidate_score(self, response: GameJobResult) -> float | None:
+        """The candidate's score in a game against the opponent: 1 a win, 0 a loss, ½ a jigo (a
+        draw); None for a game with no result ('?'), which every tuner leaves out of its figures
+        (as the reports do), though it was played: it is counted and kept, never replayed."""
+        result = response.game_result
+        if result.is_jigo:
+            return 0.5
+        if result.winning_player is None:
+            return None
+        return 1.0 if self.candidate_won(response) else 0.0
 
     def get_player_checks(self) -> list[PlayerCheck]:
         candidate = self.make_candidate("candidate", self.sample_engine_parameters())

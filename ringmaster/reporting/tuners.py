@@ -107,14 +107,16 @@ def best_candidate_plot(report: dict[str, Any]) -> str:
     path = best["path"]
     opponent = report["opponent"]
     points, lows, highs = [], [], []
-    won = games = 0
+    won, games = 0.0, 0
     for g in report.get("games") or []:
         data = g.get("data")
         if g["result"] == "void" or not isinstance(data, list) or len(data) != 2 \
                 or data[0] == "confirm" or list(data[1])[:len(path)] != path:
             continue
+        if g.get("winner") is None and g["result"] != "0":
+            continue   # no result: left out, as the tuner leaves it out of the record
         games += 1
-        won += int(g.get("winner") not in (None, opponent))
+        won += 0.5 if g.get("winner") is None else int(g["winner"] != opponent)
         low, high = wilson_interval(won, games)
         points.append((games, won / games))
         lows.append(low)

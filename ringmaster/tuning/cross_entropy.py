@@ -18,9 +18,14 @@ def elite_count(elite_proportion: float, samples_per_generation: int) -> int:
     return max(1, math.floor(elite_proportion * samples_per_generation + 0.5))
 
 
-def rank_candidates(wins: list[float]) -> list[int]:
-    """Candidate numbers, most wins first; on a tie the higher candidate number comes first."""
-    return sorted(range(len(wins)), key=lambda i: (wins[i], i), reverse=True)
+def rank_candidates(wins: list[float], games: list[int] | None = None) -> list[int]:
+    """Candidate numbers, highest win rate (wins / games, the games with a result) first, a candidate
+    with none last; on a tie the higher candidate number comes first. Without games: most wins first."""
+    def rate(i: int) -> float:
+        if games is None:
+            return wins[i]
+        return wins[i] / games[i] if games[i] else -1.0
+    return sorted(range(len(wins)), key=lambda i: (rate(i), i), reverse=True)
 
 
 def update_distribution(distribution: Distribution, elites: list[list[float]],

@@ -21,6 +21,8 @@ class Node:
 
     visits and wins include the initial values the node was created with
     (so changing initial_visits later only affects nodes created later).
+    games counts the games with a result; won counts a jigo (a draw) as half a win, so it may be
+    fractional (a state from before jigos counted half has whole numbers, and keeps them).
     in_flight counts games started through this node but not yet finished;
     it is not part of the saved state (those games are replayed).
     """
@@ -28,7 +30,7 @@ class Node:
     prior_visits: int
     prior_wins: int
     games: int = 0
-    won: int = 0
+    won: float = 0
     children: list[Node] | None = None
     in_flight: int = field(default=0, compare=False)
 
@@ -37,7 +39,7 @@ class Node:
         return self.prior_visits + self.games
 
     @property
-    def wins(self) -> int:
+    def wins(self) -> float:
         return self.prior_wins + self.won
 
     @property
@@ -51,15 +53,23 @@ class Node:
 
     def to_json(self) -> list[Any]:
         children = None if self.children is None else [c.to_json() for c in self.children]
-        return [self.prior_visits, self.prior_wins, self.games, self.won, children]
+        return [self.prior_visits, self.prior_wins, self.games, _plain(self.won), children]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> Node:
         prior_visits, prior_wins, games, won, children = data
-        node = cls(int(prior_visits), int(prior_wins), int(games), int(won))
+        won = float(won)
+        if not math.isfinite(won):
+            raise ValueError("wins")
+        node = cls(int(prior_visits), int(prior_wins), int(games), _plain(won))
         if children is not None:
             node.children = [cls.from_json(c) for c in children]
         return node
+
+
+def _plain(count: float) -> float:
+    """A count of wins as the state keeps it: a whole number as an int (as every older state has it)."""
+    return int(count) if count == int(count) else count
 
 
 REFIT_BUDGET = 25_000
@@ -206,7 +216,7 @@ def in_flight_rule(setting: bool | str) -> str:
     return setting
 
 
-def urgency(wins: int, played: int, visits: int, exploration: float, as_loss: bool) -> float:
+def urgency(wins: float, played: int, visits: int, exploration: float, as_loss: bool) -> float:
     """A child's urgency: its win rate plus exploration / sqrt(visits).
 
     played counts its finished games (initial visits included), visits adds those in flight
@@ -494,13 +504,13 @@ class Tree:
         for node in self._path_nodes(path):
             node.in_flight = max(0, node.in_flight - 1)
 
-    def record_result(self, path: Path, candidate_won: bool) -> None:
-        """Count a finished game at every node on the path (the root included)."""
+    def record_result(self, path: Path, score: float) -> None:
+        """Count a finished game at every node on the path (the root included): the candidate's
+        score, 1 a win, 0 a loss, 0.5 a jigo. A game with no result is not counted (abandon_game)."""
         for node in self._path_nodes(path):
             node.in_flight = max(0, node.in_flight - 1)
             node.games += 1
-            if candidate_won:
-                node.won += 1
+            node.won += score
 
     def clear_in_flight(self) -> None:
         for node in self.walk_nodes(self.root):

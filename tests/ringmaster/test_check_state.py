@@ -108,6 +108,7 @@ competition_type = 'mc_tuner'
 players = {{'opp': Player({engine!r})}}
 board_size = 5
 komi = 0.5
+scorer = 'internal'   # the fake engines' own scores give no result: no game would grow the tree
 opponent = 'opp'
 candidate_colour = 'b'
 max_depth = 2

@@ -791,9 +791,45 @@ def test_a_head_to_head_game_counts_for_the_plus_candidate_and_a_draw_counts_hal
     tuner.process_game_result(make_result(jobs[0], "b"))   # + is black: + won
     tuner.process_game_result(make_result(jobs[1], "b"))   # - is black: + lost
     assert tuner.process_game_result(make_result(jobs[1], "b")) is None   # counted once
-    tuner.process_game_result(make_result(jobs[2], None, "Void"))         # no result: half
-    tuner.process_game_result(make_result(jobs[3], "b"))   # - is black again: + lost
-    assert tuner.points[index]["wins"] == 1.5 and tuner.points[index]["games"] == 4
+    assert tuner.process_game_result(make_result(jobs[2], None, "0")).endswith(" drew 0")   # half
+    # No result: left out (it counted half, as a jigo does)
+    assert tuner.process_game_result(make_result(jobs[3], None)).endswith(" had no result ?")
+    point = tuner.points[index]
+    assert (point["wins"], point["games"], point["no_result"]) == (1.5, 3, 1)
+
+
+def test_a_game_with_no_result_is_in_no_matchs_record_and_a_jigo_counts_half():
+    # Against the opponent both counted as losses; the reports say games with no result are
+    # left out of every figure.
+    tuner = make_tuner(games_per_point=4)
+    run_simulation(tuner, peak, 8, random.Random(2))
+    jobs = [tuner.get_game() for _ in range(4)]
+    index = jobs[0].game_data[1]
+    tuner.process_game_result(make_result(jobs[0], "b"))
+    tuner.process_game_result(make_result(jobs[1], None, "0"))
+    before = (json.loads(json.dumps(tuner.points)), tuner.recommendation())
+    tuner.process_game_result(make_result(jobs[2], None))
+    assert (tuner.points[index]["wins"], tuner.points[index]["games"]) == (1.5, 2)
+    assert tuner.recommendation() == before[1]
+    assert [p for p in tuner.points if p != tuner.points[index]] == \
+        [p for i, p in enumerate(before[0]) if i != index]
+    # Played: counted, and not replayed.
+    assert tuner.points[index]["no_result"] == 1 and tuner.games_played() == 11
+    assert tuner.get_game().game_id != jobs[2].game_id
+    text = io.StringIO()
+    tuner.write_screen_report(text)
+    assert "11/600 games played, 3 points (4 games each); 1 with no result, left out\n" in text.getvalue()
+    report = tuner.get_json_report()
+    assert report["no_result_games"] == 1 and report["points"][index]["no_result"] == 1
+    restored = make_tuner(games_per_point=4)
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert restored.points == tuner.points and restored.recommendation() == tuner.recommendation()
+    # A state from before: no count of them (they counted as losses, in wins and games).
+    status = json.loads(json.dumps(tuner.get_status()))
+    del status["points"][index]["no_result"]
+    older = make_tuner(games_per_point=4)
+    older.set_status(status)
+    assert "no_result" not in older.points[index] and older.results() == 10
 
 
 def test_head_to_head_finds_the_peak_and_plays_around_it():

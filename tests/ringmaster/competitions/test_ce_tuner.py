@@ -61,6 +61,8 @@ def test_elite_count_rounds_half_up_with_at_least_one():
 
 def test_ranking_breaks_ties_by_higher_candidate_number():
     assert rank_candidates([1, 2, 1, 0.5]) == [1, 2, 0, 3]
+    # By win rate over the games with a result: one with none comes last.
+    assert rank_candidates([1, 1.5, 0, 0], [1, 2, 0, 1]) == [0, 1, 3, 2]
 
 
 def test_generation_update():
@@ -152,8 +154,60 @@ def test_a_generation_updates_the_distribution_towards_the_elite():
     history = "\n".join(tuner.pending_history)
     assert "Generation 0" in history
     assert "g0#1* " in history and "g0#2  " in history
-    assert [line.split()[-1] for line in history.splitlines()[-3:]] == ["2", "1", "0.5"]
+    assert [line.split()[-1] for line in history.splitlines()[-3:]] == ["2/2", "1/2", "0.5/2"]
     assert tuner.get_game().game_id == "g1#0r0"
+
+
+def test_a_game_with_no_result_is_in_no_samples_record_and_a_jigo_counts_half():
+    # A game with no result counted half a win (as a jigo did); the reports say such games are
+    # left out of every figure. Sample 0 wins and has no result: 1 of 1; sample 1 wins and draws:
+    # 1.5 of 2. Each had 1.5 and sample 1 (the higher number) won the tie.
+    tuner = make_tuner(default_config(samples_per_generation=2, batch_size=2, elite_proportion=0.5,
+                                      step_size=0.5))
+    old = list(tuner.distribution)
+    samples = [list(s) for s in tuner.sample_parameters]
+    jobs = sorted((tuner.get_game() for _ in range(4)), key=lambda job: job.game_data[::2])
+    assert tuner.get_game() is NO_GAME
+    for job in (jobs[0], jobs[2]):
+        tuner.process_game_result(make_result(job, "w"))
+    assert tuner.process_game_result(make_result(jobs[3], None, "0")).endswith("[sample g0#1] drew 0")
+    assert (tuner.wins, tuner.scored) == ([1.0, 1.5], [1, 2])
+    line = tuner.process_game_result(make_result(jobs[1], None))
+    assert line.endswith("[sample g0#0] got no result ?")
+    assert tuner.generation == 1   # the game with no result was played: not replayed
+    assert tuner.distribution == [pytest.approx(x) for x in update_distribution(old, [samples[0]], 0.5)]
+    history = "\n".join(tuner.pending_history).splitlines()
+    assert [line.split()[0] for line in history[-2:]] == ["g0#0*", "g0#1"]
+    assert [line.split()[-1] for line in history[-2:]] == ["1/1", "1.5/2"]
+    assert tuner.games_played() == 4
+
+
+def test_a_samples_record_leaves_out_its_games_with_no_result_in_the_reports_and_the_state():
+    tuner = make_tuner(default_config(samples_per_generation=2, batch_size=3))
+    jobs = {job.game_data[0]: job for job in (tuner.get_game() for _ in range(2))}
+    tuner.process_game_result(make_result(jobs[0], "w"))
+    tuner.process_game_result(make_result(jobs[1], None))
+    assert (tuner.wins, tuner.scored) == ([1.0, 0.0], [1, 0])
+    text = io.StringIO()
+    tuner.write_screen_report(text)
+    rows = [line.split()[-6:] for line in text.getvalue().splitlines() if line.startswith("g0#")]
+    assert [row[1:] for row in rows] == [["1", "1.000", "[0.207,", "1.000]", "0"],
+                                         ["0", "0", "--", "--", "1"]]
+    assert "(wins and games are of the games with a result, a jigo counting half; those with no " \
+        "result are left out)" in text.getvalue()
+    samples = tuner.get_json_report()["samples"]
+    assert [(s["wins"], s["games"], s["no_result"]) for s in samples] == [(1.0, 1, 0), (0.0, 0, 1)]
+    status = json.loads(json.dumps(tuner.get_status()))
+    restored = make_tuner(default_config(samples_per_generation=2, batch_size=3))
+    restored.set_status(status)
+    assert (restored.wins, restored.scored) == ([1.0, 0.0], [1, 0])
+    # A state from before: its games with no result counted half, in wins; each game played stays
+    # in its sample's record.
+    del status["scored"]
+    status["wins"] = [1.0, 0.5]
+    older = make_tuner(default_config(samples_per_generation=2, batch_size=3))
+    older.set_status(status)
+    assert (older.wins, older.scored) == ([1.0, 0.5], [1, 1])
 
 
 def test_event_ends_after_the_last_generation():

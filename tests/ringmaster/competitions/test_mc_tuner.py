@@ -625,11 +625,66 @@ def test_candidate_colour_black_and_random():
     assert colours == {True, False}
 
 
-def test_jigo_and_unknown_results_count_as_losses():
+def test_a_game_with_no_result_is_played_but_in_no_record():
+    # It counted as a loss, though the reports say such games are left out of every figure.
+    tuner = make_tuner(default_config(number_of_games=3))
+    won = tuner.get_game()
+    candidate_wins(tuner, won)
+    before = json.loads(json.dumps(tuner.tree.root.to_json()))
+    probability = tuner.best_probability()
+    job = tuner.get_game()
+    assert tuner.process_game_result(make_result(job, None)).endswith(" had no result ?")
+    # No candidate's record changed, and the game is no longer in flight.
+    assert tuner.tree.root.to_json() == before and tuner.best_probability() == probability
+    assert {node.in_flight for node in tuner.tree.walk_nodes(tuner.tree.root)} == {0}
+    # It was played: counted among the tuning games, not replayed, and kept so by the state.
+    assert tuner.games_played() == 2 and job.game_data[0] in tuner.scheduler.fixed
+    assert "2/3 tuning games played (1 with no result, in no candidate's record)" in report(tuner)
+    assert tuner.get_json_report()["no_result_games"] == 1
+    restored = make_tuner(default_config(number_of_games=3))
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert restored.no_result_games == 1 and restored.games_played() == 2
+    candidate_wins(restored, restored.get_game())
+    assert restored.get_game() is NO_GAME and restored.is_complete()
+
+
+def test_tuning_games_all_without_a_result_lead_nowhere_and_say_so():
+    tuner = make_tuner(default_config(number_of_games=2, confirm_games=2))
+    for _ in range(2):
+        tuner.process_game_result(make_result(tuner.get_game(), None))
+    confirmation = tuner.get_game()
+    assert tuner.is_confirmation(confirmation.game_data) and tuner.tree.root.games == 0
+    text = report(tuner)
+    assert "Leader: none yet (no tuning game has a result)\n" in text
+    assert "the first candidate, as no tuning game had a result" in text
+    assert tuner.verdict().evidence.startswith("no tuning game has a result yet; ")
+
+
+def test_a_jigo_counts_half_a_win_and_the_state_keeps_the_half():
     tuner = make_tuner()
     job = tuner.get_game()
-    tuner.process_game_result(make_result(job, None))
-    assert (tuner.tree.root.games, tuner.tree.root.won) == (1, 0)
+    path = tuple(job.game_data[1])
+    assert tuner.process_game_result(make_result(job, None, "0")).endswith(" drew 0")
+    candidate_wins(tuner, tuner.get_game())
+    assert (tuner.tree.root.games, tuner.tree.root.won) == (2, 1.5)
+    assert (tuner.tree.node_for_path(path).games, tuner.tree.node_for_path(path).won) == (1, 0.5)
+    status = json.loads(json.dumps(tuner.get_status()))
+    assert status["tree"][3] == 1.5
+    restored = make_tuner()
+    restored.set_status(status)
+    assert restored.tree.root == tuner.tree.root
+    assert f"{tuner.describe_path(path)} 0.5/1 0.500 [0.055, 0.945]" in report(tuner)
+    assert "Win rate 1.5/2 = 0.750" in tuner.describe_tree()
+
+
+def test_an_older_state_without_half_wins_keeps_whole_numbers_and_no_games_without_a_result():
+    status = json.loads(json.dumps(OLD_TWINS_STATE))
+    tuner = make_tuner(twins_config())
+    tuner.set_status(status)
+    assert tuner.no_result_games == 0 and tuner.games_played() == 12
+    saved = tuner.get_status()
+    assert saved["tree"] == OLD_TWINS_STATE["tree"]
+    assert all(isinstance(node.won, int) for node in tuner.tree.walk_nodes(tuner.tree.root))
 
 
 def test_number_of_games_limits_the_event():

@@ -135,6 +135,44 @@ def test_a_result_moves_theta_by_the_pairs_own_gains():
     assert tuner.theta == pytest.approx([0.5 + step])
 
 
+def statistics(tuner):
+    return (list(tuner.theta), tuner.plus_score, list(tuner.theta_sum), tuner.averaged,
+            tuner.recommended_parameters())
+
+
+@pytest.mark.parametrize("head_to_head", [True, False])
+def test_a_game_with_no_result_moves_nothing_and_is_not_replayed(head_to_head):
+    # Against the opponent it scored as a loss (head to head, 0, but its theta entered the answer's
+    # average again); the reports say games with no result are left out of every figure.
+    tuner = make_tuner(head_to_head=head_to_head, average_last=1.0, number_of_games=6)
+    won = tuner.get_game()
+    tuner.process_game_result(won_by(won, won.player_b.code))
+    before = statistics(tuner)
+    job = tuner.get_game()
+    line = tuner.process_game_result(make_result(job, None))
+    assert line.startswith("pair 0 game b: had no result; theta stays x: ")
+    assert statistics(tuner) == before
+    assert (tuner.results, tuner.no_result_games, tuner.games_played()) == (2, 1, 2)
+    assert tuner.get_game().game_id != job.game_id   # played: not replayed
+    text = io.StringIO()
+    tuner.write_screen_report(text)
+    assert ", 1 with no result, left out)\n" in text.getvalue()
+    assert "after each of the last 1 games with a result" in text.getvalue()
+    assert tuner.get_json_report()["no_result_games"] == 1
+    restored = make_tuner(head_to_head=head_to_head, average_last=1.0, number_of_games=6)
+    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    assert restored.no_result_games == 1 and statistics(restored) == before
+
+
+def test_a_jigo_against_the_opponent_counts_half_a_win():
+    # It scored as a loss: theta moved away from the candidate that drew.
+    tuner = make_tuner(head_to_head=False)
+    job = tuner.get_game()
+    assert tuner.process_game_result(make_result(job, None, "0")).startswith("pair 0 game a: + scored +0;")
+    assert tuner.theta == [0.5] and tuner.plus_score == 0 and tuner.results == 1
+    assert "no_result_games" not in tuner.get_status()   # as an older state
+
+
 def test_a_late_result_updates_with_the_iteration_it_was_played_at():
     tuner = make_tuner()
     first = tuner.get_game()

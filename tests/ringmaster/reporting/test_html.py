@@ -599,8 +599,19 @@ def test_an_mc_tuner_page_says_whose_confirmation_games_they_are_without_a_leade
     page = render_html(full_report(tuner, entries))
     check_page(page)
     why = "the most-played candidate, as no candidate leads"
-    assert f"of 2 for {tuner.confirm_label} ({why})" in page
+    assert f"(fresh games, not used to choose, for {tuner.confirm_label}, {why}): 2/2 won" in page
     assert f"the confirmation games are for {tuner.confirm_label}, {why}: it scored 2 of 2" in page
+
+
+def test_the_leaders_plot_leaves_out_games_with_no_result_and_counts_a_jigo_half(monkeypatch):
+    from ringmaster.reporting import svg, tuners
+    drawn = []
+    monkeypatch.setattr(svg, "line_chart", lambda title, series, *args, **kwargs: drawn.extend(series))
+    games = [{"result": result, "winner": winner, "data": [n, [2]]}
+             for n, (result, winner) in enumerate([("W+R", "#0"), ("?", None), ("0", None),
+                                                   ("B+R", "opp"), ("void", None)])]
+    tuners.best_candidate_plot({"best": {"path": [2]}, "opponent": "opp", "games": games})
+    assert [rate for _, rate in drawn[0].points] == [1.0, 0.75, 0.5]
 
 
 def test_no_clock_table_for_a_loss_on_time_with_no_game_timed(write_ctl):
