@@ -407,8 +407,8 @@ def test_no_joint_ratings_when_every_matchup_is_a_handicap_one(write_ctl):
                               "Matchup('b', 'c', handicap=3, number_of_games=2),")
     play(comp, {"0": "bw", "1": "bw"})
     report = report_text(comp)
-    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
-            "alternating, and no matchup's games are: 0 (2 handicap stones, komi 7.5), "
+    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) "
+            "with colours alternating, and no matchup's games are: 0 (2 handicap stones, komi 7.5), "
             "1 (3 handicap stones, komi 7.5)\n" in report)
     assert "rank" not in report
     data = comp.get_json_report()
@@ -567,9 +567,9 @@ def test_fixed_colour_matchups_name_the_colours_and_stay_out_of_the_joint_rating
                               "Matchup('a', 'c', number_of_games=8),")
     play(comp, {"0": "bbbbbwww", "1": "bbbbbwww", "2": "bbbbbwww"})
     report = report_text(comp)
-    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) with colours "
-            "alternating, and no matchup's games are: 0 (a Black in every game), 1 (b Black in every "
-            "game), 2 (a Black in every game)\n") in report
+    assert ("  no player is rated: joint ratings pool only even games (no handicap stones, one komi) "
+            "with colours alternating, and no matchup's games are: 0 (a Black in every game), "
+            "1 (b Black in every game), 2 (a Black in every game)\n") in report
     assert "Elo a as Black - b as White: +89" in report and "Elo a - b" not in report
     assert ("colours don't alternate: b had Black in every game, so the Elo, LOS and SPRT measure the "
             "players with these colours, Black's advantage not separated") in report
