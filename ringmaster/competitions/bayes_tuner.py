@@ -29,6 +29,7 @@ from ringmaster.competitions.bayes_settings import (
     TRENDS,
     default_games_per_point,
     default_start_matches,
+    refit_due,
 )
 from ringmaster.competitions.bayes_trust_region import first_region, trust_region_best, trust_region_point
 from ringmaster.competitions.confirmation import default_confirm_games
@@ -246,10 +247,10 @@ class BayesTuner(ContinuousTuner):
 
     def model(self, search: bool = False) -> Any:
         """The GP on the matches so far (None before any result), its hyperparameters refitted every
-        refit_every matches with results. Only the search (search=True) keeps a refit, in the state,
-        so that a report changes no game however often it asks (the screen redraws on the clock: a
-        report's refit kept would move the search's schedule of refits), and a resumed run gives
-        the same model."""
+        refit_every matches with results (less often past GEOMETRIC_REFITS_FROM: refit_due). Only the
+        search (search=True) keeps a refit, in the state, so that a report changes no game however
+        often it asks (the screen redraws on the clock: a report's refit kept would move the search's
+        schedule of refits), and a resumed run gives the same model."""
 
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
@@ -265,7 +266,7 @@ class BayesTuner(ContinuousTuner):
             return gp
         x, wins, games, other = observed_matches(self.points)
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
-        due = start is None or len(observed) >= self.fitted_at + self.refit_every \
+        due = start is None or refit_due(len(observed), self.fitted_at, self.refit_every) \
             or self.trend != self.fitted_trend
         if due:
             gp = fit(x, wins, games, start, self.trend, other=other)

@@ -934,3 +934,40 @@ def test_with_every_design_game_in_flight_it_waits_for_a_result():
     tuner.process_game_result(make_result(design[0], "b"))
     job = tuner.get_game()
     assert job is not NO_GAME and job.game_id == f"{tuner.design_matches}r0"
+
+
+# The cost of a long run
+
+def test_refits_come_every_refit_every_matches_below_200_then_after_a_tenth_more():
+    from ringmaster.competitions.bayes_settings import refit_due
+
+    # the bench's runs (187 matches at most) refit as before
+    assert [m for m in range(1, 200) if refit_due(m, 180, 10)] == list(range(190, 200))
+    assert not refit_due(219, 200, 10) and refit_due(220, 200, 10)
+    assert not refit_due(1099, 1000, 10) and refit_due(1100, 1000, 10)
+    assert not refit_due(1149, 1000, 150) and refit_due(1150, 1000, 150)   # refit_every the longer
+    fitted_at, refits = 0, 0
+    for count in range(1, 100_001):
+        if refit_due(count, fitted_at, 10):
+            fitted_at, refits = count, refits + 1
+    assert refits < 20 + 75   # every 10 to 200, then geometric: about 20 + log(500) / log(1.1)
+
+
+def test_a_long_runs_model_refits_when_the_matches_grew_by_a_tenth(monkeypatch):
+    from ringmaster.tuning import gaussian_process
+
+    tuner = make_tuner(number_of_games=None, games_per_point=2)
+    fits = []
+    real_fit = gaussian_process.fit
+    monkeypatch.setattr(gaussian_process, "fit", lambda *a, **k: fits.append(len(a[0])) or real_fit(*a, **k))
+    rng = random.Random(2)
+    played = [{"x": [rng.random()], "wins": float(rng.randint(0, 2)), "games": 2} for _ in range(220)]
+    tuner.hyper, tuner.rotation, tuner.fitted_trend, tuner.fitted_at = [0.3, 1.0], None, tuner.trend, 200
+    for count in (210, 219):   # every refit_every (10) matches before
+        tuner.points = played[:count]
+        tuner.model(search=True)
+    assert fits == [] and tuner.fitted_at == 200
+    tuner.points = played
+    tuner.model(search=True)
+    assert fits == [220] and tuner.fitted_at == 220
+
