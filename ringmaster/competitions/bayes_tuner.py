@@ -98,6 +98,9 @@ class BayesTuner(ContinuousTuner):
         return super().known_settings() | {s.name for s in BAYES_SETTINGS}
 
     def load_code(self) -> None:
+        from ringmaster.tuning.blas_threads import import_numpy_with_one_blas_thread
+
+        import_numpy_with_one_blas_thread()   # before any engine starts: the environment is changed
         from ringmaster.tuning import gaussian_process  # noqa: F401 (the model: numpy)
 
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
