@@ -6,7 +6,7 @@ from typing import Any, TextIO
 
 from ringmaster.competitions.colour_stats import ColourCounts, colour_counts, colour_table
 from ringmaster.competitions.game_settings import GAME_SETTINGS, check_game_settings
-from ringmaster.competitions.matchup_stats import compute_stats, render_table
+from ringmaster.competitions.matchup_stats import render_table
 from ringmaster.competitions.openings import load_suite
 from ringmaster.competitions.time_settings import check_player_clocks
 from ringmaster.competitions.tournament import MatchupSpec, Tournament
@@ -207,7 +207,7 @@ class AllPlayAll(Tournament):
                     row.append("")
                     continue
                 mid = f"{letters[min(i, j)]}v{letters[max(i, j)]}"
-                s = compute_stats(self.results.get(mid, []), code, other)
+                s = self.tally(mid, code, other).stats()
                 row.append(f"{format_float(s.wins_1)}-{format_float(s.wins_2)}")
             rows.append(row)
         out.write("\n".join(render_table(rows, right_align_from=2)) + "\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -147,6 +148,7 @@ class BayesTuner(ContinuousTuner):
         self._model_cache: tuple[Any, Any, bool] | None = None
         self._recommendation_cache = None
         self._argmax_cache: tuple[int, Any] | None = None
+        self._slices_cache: tuple[int, list[dict[str, Any]]] | None = None
 
     # State
 
@@ -162,6 +164,7 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = None
         self._recommendation_cache: tuple[int, Any] | None = None
         self._argmax_cache = None
+        self._slices_cache = None
         self._forget_saved_points()
         self.clean_confirmation()
 
@@ -245,6 +248,7 @@ class BayesTuner(ContinuousTuner):
         self._model_cache = None
         self._recommendation_cache = None
         self._argmax_cache = None
+        self._slices_cache = None
 
     def _point_from_json(self, point: Any) -> dict[str, Any]:
         """A match from a state file: its point, and the other point where it was head to head."""
@@ -547,11 +551,15 @@ class BayesTuner(ContinuousTuner):
             continuous_edge_warnings(codes, found[0]))
 
     def slices(self) -> list[dict[str, Any]]:
-        """The model along each parameter through the recommended point: values, win rate, 95% band."""
+        """The model along each parameter through the recommended point: values, win rate, 95% band.
+        Computed once per number of results, as the recommendation is: the screen redraws on the clock."""
         found = self.recommendation()
         if found is None:
             return []
-        return slices(self.model(), found[0], self.parameter_specs, self.convert)
+        if self._slices_cache is None or self._slices_cache[0] != self.results():
+            self._slices_cache = (self.results(),
+                                  slices(self.model(), found[0], self.parameter_specs, self.convert))
+        return copy.deepcopy(self._slices_cache[1])
 
     def optimum_intervals(self) -> list[dict[str, Any]]:
         """optimum_location() per parameter in engine units (bayes_reports.optimum_intervals); []

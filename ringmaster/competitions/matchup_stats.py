@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ringmaster.game.result import GameResult, format_float
@@ -115,11 +115,18 @@ class MatchupStats:
         }
 
 
-def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> MatchupStats:
-    """Statistics for player_1 against player_2 (player codes) from their results."""
-    s = MatchupStats(player_1, player_2)
-    times: dict[str, list[float]] = {player_1: [], player_2: []}
-    for r in results:
+class StatsTally:
+    """A matchup's MatchupStats kept up to date one result at a time (add): compute_stats's counts,
+    without a pass over every result for each look (the live display redraws on the clock)."""
+
+    def __init__(self, player_1: str, player_2: str) -> None:
+        self.counts = MatchupStats(player_1, player_2, times={player_1: [], player_2: []})
+        self._stats: MatchupStats | None = None
+
+    def add(self, r: GameResult) -> None:
+        s = self.counts
+        player_1, player_2 = s.player_1, s.player_2
+        self._stats = None
         s.total += 1
         s.adjudicated += r.is_adjudicated
         one_is_black = r.player_b == player_1
@@ -169,13 +176,29 @@ def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> Ma
         for code in (player_1, player_2):
             t = r.cpu_times.get(code)
             if t is not None:
-                times[code].append(t)
-    s.times = times
-    if times[player_1]:
-        s.average_time_1 = sum(times[player_1]) / len(times[player_1])
-    if times[player_2]:
-        s.average_time_2 = sum(times[player_2]) / len(times[player_2])
-    return s
+                s.times[code].append(t)
+
+    def stats(self) -> MatchupStats:
+        """The statistics of the results added so far (computed once per new result: the average
+        CPU times sum their lists, in order, as compute_stats always has). Its `times` are the
+        tally's lists, which grow as results are added."""
+        if self._stats is None:
+            s = replace(self.counts)
+            times_1, times_2 = s.times[s.player_1], s.times[s.player_2]
+            if times_1:
+                s.average_time_1 = sum(times_1) / len(times_1)
+            if times_2:
+                s.average_time_2 = sum(times_2) / len(times_2)
+            self._stats = s
+        return self._stats
+
+
+def compute_stats(results: list[GameResult], player_1: str, player_2: str) -> MatchupStats:
+    """Statistics for player_1 against player_2 (player codes) from their results."""
+    tally = StatsTally(player_1, player_2)
+    for r in results:
+        tally.add(r)
+    return tally.stats()
 
 
 def render_table(rows: list[list[str]], right_align_from: int = 1) -> list[str]:

@@ -164,6 +164,7 @@ class McTuner(McTunerReports, Tuner):
         self.check_make_candidate(self.sample_engine_parameters())
         self._reprs: dict[Path, tuple[str, ...]] = {}
         self._record: tuple[int, list[list[str]]] | None = None
+        self._best_probability: tuple[tuple, float] | None = None   # (its records, the probability)
         self.outstanding: dict[int, Path] = {}
         self.halt_on_next_failure = True
         self.confident = False
@@ -455,14 +456,20 @@ class McTuner(McTunerReports, Tuner):
         best = self.tree.best_path()
         if not best:
             return 0.0
-        probability = 1.0
+        levels = []
         node = self.tree.root
         for index in best:
             assert node.children is not None
-            records = [(child.won, child.games) for child in node.children]
-            probability *= probability_best(records, index)
+            levels.append((tuple((child.won, child.games) for child in node.children), index))
             node = node.children[index]
-        return probability
+        key = tuple(levels)
+        if self._best_probability is None or self._best_probability[0] != key:
+            # Integrated anew only when a record on the path changes: not on a redraw of the screen
+            probability = 1.0
+            for records, index in levels:
+                probability *= probability_best(list(records), index)
+            self._best_probability = (key, probability)
+        return self._best_probability[1]
 
     def _is_confident(self) -> bool:
         return (self.stop_when_confident is not None

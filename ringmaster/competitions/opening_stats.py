@@ -34,39 +34,77 @@ class OpeningRow:
                 "black_rate": self.black_wins / self.decided if self.decided else None}
 
 
-def opening_rows(results: list[GameResult], suite: OpeningSuite, player_1: str) -> list[OpeningRow]:
-    """Each opening that has games, in the suite's order."""
-    rows = {index: OpeningRow(o.name) for index, o in enumerate(suite.openings)}
-    for r in results:
-        row = rows[suite.index_for_game(game_number(r.game_id))]
+class OpeningTally:
+    """A matchup's games by opening (each opening's row) and its colour-swapped pairs' scores,
+    kept up to date one result at a time (add), without a pass over every result for each look."""
+
+    def __init__(self, suite: OpeningSuite, player_1: str) -> None:
+        self.suite = suite
+        self.player_1 = player_1
+        self.rows = {index: OpeningRow(o.name) for index, o in enumerate(suite.openings)}
+        self.scores: dict[int, float | None] = {}   # player 1's by game number: the last given
+        self.counts = [0] * 5                       # the complete pairs by pentanomial bin
+        self._lines: list[str] | None = None
+
+    def _pair_bin(self, even: int) -> int | None:
+        """The bin of pair (even, even + 1), or None while it isn't complete with results."""
+        first, second = self.scores.get(even), self.scores.get(even + 1)
+        return None if first is None or second is None else pentanomial_bin(first, second)
+
+    def add(self, r: GameResult) -> None:
+        self._lines = None
+        number = game_number(r.game_id)
+        score = score_for(r, self.player_1)
+        row = self.rows[self.suite.index_for_game(number)]
         row.games += 1
-        score = score_for(r, player_1)
-        if score is None:
-            continue
-        row.decided += 1
-        row.wins_1 += score
-        row.black_wins += score if r.player_b == player_1 else 1 - score
-    return [row for row in rows.values() if row.games]
+        if score is not None:
+            row.decided += 1
+            row.wins_1 += score
+            row.black_wins += score if r.player_b == self.player_1 else 1 - score
+        even = number - number % 2
+        before = self._pair_bin(even)
+        if before is not None:   # a game number given twice: its last result counts, as in a dict
+            self.counts[before] -= 1
+        self.scores[number] = score
+        after = self._pair_bin(even)
+        if after is not None:
+            self.counts[after] += 1
+
+    def opening_rows(self) -> list[OpeningRow]:
+        """Each opening that has games, in the suite's order."""
+        return [row for row in self.rows.values() if row.games]
+
+    def report(self) -> list[str]:
+        """opening_report's lines, made once per new result."""
+        if self._lines is None:
+            self._lines = report_lines(self.opening_rows(), self.counts, self.suite, self.player_1)
+        return list(self._lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The openings' part of a matchup's JSON report."""
+        return {"suite": self.suite.describe(), "count": len(self.suite.openings),
+                "pairs": list(self.counts),
+                "by_opening": [row.to_json() for row in self.opening_rows()]}
 
 
-def pair_counts(results: list[GameResult], player_1: str) -> list[int]:
-    """Complete pairs (games 2k and 2k+1, both with a result) by player 1's pair score 0,
-    1/4, 1/2, 3/4, 1: the SPRT's pentanomial bins."""
-    scores = {game_number(r.game_id): score_for(r, player_1) for r in results}
-    counts = [0] * 5
-    for number, score in scores.items():
-        partner = scores.get(number + 1)
-        if number % 2 == 0 and score is not None and partner is not None:
-            counts[pentanomial_bin(score, partner)] += 1
-    return counts
+def tally_openings(results: list[GameResult], suite: OpeningSuite, player_1: str) -> OpeningTally:
+    """An OpeningTally of results."""
+    tally = OpeningTally(suite, player_1)
+    for r in results:
+        tally.add(r)
+    return tally
 
 
 def opening_report(results: list[GameResult], suite: OpeningSuite, player_1: str) -> list[str]:
     """The report's lines on the openings: the suite, the pairs, Black's rate over all, and
     each opening's Black wins (the colour bias that pairs cancel) and player 1's score."""
-    rows = opening_rows(results, suite, player_1)
+    return tally_openings(results, suite, player_1).report()
+
+
+def report_lines(rows: list[OpeningRow], counts: list[int], suite: OpeningSuite,
+                 player_1: str) -> list[str]:
+    """opening_report's lines from the rows with games and the pairs' counts."""
     lines = [f"openings: {suite.describe()}"]
-    counts = pair_counts(results, player_1)
     if sum(counts):
         lines.append(f"pairs (games 2k and 2k+1, one opening, colours swapped), by {player_1}'s "
                      "score in both: " + ", ".join(f"{label}: {n}" for label, n in
@@ -94,6 +132,4 @@ def opening_report(results: list[GameResult], suite: OpeningSuite, player_1: str
 def opening_report_json(results: list[GameResult], suite: OpeningSuite,
                         player_1: str) -> dict[str, Any]:
     """The openings' part of a matchup's JSON report."""
-    return {"suite": suite.describe(), "count": len(suite.openings),
-            "pairs": pair_counts(results, player_1),
-            "by_opening": [row.to_json() for row in opening_rows(results, suite, player_1)]}
+    return tally_openings(results, suite, player_1).to_json()

@@ -15,6 +15,7 @@ from ringmaster.competitions.base import (
 )
 from ringmaster.competitions.game_settings import saved_game_settings
 from ringmaster.competitions.matchup_stats import game_number, score_for
+from ringmaster.competitions.matchup_tally import MatchupTally
 from ringmaster.competitions.openings import OpeningSuite
 from ringmaster.competitions.referee_settings import (
     REFEREE_CODE,
@@ -89,6 +90,7 @@ class Tournament(TournamentReports, Competition):
         self.rating_anchor: str | None = None
         self._results_json: dict[str, EncodedList] = {}   # each matchup's results as saved
         self.chosen_matchups: set[str] | None = None        # run --matchup: only these get games
+        self._tallies: dict[tuple[str, str, str], MatchupTally] = {}   # see tally()
 
     def load_code(self) -> None:
         import numpy  # noqa: F401 (the joint ratings' fit of three players or more)
@@ -159,6 +161,7 @@ class Tournament(TournamentReports, Competition):
 
     def set_clean_status(self) -> None:
         self.results: dict[str, list[GameResult]] = {m: [] for m in self.matchups}
+        self._tallies = {}
         self.engine_names: dict[str, str] = {}
         self.engine_descriptions: dict[str, str] = {}
         self.ghost_matchups: dict[str, tuple[str, str]] = {}
@@ -204,6 +207,7 @@ class Tournament(TournamentReports, Competition):
         check_boards_match(self.matchups, stored_boards, results)
         self.stored_boards = stored_boards
         self.results = results
+        self._tallies = {}   # those of the lists replaced
         self.ghost_matchups = {}
         for mid, players in stored_players.items():
             if mid not in self.matchups:

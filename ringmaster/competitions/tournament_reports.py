@@ -7,7 +7,6 @@ from typing import Any, TextIO
 from ringmaster.competitions.game_settings import describe_game_settings, effective_game_settings
 from ringmaster.competitions.matchup_stats import (
     colour_terms,
-    compute_stats,
     elo_line,
     fixed_colour_note,
     format_percent,
@@ -15,9 +14,8 @@ from ringmaster.competitions.matchup_stats import (
     render_table,
     score_for,
 )
-from ringmaster.competitions.opening_stats import opening_report, opening_report_json
+from ringmaster.competitions.matchup_tally import MatchupTally
 from ringmaster.competitions.referee_settings import describe_scoring
-from ringmaster.game.result import unknown_reasons
 from ringmaster.settings import distinguishing_options
 from ringmaster.stats.even_games import leave_out_line, uneven_matchups
 from ringmaster.stats.ratings import (
@@ -53,15 +51,36 @@ class TournamentReports:
         """
         fixed = {}
         for mid in self.matchup_ids_for_report(include_ghosts=True):
-            spec = self.matchups.get(mid)
-            if spec is not None and spec.alternating:
-                continue
-            blacks = {r.player_b for r in self.results.get(mid, [])}
-            if spec is not None and not blacks:
-                blacks = {spec.player_2 if spec.player_2_black_first else spec.player_1}
-            if len(blacks) == 1:
-                fixed[mid] = blacks.pop()
+            black = self._black_throughout(mid)
+            if black is not None:
+                fixed[mid] = black
         return fixed
+
+    def _black_throughout(self, mid: str) -> str | None:
+        """The player who had Black in every game of matchup mid (see fixed_black), or None."""
+        spec = self.matchups.get(mid)
+        if spec is not None and spec.alternating:
+            return None
+        blacks = set(self.tally(mid).blacks)
+        if spec is not None and not blacks:
+            blacks = {spec.player_2 if spec.player_2_black_first else spec.player_1}
+        return blacks.pop() if len(blacks) == 1 else None
+
+    def tally(self, mid: str, player_1: str | None = None, player_2: str | None = None) -> MatchupTally:
+        """Matchup mid's MatchupTally, for player_1 against player_2 (its own players unless given),
+        up to date with its results: made once per results list, then given only the new results."""
+        if player_1 is None or player_2 is None:
+            player_1, player_2 = self._matchup_players(mid)
+        results = self.results.get(mid, [])
+        key = (mid, player_1, player_2)
+        tally = self._tallies.get(key)
+        if tally is None or not tally.follows(results):
+            spec = self.matchups.get(mid)
+            suite = spec.suite if spec is not None and spec.player_1 == player_1 else None
+            tally = MatchupTally(results, player_1, player_2, suite)
+            self._tallies[key] = tally
+        tally.catch_up()
+        return tally
 
     def rated_matchup_ids(self) -> list[str]:
         """The matchups whose games the joint ratings pool: the even ones with colours alternating (a
@@ -186,13 +205,14 @@ class TournamentReports:
                 "?? (missing from control file)"
         out.write(f"{name} ({limit} games)\n")
         terms = self.uneven_matchups().get(mid)
-        black = self.fixed_black().get(mid)
-        stats = compute_stats(results, p1, p2)
+        black = self._black_throughout(mid)
+        tally = self.tally(mid, p1, p2)
+        stats = tally.stats()
         if stats.unknown:
             out.write(f"unknown results: {stats.unknown} of {stats.total} games "
                       f"({format_percent(stats.unknown, stats.total)}), left out of every "
                       "percentage and the Elo\n")
-            out.write("".join(f"  why: {line}\n" for line in unknown_reasons(results)))
+            out.write("".join(f"  why: {line}\n" for line in tally.unknown_reasons()))
         out.write(detail_line + "\n")
         if results:
             out.write("\n".join(matchup_table(stats)) + "\n")
@@ -204,7 +224,7 @@ class TournamentReports:
                       f"{stats.adjudicated} of {stats.total} games\n")
         suite = self.matchups[mid].suite if mid in self.matchups else None
         if suite is not None:
-            out.write("".join(line + "\n" for line in opening_report(results, suite, p1)))
+            out.write("".join(line + "\n" for line in tally.openings().report()))
         state = self.sprt_states.get(mid)
         if state is not None:
             named = "; ".join(t for t in (black and colour_terms(stats, black), terms) if t)
@@ -274,21 +294,22 @@ class TournamentReports:
             else:
                 (p1, p2), name, limit = self.ghost_matchups[mid], None, None
             results = self.results.get(mid, [])
+            tally = self.tally(mid, p1, p2)
             state = self.sprt_states.get(mid)
             spec = self.matchups.get(mid)
             suite = spec.suite if spec else None
             matchups.append({"id": mid, "name": name, "number_of_games": limit,
-                             "openings": suite and opening_report_json(results, suite, p1),
+                             "openings": suite and tally.openings().to_json(),
                              "scoring": describe_scoring(spec.game_settings, self.referee)
                              if spec else None,
                              "in_control_file": mid in self.matchups,
                              "alternating": spec.alternating if spec else None,
                              "game_settings": effective_game_settings(spec.game_settings)
                              if spec else None,
-                             "stats": compute_stats(results, p1, p2).to_json(),
+                             "stats": tally.stats().to_json(),
                              "uneven_terms": uneven.get(mid),
                              "fixed_black": fixed.get(mid),
-                             "unknown_reasons": unknown_reasons(results),
+                             "unknown_reasons": tally.unknown_reasons(),
                              "sprt": None if state is None else state.to_json(self.all_games_played(mid)),
                              "results": [r.to_json() for r in results]})
         report["matchups"] = matchups

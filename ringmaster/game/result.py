@@ -157,29 +157,51 @@ def result_from_score(score: float) -> tuple[str | None, str]:
     return None, "0"
 
 
+class UnknownReasons:
+    """The games with no result grouped by kind of reason, each kind with its count and first game,
+    kept up to date one result at a time (add); lines() as unknown_reasons() gives them."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, list[Any]] = {}   # kind: [count, the first such result]
+        self._lines: list[str] | None = None
+
+    def add(self, result: GameResult) -> None:
+        if result.is_unknown:
+            kind = (result.detail or "no result").split(": ", 1)[0]
+            group = self.groups.setdefault(kind, [0, result])
+            group[0] += 1
+            self._lines = None
+
+    def lines(self) -> list[str]:
+        """One line per kind of reason, with a game as an example (see unknown_reasons)."""
+        if self._lines is None:
+            self._lines = [reason_line(kind, count, example)
+                           for kind, (count, example) in self.groups.items()]
+        return list(self._lines)
+
+
+def reason_line(kind: str, count: int, example: GameResult) -> str:
+    """'players disagreed: 2 games (e.g. 0_3: p1 said B+3, p2 said W+12); they may ...'."""
+    particulars = (example.detail or "").partition(": ")[2]
+    line = (f"{kind}: {count} game{'s' if count > 1 else ''} "
+            f"(e.g. {example.game_id}{': ' + particulars if particulars else ''})")
+    if kind == DISAGREED:
+        line += "; " + DISAGREEMENT_CAUSE
+    elif kind in (DEAD_STONES_DISPUTED, DEAD_STONES_UNKNOWN):
+        line += "; " + NAME_A_REFEREE
+    return line
+
+
 def unknown_reasons(results: list[GameResult]) -> list[str]:
     """Why games have no result, one line per kind of reason, with a game as an example.
 
     'players disagreed: 2 games (e.g. 0_3: p1 said B+3, p2 said W+12); they may count
     by different rules ...'.
     """
-    groups: dict[str, list[GameResult]] = {}
+    reasons = UnknownReasons()
     for result in results:
-        if result.is_unknown:
-            kind = (result.detail or "no result").split(": ", 1)[0]
-            groups.setdefault(kind, []).append(result)
-    lines = []
-    for kind, members in groups.items():
-        example = members[0]
-        particulars = (example.detail or "").partition(": ")[2]
-        line = (f"{kind}: {len(members)} game{'s' if len(members) > 1 else ''} "
-                f"(e.g. {example.game_id}{': ' + particulars if particulars else ''})")
-        if kind == DISAGREED:
-            line += "; " + DISAGREEMENT_CAUSE
-        elif kind in (DEAD_STONES_DISPUTED, DEAD_STONES_UNKNOWN):
-            line += "; " + NAME_A_REFEREE
-        lines.append(line)
-    return lines
+        reasons.add(result)
+    return reasons.lines()
 
 
 _RESULT_FIELDS = [f.name for f in fields(GameResult)]

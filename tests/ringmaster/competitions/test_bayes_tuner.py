@@ -278,6 +278,27 @@ def test_reports_asked_for_between_results_change_no_game(changes):
     assert watched.get_json_report() == quiet.get_json_report()
 
 
+def test_a_redraw_with_no_new_result_computes_no_model_slice_again(monkeypatch):
+    from ringmaster.competitions import bayes_tuner
+    tuner = make_tuner()
+    run_simulation(tuner, peak, 60, random.Random(6))
+    calls = []
+    real = bayes_tuner.slices
+    monkeypatch.setattr(bayes_tuner, "slices", lambda *args: (calls.append(1), real(*args))[1])
+    screens = []
+    for _ in range(3):
+        out = io.StringIO()
+        tuner.write_screen_report(out)
+        screens.append(out.getvalue())
+    assert screens[0] == screens[1] == screens[2] and "The model along each parameter" in screens[0]
+    assert len(calls) == 1                       # the first redraw only
+    assert tuner.slices() == real(tuner.model(), tuner.recommendation()[0], tuner.parameter_specs,
+                                  tuner.convert)
+    run_simulation(tuner, peak, 1, random.Random(7))
+    tuner.write_screen_report(io.StringIO())
+    assert len(calls) == 2                       # and once again after a new result
+
+
 def test_a_result_is_counted_once():
     tuner = make_tuner()
     job = tuner.get_game()

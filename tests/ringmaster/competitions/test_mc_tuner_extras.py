@@ -52,6 +52,31 @@ def test_stop_when_confident_ends_the_event_early():
     assert any(line.startswith("stopping: best candidate") for line in tuner.pending_history)
 
 
+def test_a_redraw_with_no_new_result_integrates_no_probability_again(monkeypatch):
+    from ringmaster.competitions import mc_tuner
+    tuner = make_tuner(number_of_games=400)   # no stop_when_confident: no result asks the probability
+    run_simulation(tuner, step, 200, random.Random(3))
+    calls = []
+    real = mc_tuner.probability_best
+    monkeypatch.setattr(mc_tuner, "probability_best", lambda *args: (calls.append(args), real(*args))[1])
+    screens = []
+    for _ in range(2):
+        out = io.StringIO()
+        tuner.write_screen_report(out)
+        screens.append(out.getvalue())
+    assert screens[0] == screens[1] and "probability it is better than every other candidate" in screens[0]
+    assert len(calls) == len(tuner.tree.best_path())   # each level once, on the first redraw only
+    run_simulation(tuner, step, 1, random.Random(4))
+    calls.clear()
+    probability = tuner.best_probability()
+    assert len(calls) == len(tuner.tree.best_path())   # a new result: integrated again
+    node, expected = tuner.tree.root, 1.0
+    for index in tuner.tree.best_path():
+        expected *= real([(child.won, child.games) for child in node.children], index)
+        node = node.children[index]
+    assert probability == expected
+
+
 def test_without_stop_when_confident_all_games_are_played():
     tuner = make_tuner(number_of_games=300)
     assert run_simulation(tuner, step, 1000, random.Random(3)) == 300
