@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ringmaster.settings import (
@@ -57,6 +58,23 @@ BAYES_SETTINGS = [
     Setting("answer_caution", _interpret_nonnegative_float, default=ANSWER_CAUTION),
     Setting("head_to_head", interpret_optional(interpret_bool), default=None),
 ]
+
+
+GEOMETRIC_REFITS_FROM = 200   # matches: from a fit at this many, refits wait for 10% more (REFIT_GROWTH);
+                              # the bench (300 to 20,000 games) never has more than 187, so its rows stand
+REFIT_GROWTH = 0.1
+
+
+def refit_due(matches: int, fitted_at: int, refit_every: int) -> bool:
+    """Whether the model's hyperparameters are due a refit at matches (with results), last fitted at
+    fitted_at: after refit_every more, and from GEOMETRIC_REFITS_FROM after REFIT_GROWTH times
+    fitted_at more where that is later. A refit solves the model about 100 times at the cube of the
+    matches each, so at a fixed period a run with no end cost the fourth power of its matches (a
+    refit every 10 matches took 33 s at 1,000); growing the period with the matches makes it the cube."""
+    interval = refit_every
+    if fitted_at >= GEOMETRIC_REFITS_FROM:
+        interval = max(refit_every, math.ceil(REFIT_GROWTH * fitted_at))
+    return matches >= fitted_at + interval
 
 
 def default_games_per_point(number_of_games: int | None) -> int:

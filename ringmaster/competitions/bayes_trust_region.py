@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ringmaster.competitions.bayes_matches import KG_ANSWERS, KG_CHOICES, KG_SPREAD
 from ringmaster.competitions.bayes_model import RANDOM_CANDIDATES, Observed, candidates, with_pending
+from ringmaster.competitions.bayes_settings import refit_due
 
 if TYPE_CHECKING:
     from ringmaster.tuning.trust_region import TrustRegion
@@ -29,7 +30,8 @@ def local_model(region: TrustRegion, observed: Observed, refit: bool,
     """(gp, low, side): a GP with a constant trend on the matches near the region's box, in
     coordinates that make the box the unit cube, so that its lengthscales can shrink to a peak
     the global model smooths over. Its hyperparameters are refitted every refit_every matches
-    when refit (and kept in the region); otherwise the region's are used as they are."""
+    (bayes_settings.refit_due) when refit (and kept in the region); otherwise the region's are used
+    as they are."""
     import numpy as np
 
     from ringmaster.tuning import trust_region
@@ -43,7 +45,7 @@ def local_model(region: TrustRegion, observed: Observed, refit: bool,
     local_other = None if other is None else (other[near] - low) / side
     start = None if region.local_hyper is None else \
         Hyperparameters.from_lists(region.local_hyper, region.local_rotation)
-    if start is None or (refit and len(x) >= region.local_fitted_at + refit_every):
+    if start is None or (refit and refit_due(len(x), region.local_fitted_at, refit_every)):
         gp = fit(local_x, wins[near], games[near], start, LOCAL_TREND, other=local_other)
         if refit:
             region.local_hyper, region.local_rotation = gp.hyper.to_lists()

@@ -30,6 +30,7 @@ from ringmaster.competitions.bayes_settings import (
     TRENDS,
     default_games_per_point,
     default_start_matches,
+    refit_due,
 )
 from ringmaster.competitions.bayes_trust_region import first_region, trust_region_best, trust_region_point
 from ringmaster.competitions.confirmation import default_confirm_games
@@ -40,6 +41,7 @@ from ringmaster.competitions.verdict import Verdict, continuous_edge_warnings, s
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.game.job import GameJob, GameJobResult
 from ringmaster.settings import load_settings
+from ringmaster.state.encoding import EncodedArray, EncodedList, EncodedOnce
 from ringmaster.stats.win_rates import ELO_METHOD
 
 if TYPE_CHECKING:
@@ -56,6 +58,17 @@ INCONSISTENT = "status file is inconsistent with control file"
 def match_games(point: dict[str, Any]) -> int:
     """A match's games played: those with a result, in its record, and those without."""
     return point["games"] + point.get("no_result", 0)
+
+
+class FinishedMatch(EncodedOnce):
+    """A match all of whose games are in (its record changes no more), as the state saves it."""
+
+    def __init__(self, point: dict[str, Any]) -> None:
+        self.point = point
+
+    def to_json(self) -> dict[str, Any]:
+        return self.point
+
 
 class BayesTuner(ContinuousTuner):
     """Gaussian-process Bayesian optimisation over matches. Game number g plays point g // games_per_point.
@@ -86,6 +99,9 @@ class BayesTuner(ContinuousTuner):
         return super().known_settings() | {s.name for s in BAYES_SETTINGS}
 
     def load_code(self) -> None:
+        from ringmaster.tuning.blas_threads import import_numpy_with_one_blas_thread
+
+        import_numpy_with_one_blas_thread()   # before any engine starts: the environment is changed
         from ringmaster.tuning import gaussian_process  # noqa: F401 (the model: numpy)
 
     def initialise_from_control_file(self, config: dict[str, Any]) -> None:
@@ -149,14 +165,34 @@ class BayesTuner(ContinuousTuner):
         self._recommendation_cache: tuple[int, Any] | None = None
         self._argmax_cache = None
         self._slices_cache = None
+        self._forget_saved_points()
         self.clean_confirmation()
 
+    def _forget_saved_points(self) -> None:
+        self._finished: list[FinishedMatch] = []
+        self._finished_json = EncodedList()
+
+    def _points_status(self) -> tuple[EncodedArray, list[dict[str, Any]]]:
+        """The matches for the state: those finished at the start of points, as an array that the
+        journal extends (state/journal.py), and the others whole. The state is saved after each
+        result: with every match in its journal line, a save was 16.7 KB at 250 matches and 65 KB
+        at 1,000 (2 parameters)."""
+        finished, points = self._finished, self.points
+        if len(finished) > len(points) or (finished and finished[-1].point is not points[len(finished) - 1]):
+            self._forget_saved_points()   # points replaced (a test's, a state's): encode them afresh
+            finished = self._finished
+        while len(finished) < len(points) and match_games(points[len(finished)]) >= self.games_per_point:
+            finished.append(FinishedMatch(points[len(finished)]))
+        return self._finished_json.encode(finished), points[len(finished):]
+
     def get_status(self) -> dict[str, Any]:
+        finished, unfinished = self._points_status()
         return {
             "games_per_point": self.games_per_point,
             "start_matches": self.start_matches,
             "codes": [spec.code for spec in self.parameter_specs],
-            "points": self.points,
+            "points": finished,
+            "open_points": unfinished,
             "scheduler": self.scheduler.to_json(),
             "hyper": self.hyper,
             "rotation": self.rotation,
@@ -184,7 +220,10 @@ class BayesTuner(ContinuousTuner):
             if status["codes"] != codes:
                 raise parameters_changed(codes, status["codes"])
             self.check_scales_status(status)
-            self.points = [self._point_from_json(p) for p in status["points"]]
+            # a state saved before open_points (2026-11-29) has every match in points
+            self.points = [self._point_from_json(p)
+                           for p in [*status["points"], *status.get("open_points", [])]]
+            self._forget_saved_points()
             self.scheduler = SimpleScheduler.from_json(status["scheduler"])
             self.hyper = status["hyper"]
             self.rotation = self._rotation_from_json(status.get("rotation"))
@@ -250,10 +289,10 @@ class BayesTuner(ContinuousTuner):
 
     def model(self, search: bool = False) -> Any:
         """The GP on the matches so far (None before any result), its hyperparameters refitted every
-        refit_every matches with results. Only the search (search=True) keeps a refit, in the state,
-        so that a report changes no game however often it asks (the screen redraws on the clock: a
-        report's refit kept would move the search's schedule of refits), and a resumed run gives
-        the same model."""
+        refit_every matches with results (less often past GEOMETRIC_REFITS_FROM: refit_due). Only the
+        search (search=True) keeps a refit, in the state, so that a report changes no game however
+        often it asks (the screen redraws on the clock: a report's refit kept would move the search's
+        schedule of refits), and a resumed run gives the same model."""
 
         from ringmaster.tuning.gaussian_process import GaussianProcess, Hyperparameters, fit
 
@@ -269,7 +308,7 @@ class BayesTuner(ContinuousTuner):
             return gp
         x, wins, games, other = observed_matches(self.points)
         start = None if self.hyper is None else Hyperparameters.from_lists(self.hyper, self.rotation)
-        due = start is None or len(observed) >= self.fitted_at + self.refit_every \
+        due = start is None or refit_due(len(observed), self.fitted_at, self.refit_every) \
             or self.trend != self.fitted_trend
         if due:
             gp = fit(x, wins, games, start, self.trend, other=other)

@@ -146,6 +146,26 @@ def laplace_mode(k: np.ndarray, wins: np.ndarray, games: np.ndarray,
     return f
 
 
+TRIANGULAR_BLOCK = 64   # lower_triangular_inverse inverts blocks this small with np.linalg.inv
+
+
+def lower_triangular_inverse(lower: np.ndarray) -> np.ndarray:
+    """The inverse of a lower triangular matrix by halves, [[A, 0], [C, D]]^-1 = [[A^-1, 0],
+    [-D^-1 C A^-1, D^-1]], in matrix products: numpy has no triangular solve, and np.linalg.inv's
+    general LU took 3 to 10 times as long (0.25 s against 0.024 s at 1,000 matches, one thread)."""
+    size = len(lower)
+    if size <= TRIANGULAR_BLOCK:
+        return np.linalg.inv(lower)
+    half = size // 2
+    top = lower_triangular_inverse(lower[:half, :half])
+    bottom = lower_triangular_inverse(lower[half:, half:])
+    inverse = np.zeros_like(lower)
+    inverse[:half, :half] = top
+    inverse[half:, half:] = bottom
+    inverse[half:, :half] = -bottom @ (lower[half:, :half] @ top)
+    return inverse
+
+
 class GaussianProcess:
     """The posterior of f after binomial games: wins_i ~ Binomial(games_i, logistic(f(x_i))), or, for a
     match played head to head between x_i and other_i, logistic(f(x_i) - f(other_i)).
@@ -185,9 +205,18 @@ class GaussianProcess:
         self.gradient = self.wins - self.games * rate                 # = K^-1 mode at the mode
         self.root_w = np.sqrt(self.games * rate * (1.0 - rate))
         chol = np.linalg.cholesky(np.eye(len(self.x)) + self.root_w[:, None] * k * self.root_w[None, :])
-        self.chol_inv = np.linalg.inv(chol)
+        self._chol = chol
+        self._chol_inv: np.ndarray | None = None
         self._log_det = float(np.sum(np.log(np.diag(chol))))
         self._k = k
+
+    @property
+    def chol_inv(self) -> np.ndarray:
+        """The inverse of the Cholesky factor of I + W^1/2 K W^1/2, computed when a prediction first
+        needs it: the fit's search solves about 100 models for their marginal likelihood alone."""
+        if self._chol_inv is None:
+            self._chol_inv = lower_triangular_inverse(self._chol)
+        return self._chol_inv
 
     def _match_covariance(self) -> np.ndarray:
         """The prior covariance of the matches' latent values: f(x_i), or f(x_i) - f(other_i)."""

@@ -18,6 +18,7 @@ from ringmaster.competitions.bayes_tuner import BayesTuner, default_games_per_po
 from ringmaster.competitions.simulate import make_result, make_simulated_candidate, run_simulation
 from ringmaster.errors import CompetitionError, ControlFileError
 from ringmaster.settings import Player
+from ringmaster.state.state_file import dumps_state
 from ringmaster.tuning.parameters import ContinuousParameter as Parameter
 from ringmaster.tuning.scales import LINEAR, LOG
 from tests.fakes import cli
@@ -42,6 +43,11 @@ def make_tuner(seed=1, **changes):
     tuner.initialise_from_control_file(config(**changes))
     tuner.set_clean_status()
     return tuner
+
+
+def saved(tuner):
+    """The tuner's state as the state file has it (its finished matches are an array the journal extends)."""
+    return json.loads(dumps_state(tuner.get_status()))
 
 
 def peak(p):
@@ -268,7 +274,7 @@ def test_reports_asked_for_between_results_change_no_game(changes):
                    on_result=lambda done: done % 7 or watched.write_screen_report(screen))
     assert "Recommended" in screen.getvalue()
     assert watched.points == quiet.points
-    assert watched.get_status() == quiet.get_status()
+    assert saved(watched) == saved(quiet)
     assert watched.get_json_report() == quiet.get_json_report()
 
 
@@ -307,7 +313,7 @@ def test_state_round_trip_gives_the_same_model_and_replays_games_in_flight():
     tuner = make_tuner()
     run_simulation(tuner, peak, 150, random.Random(4))
     in_flight = [tuner.get_game() for _ in range(3)]
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     reloaded = make_tuner(seed=5)
     reloaded.set_status(status)
     assert reloaded.recommendation() == tuner.recommendation()
@@ -329,7 +335,7 @@ def test_a_turned_kernel_is_kept_in_the_state_and_a_state_without_one_keeps_the_
     run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
     tuner.model()
     assert tuner.rotation is not None
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     reloaded = make_tuner(seed=5, parameters=two_parameters())
     reloaded.set_status(status)
     assert reloaded.model().hyper.rotation == tuner.model().hyper.rotation
@@ -348,7 +354,7 @@ def test_a_turned_kernel_is_kept_in_the_state_and_a_state_without_one_keeps_the_
 def test_a_run_started_before_trends_resumes_with_its_constant_model():
     tuner = make_tuner(trend="constant")
     run_simulation(tuner, peak, 150, random.Random(4))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     del status["fitted_trend"]
     reloaded = make_tuner(seed=5)
     reloaded.set_status(status)
@@ -360,7 +366,7 @@ def test_a_run_started_with_older_defaults_resumes_with_its_match_size_and_desig
     tuner = make_tuner(number_of_games=300, start_matches=1)
     tuner.games_per_point = 2                 # the default below 600 games before it was 4
     run_simulation(tuner, peak, 12, random.Random(4))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     del status["start_matches"]               # written before start_matches existed
     reloaded = make_tuner(seed=5, number_of_games=300)
     assert reloaded.games_per_point == 4 and reloaded.start_matches == 4
@@ -395,7 +401,7 @@ def test_a_changed_parameter_list_is_refused_naming_the_parameters():
 ])
 def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(after, message):
     # the model's points are kept from 0 to 1: another scale would mix games at other engine values
-    status = json.loads(json.dumps(make_tuner().get_status()))
+    status = saved(make_tuner())
     remedy = " for the games so far; put it back, or start afresh with `ringmaster reset`"
     with pytest.raises(CompetitionError, match="^" + re.escape("parameter x: " + message + remedy) + "$"):
         make_tuner(parameters=[Parameter("x", scale=after)]).set_status(status)
@@ -404,7 +410,7 @@ def test_a_changed_scale_is_refused_naming_the_parameter_and_its_values(after, m
 
 
 def test_a_changed_start_is_refused_where_the_confirmation_games_play_it():
-    status = json.loads(json.dumps(make_tuner().get_status()))
+    status = saved(make_tuner())
     with pytest.raises(CompetitionError, match="^parameter x: 'start' is 0.3 in the control file but "
                                                "was 0.5 for the games so far"):
         make_tuner(parameters=[Parameter("x", scale=LINEAR(0, 1), start=0.3)]).set_status(status)
@@ -571,7 +577,7 @@ def test_the_verdict_needs_the_answer_to_beat_the_start_in_confirmation_games():
 
 def test_a_run_that_confirmed_against_the_opponent_goes_on_so_without_a_default():
     tuner = make_tuner(number_of_games=200)
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     status["confirmation"]["against"] = "opponent"   # a run started before it played the start
     reloaded = make_tuner(number_of_games=200)
     reloaded.set_status(status)
@@ -607,7 +613,7 @@ def test_a_trust_regions_state_round_trips_with_its_box_and_games_in_flight():
     tuner = make_tuner(trust_region=True, parameters=two_parameters())
     run_simulation(tuner, diagonal_ridge, 300, random.Random(4))
     in_flight = [tuner.get_game() for _ in range(3)]
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     assert status["trust_region"]["local_hyper"] is not None
     reloaded = make_tuner(seed=5, trust_region=True, parameters=two_parameters())
     reloaded.set_status(status)
@@ -628,7 +634,7 @@ def test_the_answer_follows_the_box_when_it_shrinks_between_results():
     tuner.get_game()
     assert tuner.region.side == side / 2
     reloaded = make_tuner(seed=5, trust_region=True, parameters=two_parameters())
-    reloaded.set_status(json.loads(json.dumps(tuner.get_status())))
+    reloaded.set_status(saved(tuner))
     after = tuner.recommendation(), tuner.optimum_location()
     assert after == (reloaded.recommendation(), reloaded.optimum_location())
     assert after[0] != before[0]
@@ -637,14 +643,14 @@ def test_the_answer_follows_the_box_when_it_shrinks_between_results():
 def test_the_trust_region_can_be_switched_between_runs():
     tuner = make_tuner(trust_region=True)
     run_simulation(tuner, peak, 150, random.Random(4))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     off = make_tuner(seed=5)
     off.set_status(status)
     assert off.region is None and off.get_status()["trust_region"] is None
     plain = make_tuner(seed=5)
     run_simulation(plain, peak, 150, random.Random(4))
     on = make_tuner(seed=5, trust_region=True)
-    on.set_status(json.loads(json.dumps(plain.get_status())))
+    on.set_status(saved(plain))
     assert on.region is None
     run_simulation(on, peak, 20, random.Random(6))
     assert on.region is not None
@@ -654,7 +660,7 @@ def test_the_trust_region_can_be_switched_between_runs():
 def test_a_bad_trust_region_in_the_state_is_refused(bad):
     tuner = make_tuner(trust_region=True)
     run_simulation(tuner, peak, 150, random.Random(4))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     status["trust_region"] = {**status["trust_region"], **bad} if isinstance(bad, dict) else bad
     with pytest.raises(CompetitionError, match="inconsistent"):
         make_tuner(trust_region=True).set_status(status)
@@ -702,7 +708,7 @@ def test_head_to_head_is_on_by_default_where_the_knowledge_gradient_chooses_with
 def test_a_run_started_before_pairs_were_the_default_resumes_without_them():
     tuner = make_tuner(head_to_head=False, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches + 8, random.Random(2))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     assert status["head_to_head"] is False
     del status["head_to_head"]           # as a state file written before the setting was saved
     resumed = make_tuner(games_per_point=4)
@@ -843,10 +849,12 @@ def test_a_game_with_no_result_is_in_no_matchs_record_and_a_jigo_counts_half():
     report = tuner.get_json_report()
     assert report["no_result_games"] == 1 and report["points"][index]["no_result"] == 1
     restored = make_tuner(games_per_point=4)
-    restored.set_status(json.loads(json.dumps(tuner.get_status())))
+    restored.set_status(saved(tuner))
     assert restored.points == tuner.points and restored.recommendation() == tuner.recommendation()
-    # A state from before: no count of them (they counted as losses, in wins and games).
-    status = json.loads(json.dumps(tuner.get_status()))
+    # A state from before: no count of them (they counted as losses, in wins and games), and every
+    # match in "points" (no "open_points").
+    status = saved(tuner)
+    status["points"] += status.pop("open_points")
     del status["points"][index]["no_result"]
     older = make_tuner(games_per_point=4)
     older.set_status(status)
@@ -875,7 +883,7 @@ def test_a_head_to_head_runs_state_round_trips_with_games_in_flight():
     tuner = make_tuner(head_to_head=True, number_of_games=200, confirm_games=0)
     assert run_simulation(tuner, peak, 120, random.Random(3)) == 120
     in_flight = [tuner.get_game() for _ in range(6)]
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     assert any("y" in p for p in status["points"])
     reloaded = make_tuner(seed=9, head_to_head=True, number_of_games=200, confirm_games=0)
     reloaded.set_status(status)
@@ -904,7 +912,7 @@ def test_matches_being_played_head_to_head_push_the_next_pair_elsewhere():
 def test_a_bad_head_to_head_point_in_the_state_is_refused():
     tuner = make_tuner(head_to_head=True, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches + 4, random.Random(2))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     status["points"][-1]["y"] = [0.1, 0.2]
     with pytest.raises(CompetitionError, match="status file is inconsistent with control file"):
         make_tuner(head_to_head=True, games_per_point=4).set_status(status)
@@ -935,7 +943,7 @@ def test_the_json_report_names_each_head_to_head_matchs_other_point():
 def test_a_run_with_head_to_head_matches_resumes_in_a_trust_region_with_their_differences():
     tuner = make_tuner(head_to_head=True, games_per_point=4)
     run_simulation(tuner, peak, 4 * tuner.design_matches + 40, random.Random(2))
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = saved(tuner)
     assert any("y" in p for p in status["points"])
     boxed = make_tuner(trust_region=True, games_per_point=4)
     boxed.set_status(status)
@@ -955,3 +963,79 @@ def test_with_every_design_game_in_flight_it_waits_for_a_result():
     tuner.process_game_result(make_result(design[0], "b"))
     job = tuner.get_game()
     assert job is not NO_GAME and job.game_id == f"{tuner.design_matches}r0"
+
+
+# The cost of a long run
+
+def test_refits_come_every_refit_every_matches_below_200_then_after_a_tenth_more():
+    from ringmaster.competitions.bayes_settings import refit_due
+
+    # the bench's runs (187 matches at most) refit as before
+    assert [m for m in range(1, 200) if refit_due(m, 180, 10)] == list(range(190, 200))
+    assert not refit_due(219, 200, 10) and refit_due(220, 200, 10)
+    assert not refit_due(1099, 1000, 10) and refit_due(1100, 1000, 10)
+    assert not refit_due(1149, 1000, 150) and refit_due(1150, 1000, 150)   # refit_every the longer
+    fitted_at, refits = 0, 0
+    for count in range(1, 100_001):
+        if refit_due(count, fitted_at, 10):
+            fitted_at, refits = count, refits + 1
+    assert refits < 20 + 75   # every 10 to 200, then geometric: about 20 + log(500) / log(1.1)
+
+
+def test_a_long_runs_model_refits_when_the_matches_grew_by_a_tenth(monkeypatch):
+    from ringmaster.tuning import gaussian_process
+
+    tuner = make_tuner(number_of_games=None, games_per_point=2)
+    fits = []
+    real_fit = gaussian_process.fit
+    monkeypatch.setattr(gaussian_process, "fit", lambda *a, **k: fits.append(len(a[0])) or real_fit(*a, **k))
+    rng = random.Random(2)
+    played = [{"x": [rng.random()], "wins": float(rng.randint(0, 2)), "games": 2} for _ in range(220)]
+    tuner.hyper, tuner.rotation, tuner.fitted_trend, tuner.fitted_at = [0.3, 1.0], None, tuner.trend, 200
+    for count in (210, 219):   # every refit_every (10) matches before
+        tuner.points = played[:count]
+        tuner.model(search=True)
+    assert fits == [] and tuner.fitted_at == 200
+    tuner.points = played
+    tuner.model(search=True)
+    assert fits == [220] and tuner.fitted_at == 220
+
+
+def test_the_journal_saves_each_finished_match_once_and_reads_back_the_same_tuner(tmp_path):
+    from ringmaster.state.journal import StateStore
+
+    store = StateStore(str(tmp_path / "bayes.status"), str(tmp_path / "bayes.journal"))
+    tuner = make_tuner(games_per_point=4, confirm_games=0)
+    lines = []
+
+    def save(done):
+        store.save({"competition": tuner.get_status()})
+        lines.append(os.path.getsize(tmp_path / "bayes.journal"))
+
+    assert run_simulation(tuner, peak, 160, random.Random(7), parallel=3, on_result=save) == 160
+    assert 20 < len(tuner.points) <= 42 and lines[-1] > lines[0]
+    # a save appends what changed: the matches in flight and the match finished, not all 40
+    sizes = [b - a for a, b in zip(lines, lines[1:]) if b > a]
+    assert max(sizes[-20:]) < 2500 < len(json.dumps(tuner.points))
+    in_flight = [tuner.get_game() for _ in range(6)]   # a new match, and the next one's first games
+    save(None)
+    status = store.read()["competition"]
+    assert status["points"] + status["open_points"] == json.loads(json.dumps(tuner.points))
+    assert all(p["games"] == 4 for p in status["points"]) and len(status["open_points"]) == 2
+    reloaded = make_tuner(games_per_point=4, confirm_games=0, seed=9)
+    reloaded.set_status(status)
+    assert reloaded.points == tuner.points and reloaded.recommendation() == tuner.recommendation()
+    assert [reloaded.get_game().player_b.command for _ in range(6)] == \
+        [j.player_b.command for j in in_flight]
+
+
+def test_a_state_with_every_match_in_points_loads_as_before():
+    tuner = make_tuner(games_per_point=4)
+    run_simulation(tuner, peak, 70, random.Random(5), parallel=3)
+    status = saved(tuner)
+    assert status["open_points"]
+    status["points"] += status.pop("open_points")   # as bayes_tuner saved it before open_points
+    older = make_tuner(games_per_point=4, seed=3)
+    older.set_status(status)
+    assert older.points == tuner.points and older.recommendation() == tuner.recommendation()
+    assert saved(older) == saved(tuner)

@@ -9,6 +9,7 @@ import pytest
 
 from ringmaster.errors import CompetitionError
 from ringmaster.settings import Player
+from ringmaster.state.state_file import dumps_state
 from tests.ringmaster.competitions import test_bayes_tuner, test_ce_tuner, test_mc_tuner, test_spsa_tuner
 
 # Each tuner from control-file settings changed from its tests' own (opponent 'opp'), and the
@@ -27,7 +28,7 @@ REMEDY = "; put it back, or start afresh with `ringmaster reset`"
 def test_a_changed_opponent_or_colour_is_refused(kind, setting):
     # The games against opp and against opp2 would be mixed in every candidate's record.
     make_tuner, colour = TUNERS[kind]
-    status = json.loads(json.dumps(make_tuner().get_status()))
+    status = json.loads(dumps_state(make_tuner().get_status()))
     assert (status["opponent"], status["candidate_colour"]) == ("opp", colour)
     other = "random" if colour == "b" else "b"
     changes, message = {

@@ -448,3 +448,35 @@ def test_hyperparameters_round_trip_through_the_state_files_lists():
     plain = Hyperparameters((0.4,), 0.9)
     assert plain.to_lists() == ([0.4, 0.9], None)
     assert Hyperparameters.from_lists(*plain.to_lists()) == plain
+
+
+@pytest.mark.parametrize("size", [1, 5, 64, 65, 150, 301])
+def test_the_triangular_inverse_by_halves_is_the_inverse(size):
+    # a Cholesky factor of I + W^1/2 K W^1/2's kind (a random triangle is too ill-conditioned to test)
+    rng = np.random.default_rng(size)
+    a = rng.normal(size=(size, size))
+    lower = np.linalg.cholesky(np.eye(size) + 10.0 * a @ a.T / size)
+    inverse = gp_module.lower_triangular_inverse(lower)
+    assert np.abs(inverse @ lower - np.eye(size)).max() < 1e-12
+    assert np.abs(inverse - np.linalg.inv(lower)).max() < 1e-12 * np.abs(inverse).max()
+
+
+def test_a_large_models_predictions_are_the_plain_inverses_formula():
+    # 200 matches: the Cholesky factor's inverse is built by halves (lower_triangular_inverse), and
+    # only when a prediction asks for it; the textbook variance k** - k*'(K + W^-1)^-1 k* to 1e-9.
+    rng = np.random.default_rng(3)
+    x = rng.random((200, 2))
+    games = np.full(200, 4.0)
+    wins = rng.binomial(4, 0.3 + 0.4 * x[:, 0]).astype(float)
+    hyper = Hyperparameters((0.3, 0.5), 0.8)
+    gp = GaussianProcess(x, wins, games, hyper, trend="quadratic")
+    assert gp._chol_inv is None   # not yet: the fit's search asks only for the marginal likelihood
+    new = rng.random((7, 2))
+    k = gp_module.prior_covariance(x, x, hyper, "quadratic") + 1e-9 * np.eye(200)
+    k_star = gp_module.prior_covariance(new, x, hyper, "quadratic")
+    rate = 1 / (1 + np.exp(-gp.mode))
+    w_inv = np.diag(1 / (games * rate * (1 - rate)))
+    expected = gp_module.prior_covariance(new, new, hyper, "quadratic") \
+        - k_star @ np.linalg.inv(k + w_inv) @ k_star.T
+    assert np.abs(gp.covariance(new, new) - expected).max() < 1e-9
+    assert np.abs(gp.predict(new)[1] ** 2 - np.diag(expected)).max() < 1e-9
