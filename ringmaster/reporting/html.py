@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import quote
 
@@ -103,15 +103,23 @@ PAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 """Each competition type's own part of the page: its template context (plots, tables)."""
 
 
-def render_html(report: dict[str, Any]) -> str:
+GAMES_LISTED = 500
+"""The most games FILE.html lists: the ones that came in last. A long run's page would list
+every game (24 MB, and 10 s to build, at 100,000 games); its figures count every game."""
+
+
+def render_html(report: dict[str, Any], listed: Collection[int] | None = None) -> str:
     """The HTML page for a competition's JSON report (Ringmaster.json_report()).
 
-    Everything is inline: the page needs no server, no script and no network.
+    listed: the places in report["games"] of the games the game index lists (RunReports.page
+    gives the GAMES_LISTED that came in last); None: the last GAMES_LISTED there. Everything
+    else on the page counts every game. Everything is inline: the page needs no server, no
+    script and no network.
     """
     kind = report["competition_type"]
     context: dict[str, Any] = {"r": report, "kind": kind, "plots": [],
-                               "games": game_rows(report), "faults": faults(report),
-                               "header": header_rows(report)}
+                               "games": game_rows(report, listed), "faults": faults(report),
+                               "header": header_rows(report), "unlisted": unlisted(report, listed)}
     context.update(PAGES[kind](report))
     context["plots"] += common_plots(report)
     return _ENVIRONMENT.get_template("report.html.j2").render(**context)
@@ -211,11 +219,35 @@ def engine_limits(command: list[str]) -> str:
 _ENVIRONMENT.filters["limits"] = engine_limits
 
 
-def game_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The game index, with a relative link to each game's record where there is one
-    (RunReports.json found it on disk: no link without record_games)."""
-    return [{**g, "link": _url_path(g["record"]) if g.get("record") else None}
-            for g in report.get("games") or []]
+def game_rows(report: dict[str, Any], listed: Collection[int] | None = None) -> list[dict[str, Any]]:
+    """The games the page lists (see render_html), in game id order, with a relative link to
+    each game's record where there is one (RunReports.json found it on disk: no link without
+    record_games)."""
+    games = report.get("games") or []
+    places = _listed(games, listed)
+    return [{**games[i], "link": _url_path(games[i]["record"]) if games[i].get("record") else None}
+            for i in places]
+
+
+def _listed(games: list[dict[str, Any]], listed: Collection[int] | None) -> list[int]:
+    """The places of the games listed, in order: listed, or the last GAMES_LISTED."""
+    if listed is None:
+        return list(range(max(0, len(games) - GAMES_LISTED), len(games)))
+    return sorted(listed)
+
+
+def unlisted(report: dict[str, Any], listed: Collection[int] | None) -> dict[str, Any] | None:
+    """How many games the page's index leaves out, and where every game is: the history, the
+    records' directory (if the listed games have records), show --csv and --json; None if none."""
+    games = report.get("games") or []
+    shown = len(_listed(games, listed))
+    if shown == len(games):
+        return None
+    stem = (report.get("games_directory") or report["competition_code"]).removesuffix(".games")
+    records = any(games[i].get("record") for i in _listed(games, listed))
+    return {"listed": shown, "total": len(games), "left_out": len(games) - shown,
+            "history": f"{stem}.hist", "control_file": f"{stem}.ctl",
+            "records": report.get("games_directory") if records else None}
 
 
 def _url_path(name: str) -> str:

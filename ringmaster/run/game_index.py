@@ -118,9 +118,14 @@ DUPLICATE_HINT = ("deterministic engines replay the same game: play an opening s
 def duplicate_games(entries: list[GameEntry]) -> dict[str, str]:
     """{game id: the id of the first earlier game it repeats}: the same players in the same
     colours, the same moves from the same start (under the board's symmetries)."""
+    return duplicates_in_order(by_game_id(entries))
+
+
+def duplicates_in_order(ordered: list[GameEntry]) -> dict[str, str]:
+    """duplicate_games for entries already in game id order (by_game_id), not sorted again."""
     first: dict[tuple[str, str, str], str] = {}
     duplicates = {}
-    for entry in by_game_id(entries):
+    for entry in ordered:
         if entry.fingerprint is None or entry.is_void:
             continue
         key = (entry.black, entry.white, entry.fingerprint)
@@ -164,7 +169,10 @@ def _csv_cell(value: Any) -> str | int:
 
 def game_id_order(game_id: str) -> tuple:
     """A sort key that puts ids in their numbers' order: '0_9' before '0_10', '2a' before '10a'."""
-    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", game_id)))
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(_NUMBERS.split(game_id)))
+
+
+_NUMBERS = re.compile(r"(\d+)")
 
 
 def by_game_id(entries: list[GameEntry]) -> list[GameEntry]:
@@ -177,8 +185,9 @@ def games_csv(entries: list[GameEntry]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    duplicates = duplicate_games(entries)
-    for entry in by_game_id(entries):
+    ordered = by_game_id(entries)
+    duplicates = duplicates_in_order(ordered)
+    for entry in ordered:
         row = entry.to_json()
         row["duplicate_of"] = duplicates.get(entry.game_id)
         for side in ("black", "white"):

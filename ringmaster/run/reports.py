@@ -15,9 +15,9 @@ from ringmaster.files import write_atomically
 from ringmaster.run.game_index import (
     DUPLICATE_HINT,
     GameEntry,
-    by_game_id,
-    duplicate_games,
+    duplicates_in_order,
     duplicates_report,
+    game_id_order,
     games_csv,
 )
 from ringmaster.run.paths import CompetitionPaths
@@ -38,14 +38,46 @@ never slows the games (a small one renders in about 50 ms, so once a second)."""
 def finite(value: Any) -> Any:
     """value with every float that isn't finite as json_float gives it ('+inf', '-inf', None
     for NaN): standard JSON (no NaN, no Infinity) for show --json and the page, whatever a
-    statistic gave."""
+    statistic gave. A dict or list with nothing to change is value itself, not a copy (a
+    tuple becomes a list)."""
     if isinstance(value, float):
         return value if math.isfinite(value) else json_float(value)
     if isinstance(value, dict):
-        return {key: finite(item) for key, item in value.items()}
+        changed = {}
+        for key, item in value.items():
+            if isinstance(item, (float, dict, list, tuple)):
+                new = finite(item)
+                if new is not item:
+                    changed[key] = new
+        return {**value, **changed} if changed else value
     if isinstance(value, (list, tuple)):
-        return [finite(item) for item in value]
+        fixed = list(value) if isinstance(value, tuple) else None
+        for i, item in enumerate(value):
+            if isinstance(item, (float, dict, list, tuple)):
+                new = finite(item)
+                if new is not item:
+                    fixed = list(value) if fixed is None else fixed
+                    fixed[i] = new
+        return value if fixed is None else fixed
     return value
+
+
+GAME_NUMBERS = ("seconds", "cpu_black", "cpu_white", "clock_black", "clock_white", "data")
+"""The fields of a game's JSON (GameEntry.to_json) that may hold a float: the only ones finite()
+looks at, a game at a time, so that the games aren't walked and copied whole."""
+
+
+def game_json(entry: GameEntry, duplicate_of: str | None, record: str | None) -> dict[str, Any]:
+    """One game as show --json gives it: its entry, the game it repeats and its record's path,
+    every float finite (see finite)."""
+    game = entry.to_json()
+    for name in GAME_NUMBERS:
+        value = game[name]
+        if value is not None and not (type(value) is float and math.isfinite(value)):
+            game[name] = finite(value)
+    game["duplicate_of"] = duplicate_of
+    game["record"] = record
+    return game
 
 
 RECORD_EXTENSIONS = (".sgf", ".json")
@@ -148,24 +180,38 @@ class RunReports:
 
     def json(self) -> dict[str, Any]:
         """Every result and statistic as JSON-able data (show --json, and FILE.html's source)."""
+        return self._json()[0]
+
+    def page(self) -> str:
+        """FILE.html's text: the JSON report as a page that lists the GAMES_LISTED games that came
+        in last (every figure on it counts every game)."""
+        from ringmaster.reporting.html import GAMES_LISTED, render_html  # jinja2: only once a result is in
+        report, arrival = self._json()
+        first = len(arrival) - GAMES_LISTED
+        return render_html(report, listed=[place for place, index in enumerate(arrival) if index >= first])
+
+    def _json(self) -> tuple[dict[str, Any], list[int]]:
+        """The JSON report, and for each of its games in turn (game id order) its place in the
+        game index (the order the results came in)."""
         run = self.run
-        report = run.competition.get_json_report()
+        index = run.game_index
+        report = finite(run.competition.get_json_report())
         report["void_games"] = run.void_game_count
         report["ringmaster_version"] = __version__
-        report["progress"] = self.progress()
-        duplicates = duplicate_games(run.game_index)
-        records = record_links(run.game_index, run.paths.games, run.paths.void)
-        report["games"] = [{**g.to_json(), "duplicate_of": duplicates.get(g.game_id),
-                            "record": records[id(g)]}
-                           for g in by_game_id(run.game_index)]
+        report["progress"] = finite(self.progress())
+        arrival = sorted(range(len(index)), key=lambda i: game_id_order(index[i].game_id))
+        ordered = [index[i] for i in arrival]
+        duplicates = duplicates_in_order(ordered)
+        records = record_links(index, run.paths.games, run.paths.void)
+        report["games"] = [game_json(g, duplicates.get(g.game_id), records[id(g)]) for g in ordered]
         report["duplicates"] = {"count": len(duplicates),
                                 "hint": DUPLICATE_HINT if duplicates else None}
         report["games_directory"] = os.path.basename(run.paths.games)
-        report["time_use"] = [use.to_json() for use in self.time_use()]
+        report["time_use"] = finite([use.to_json() for use in self.time_use()])
         comparison = self.host_comparison()
         if comparison.games:
-            report["hosts"] = comparison.to_json()
-        return finite(report)
+            report["hosts"] = finite(comparison.to_json())
+        return report, arrival
 
     def csv(self) -> str:
         """One CSV row per game (show --csv)."""
@@ -178,9 +224,8 @@ class RunReports:
 
     def write_html(self) -> None:
         """Write FILE.html (atomically) from the state."""
-        from ringmaster.reporting.html import render_html  # jinja2: only once a result is in
         started = time.monotonic()
-        write_atomically(self.run.paths.html, render_html(self.json()).encode("utf-8"), durable=False)
+        write_atomically(self.run.paths.html, self.page().encode("utf-8"), durable=False)
         self.html_due = False
         self._html_written_at = time.monotonic()
         took = self._html_written_at - started

@@ -509,9 +509,9 @@ def test_a_page_slow_to_render_is_rewritten_less_often(write_ctl, monkeypatch):
     monkeypatch.setattr(ringmaster.run.reports, "HTML_INTERVAL", 1e-6)
     render = ringmaster.reporting.html.render_html
 
-    def slow(report):
+    def slow(report, listed=None):
         time.sleep(1.0)   # then the next rewrite waits 1.0 / HTML_SHARE = 20 s
-        return render(report)
+        return render(report, listed)
     monkeypatch.setattr(ringmaster.reporting.html, "render_html", slow)
     assert invoke("run", ctl, "-q").exit_code == 0
     # The first result's page, then none until the end (the interval alone allows more).

@@ -85,3 +85,21 @@ def test_a_histogram_of_few_games_has_ticks_at_whole_games():
     labels = [e.text for e in ElementTree.fromstring(wide).iter() if e.tag.endswith("text")]
     assert "50" in labels and not any("." in t for t in labels if t[0].isdigit())
     assert svg.nice_ticks(0, 33, integer=True) == [0.0, 10.0, 20.0, 30.0]
+
+
+def test_a_long_line_is_drawn_through_at_most_line_points_on_the_frame_of_every_point():
+    """A matchup's Elo over 50,000 games was a polyline and a band of 50,000 points each: 1.8 MB
+    of a 1.9 MB page, on a plot under 400 px wide."""
+    n = 5000
+    points = [(float(i), 10.0 if i == 1234 else 0.0) for i in range(n)]   # the peak is not kept
+    series = svg.Series("elo", points, [y - 1 for _, y in points], [y + 1 for _, y in points])
+    chart = svg.line_chart("t", [series], "games", "Elo")
+    polyline = ElementTree.fromstring(chart).find(".//{*}polyline").get("points").split()
+    band = ElementTree.fromstring(chart).find(".//{*}polygon").get("points").split()
+    assert len(polyline) == svg.LINE_POINTS and len(band) == 2 * svg.LINE_POINTS
+    frame = svg.Frame(0.0, n - 1.0, -1.6, 11.6)   # every point's range (-1 to 11), padded 5%
+    assert polyline[0] == f"{frame.x(0):.1f},{frame.y(0):.1f}"
+    assert polyline[-1] == f"{frame.x(n - 1):.1f},{frame.y(0):.1f}"
+    assert ">10<" in chart   # a tick for the peak's height: the frame holds every point
+    short = svg.Series("elo", points[:svg.LINE_POINTS])
+    assert svg.thinned(short) is short
