@@ -1,9 +1,10 @@
 """bayes_tuner's model read from spsa_tuner's games: its answer against SPSA's, paired on the same games.
 
     python bench/model_on_spsa_games.py [--cells Flat4D:2000,IllCorrelated:300] [--seeds 50]
-        [--jobs 2] [--out FILE] [--split FILE:TUNER ...]
+        [--jobs 2] [--out FILE] [--split FILE:TUNER ...] [--spsa "spsa_tuner gamma 1/6"]
 
-Each run is spsa_tuner at its defaults, started at the centre, on the bench's simulated games
+Each run is spsa_tuner at its defaults (or with --spsa the bench's other SPSA configuration), started
+at the centre, on the bench's simulated games
 (bench_continuous_tuners.py's run_one, the same seeding, so SPSA's answers reproduce the committed
 rows). Its pairs are recorded as head-to-head matches (the + point's wins in the pair's two games)
 and handed to a bayes_tuner at its defaults, whose answer is read off the model it fits to them:
@@ -46,10 +47,15 @@ from ringmaster.competitions.simulate import run_simulation  # noqa: E402
 FAR = 0.4   # Flat4D's peak is at 0.2: a parameter at 0.6 or more is on the far plateau
 
 
-def spsa_matches(problem_name: str, seed: int, games: int) -> tuple[list[float], list[dict[str, Any]]]:
+SPSA_TUNERS = ("spsa_tuner", "spsa_tuner gamma 1/6")
+"""The bench's SPSA configurations whose games the model may be given (--spsa)."""
+
+
+def spsa_matches(problem_name: str, seed: int, games: int,
+                 spsa_tuner: str = "spsa_tuner") -> tuple[list[float], list[dict[str, Any]]]:
     """SPSA's answer after games, and its pairs as head-to-head matches ({"x", "y", "wins", "games"})."""
     problem = PROBLEMS[problem_name]
-    cls, config = tuner_config("spsa_tuner", problem.dimensions, games)
+    cls, config = tuner_config(spsa_tuner, problem.dimensions, games)
     tuner = cls("bench")
     tuner.rng = random.Random(seed * 1000003 + games)   # run_one's seeding
     tuner.initialise_from_control_file(config)
@@ -84,13 +90,14 @@ def model_answer(problem_name: str, seed: int, games: int, matches: list[dict[st
     return list(tuner.recommended_parameters())
 
 
-def one_run(task: tuple[str, int, int]) -> dict[str, Any]:
-    problem_name, games, seed = task
+def one_run(task: tuple[str, int, int, str]) -> dict[str, Any]:
+    problem_name, games, seed, spsa_tuner = task
     problem = PROBLEMS[problem_name]
     started = time.process_time()
-    spsa, matches = spsa_matches(problem_name, seed, games)
+    spsa, matches = spsa_matches(problem_name, seed, games, spsa_tuner)
     model = model_answer(problem_name, seed, games, matches)
     return {"problem": problem_name, "games": games, "seed": seed,
+            **({} if spsa_tuner == "spsa_tuner" else {"spsa_tuner": spsa_tuner}),
             "spsa": problem.regret(spsa), "model": problem.regret(model),
             "spsa_answer": [round(u, 6) for u in spsa], "model_answer": [round(u, 6) for u in model],
             "cpu_seconds": round(time.process_time() - started, 1)}
@@ -140,6 +147,8 @@ def main() -> None:
     parser.add_argument("--out", default=None,
                         help="append a row per run to this file (runs already there are kept, not rerun)")
     parser.add_argument("--split", action="append", default=[], metavar="FILE:TUNER")
+    parser.add_argument("--spsa", default="spsa_tuner", choices=SPSA_TUNERS,
+                        help="whose games the model reads (default spsa_tuner, fishtest's gamma 0.101)")
     args = parser.parse_args()
     cells = []
     for cell in args.cells.split(","):
@@ -148,10 +157,10 @@ def main() -> None:
             sys.exit(f"--cells: {cell!r} is not PROBLEM:GAMES with PROBLEM one of {', '.join(PROBLEMS)}")
         cells.append((name, int(games)))
     wanted = {(name, games, seed) for name, games in cells for seed in range(args.seeds)}
-    rows = [r for r in load_results(Path(args.out)) if (r["problem"], r["games"], r["seed"]) in wanted] \
-        if args.out else []
+    rows = [r for r in load_results(Path(args.out)) if (r["problem"], r["games"], r["seed"]) in wanted
+            and r.get("spsa_tuner", "spsa_tuner") == args.spsa] if args.out else []
     done = {(r["problem"], r["games"], r["seed"]) for r in rows}
-    tasks = sorted(wanted - done, key=lambda t: (cells.index(t[:2]), t[2]))
+    tasks = [(*t, args.spsa) for t in sorted(wanted - done, key=lambda t: (cells.index(t[:2]), t[2]))]
     if done:
         print(f"{len(done)} of the runs asked for are already in {args.out}; {len(tasks)} to do", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
