@@ -13,6 +13,7 @@ RSS (GNU time's %M). CPU time, because on a shared machine the wall clock is the
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -65,7 +66,10 @@ def measure(directory: str) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    for state in sys.argv[1:]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="+", metavar="DIR",
+                        help="a directory holding a competition's X.ctl and X.status (and X.hist)")
+    for state in parser.parse_args().dirs:
         started = time.perf_counter()
         row = measure(os.path.abspath(state))
         print(json.dumps({**row, "bench_s": round(time.perf_counter() - started)}), flush=True)
