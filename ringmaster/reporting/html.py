@@ -107,6 +107,9 @@ GAMES_LISTED = 500
 """The most games FILE.html lists: the ones that came in last. A long run's page would list
 every game (24 MB, and 10 s to build, at 100,000 games); its figures count every game."""
 
+VOID_LISTED = 100
+"""The most void games the page's faults list (the last to come in); the rest are counted."""
+
 
 def render_html(report: dict[str, Any], listed: Collection[int] | None = None) -> str:
     """The HTML page for a competition's JSON report (Ringmaster.json_report()).
@@ -270,8 +273,8 @@ def forfeit_reason(detail: str | None) -> str:
 
 
 def faults(report: dict[str, Any]) -> dict[str, Any]:
-    """Void games, forfeits counted by engine and reason (with one game as an example), and
-    losses on time by engine (no forfeits)."""
+    """Void games (the last VOID_LISTED, and how many in all), forfeits counted by engine and
+    reason (with one game as an example), and losses on time by engine (no forfeits)."""
     games = report.get("games") or []
     void = [g for g in games if g["result"] == "void"]
     forfeits: Counter[tuple[str, str]] = Counter()
@@ -286,7 +289,8 @@ def faults(report: dict[str, Any]) -> dict[str, Any]:
     for g in games:
         if g.get("time_loss"):
             time_losses[g["white"] if g.get("winner") == g["black"] else g["black"]] += 1
-    return {"void": void,
+    stem = (report.get("games_directory") or report.get("competition_code") or "FILE").removesuffix(".games")
+    return {"void": void[-VOID_LISTED:], "void_total": len(void), "control_file": f"{stem}.ctl",
             "forfeits": [{"engine": e, "reason": r, "count": n, "example": example[(e, r)]}
                          for (e, r), n in sorted(forfeits.items())],
             "time_losses": sorted(time_losses.items())}

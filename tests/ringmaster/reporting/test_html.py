@@ -645,3 +645,16 @@ def test_a_playoff_whose_matchups_all_have_fixed_colours_says_no_player_is_rated
     visible = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     assert "None" not in visible
     assert "Ratings No player is rated: joint ratings pool only even games" in visible
+
+
+def test_the_page_lists_the_last_void_games_and_counts_them_all(write_ctl, monkeypatch):
+    # A long run with an engine that crashes now and then listed every void game on the page.
+    monkeypatch.setattr("ringmaster.reporting.html.VOID_LISTED", 3)
+    competition, entries = play_playoff(write_ctl, 10, a_wins=0.5)
+    entries += [GameEntry(f"0_{100 + i}", "a", "b", "void", detail=f"aborting game due to error: {i}")
+                for i in range(5)]
+    page = render_html(full_report(competition, entries, voids=5))
+    check_page(page)
+    assert ("Void games (not counted; replayed where the competition allows): the 3 that came in "
+            "last of 5, every one in <code>ringmaster show comp.ctl --csv</code>:") in page
+    assert [i for i in range(5) if f"aborting game due to error: {i}<" in page] == [2, 3, 4]
