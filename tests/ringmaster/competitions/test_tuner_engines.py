@@ -11,6 +11,7 @@ import pytest
 from ringmaster.competitions.simulate import make_result
 from ringmaster.errors import CompetitionError
 from ringmaster.reporting.html import render_html
+from ringmaster.state.state_file import dumps_state
 from tests.ringmaster.competitions.test_tuner_resume import TUNERS
 from tests.ringmaster.reporting.test_html import check_page, full_report
 
@@ -56,7 +57,7 @@ def test_the_reports_give_the_candidates_gtp_name_and_the_state_keeps_it(kind):
     check_page(page)
     assert engines_cell(page, "candidate (e.g.)") == "cand-engine:2.0"
     # The state keeps it: a resumed run reports it before its first game.
-    status = json.loads(json.dumps(tuner.get_status()))
+    status = json.loads(dumps_state(tuner.get_status()))
     resumed = make_tuner()
     resumed.set_status(status)
     assert "candidates: cand-engine:2.0\n" in short_report(resumed)
@@ -103,7 +104,7 @@ def test_candidates_running_different_programs_are_noted():
 
 def test_a_damaged_candidate_engines_in_the_state_is_one_line_error():
     make_tuner, _ = TUNERS["ce_tuner"]
-    status = json.loads(json.dumps(make_tuner().get_status()))
+    status = json.loads(dumps_state(make_tuner().get_status()))
     status["candidate_engines"] = "cand-engine"
     with pytest.raises(CompetitionError, match=r"^status file is inconsistent with control file: its "
                        r"'candidate_engines' is 'cand-engine', not a list of names; start afresh with "
