@@ -391,6 +391,8 @@ def test_mc_tuner_depth_1_page_says_which_value_how_sure_and_why_it_stopped():
     assert report["probability_best"] < 0.95 and "Use " not in page
     assert '<div class="big">No clear winner yet</div>' in page
     assert "Leading: <b>c: 0.067 [cell 0] 209/259 0.807 [0.755, 0.850]</b>; <b>c: 2.108" in page
+    # Wins are counted in halves (a jigo half) but shown as counts: not "won 209.0".
+    assert "The leader won 209 of its 259 tuning games" in page
     assert "What would settle it: more tuning games (a larger number_of_games)." in page
     assert "the probability that it is better than every other candidate is" in page
     assert f"The event <b>{report['stop_reason']}</b>;" in page and "stopped: <b>stopped" not in page
