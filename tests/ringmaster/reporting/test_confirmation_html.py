@@ -99,3 +99,23 @@ def test_a_pages_confirmation_record_without_jigos_counts_wins():
     line = page_after(TUNERS["mc_tuner"](), ["won", "won", "none", "lost"])
     assert "2/3 won (66.7%, 95% 20.8% to 93.9%; 1 more with no result, left out), 4 of 4 games played" \
         in line
+
+
+@pytest.mark.parametrize("kind", ["mc_tuner", "spsa_tuner", "bayes_tuner"])
+def test_a_page_says_how_many_tuning_games_had_no_result(kind):
+    # The text report and show --json said so; the page said "120/120 tuning games played" only.
+    tuner = TUNERS[kind]()
+    rng = random.Random(4)
+    entries = []
+    number = 0
+    while hasattr(job := tuner.get_game(), "game_id") and not tuner.is_confirmation(job.game_data):
+        number += 1
+        response = (make_result(job, None) if number % 4 == 0 else
+                    play_simulated(job, lambda p: 1 / (1 + math.exp(-p[0] / 10)), rng))
+        tuner.process_game_result(response)
+        entries.append(entry(response, rng))
+    report = full_report(tuner, entries)
+    assert report["no_result_games"] > 0
+    page = render_html(report)
+    check_page(page)
+    assert re.search(rf"\b{report['no_result_games']} (tuning games )?with no result", page)
