@@ -235,19 +235,8 @@ class AllPlayAll(Tournament):
         return {**super().get_json_report(), "competitors": self.competitors,
                 "colours": [c.to_json() for c in self.colour_counts()]}
 
-    def write_short_report(self, out: TextIO) -> None:
-        out.write(f"{self.competition_type}: {self.competition_code}\n")
-        if self.description:
-            out.write(self.description + "\n")
-        out.write("\n")
-        self.write_screen_report(out)
-        out.write("\n")
-        self.write_colours(out)
-        out.write("\n")
-        self.write_ratings(out)
-        out.write("\n")
-        self.write_matchup_reports(out, include_ghosts=True)
-        out.write("\n")
-        self.write_method_notes(out)
-        out.write("\n")
-        self.write_player_descriptions(out)
+    def write_report_lead(self, out: TextIO) -> None:
+        """Before the matchups: the grid (the screen report), the colours and the ratings, always."""
+        for part in (self.write_screen_report, self.write_colours, self.write_ratings):
+            part(out)
+            out.write("\n")

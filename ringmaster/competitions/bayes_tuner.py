@@ -280,6 +280,10 @@ class BayesTuner(ContinuousTuner):
         """The tuning games played: with a result (a match's 'games') or without ('no_result')."""
         return sum(match_games(p) for p in self.points)
 
+    def no_result_games(self) -> int:
+        """The tuning games played with no result: in no match's record."""
+        return sum(p.get("no_result", 0) for p in self.points)
+
     def _observed(self) -> list[dict[str, Any]]:
         return [p for p in self.points if p["games"] > 0]
 
@@ -582,7 +586,7 @@ class BayesTuner(ContinuousTuner):
     def write_screen_report(self, out: TextIO) -> None:
         played = self.results()
         total = "" if self.number_of_games is None else f"/{self.number_of_games}"
-        unscored = sum(p.get("no_result", 0) for p in self.points)
+        unscored = self.no_result_games()
         out.write(f"{played}{total} games played, {len(self._observed())} points "
                   f"({self.games_per_point} games each)"
                   + (f"; {unscored} with no result, left out" if unscored else "") + "\n")
@@ -622,7 +626,7 @@ class BayesTuner(ContinuousTuner):
         hyper, rotation = (None, None) if gp is None else gp.hyper.to_lists()
         report.update({
             "games_played": played,
-            "no_result_games": sum(p.get("no_result", 0) for p in self.points),
+            "no_result_games": self.no_result_games(),
             "number_of_games": self.number_of_games,
             "stop_reason": self.stop_reason(played),
             "games_per_point": self.games_per_point,

@@ -273,14 +273,18 @@ class TournamentReports:
         if self.description:
             out.write(self.description + "\n")
         out.write("\n")
-        if self.wants_ratings():
-            self.write_ratings(out)
-            out.write("\n")
+        self.write_report_lead(out)
         self.write_matchup_reports(out, include_ghosts=True)
         out.write("\n")
         self.write_method_notes(out)
         out.write("\n")
         self.write_player_descriptions(out)
+
+    def write_report_lead(self, out: TextIO) -> None:
+        """What the short report gives before the matchups: the joint ratings, where wanted."""
+        if self.wants_ratings():
+            self.write_ratings(out)
+            out.write("\n")
 
     def get_json_report(self) -> dict[str, Any]:
         report = super().get_json_report()

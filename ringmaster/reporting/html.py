@@ -239,6 +239,11 @@ def _listed(games: list[dict[str, Any]], listed: Collection[int] | None) -> list
     return sorted(listed)
 
 
+def _stem(report: dict[str, Any]) -> str:
+    """The competition's files' common stem, as the page names them ('tune' for tune.ctl, tune.hist)."""
+    return (report.get("games_directory") or report["competition_code"]).removesuffix(".games")
+
+
 def unlisted(report: dict[str, Any], listed: Collection[int] | None) -> dict[str, Any] | None:
     """How many games the page's index leaves out, and where every game is: the history, the
     records' directory (if the listed games have records), show --csv and --json; None if none."""
@@ -246,7 +251,7 @@ def unlisted(report: dict[str, Any], listed: Collection[int] | None) -> dict[str
     shown = len(_listed(games, listed))
     if shown == len(games):
         return None
-    stem = (report.get("games_directory") or report["competition_code"]).removesuffix(".games")
+    stem = _stem(report)
     records = any(games[i].get("record") for i in _listed(games, listed))
     return {"listed": shown, "total": len(games), "left_out": len(games) - shown,
             "history": f"{stem}.hist", "control_file": f"{stem}.ctl",
@@ -289,8 +294,8 @@ def faults(report: dict[str, Any]) -> dict[str, Any]:
     for g in games:
         if g.get("time_loss"):
             time_losses[g["white"] if g.get("winner") == g["black"] else g["black"]] += 1
-    stem = (report.get("games_directory") or report.get("competition_code") or "FILE").removesuffix(".games")
-    return {"void": void[-VOID_LISTED:], "void_total": len(void), "control_file": f"{stem}.ctl",
+    return {"void": void[-VOID_LISTED:], "void_total": len(void),
+            "control_file": f"{_stem(report)}.ctl" if len(void) > VOID_LISTED else None,
             "forfeits": [{"engine": e, "reason": r, "count": n, "example": example[(e, r)]}
                          for (e, r), n in sorted(forfeits.items())],
             "time_losses": sorted(time_losses.items())}

@@ -7,7 +7,6 @@ from collections import defaultdict
 from typing import Any
 
 from ringmaster.reporting import svg
-from ringmaster.stats.even_games import leave_out_line
 from ringmaster.stats.win_rates import elo_interval, format_elo, likelihood_of_superiority
 
 ELO_PLOT_LIMIT = 800.0
@@ -73,13 +72,9 @@ def who(m: dict[str, Any]) -> str:
 
 
 def ratings_left_out(report: dict[str, Any]) -> str | None:
-    """The line naming the matchups the joint ratings leave out (games not even, colours fixed), or None."""
-    if "ratings_left_out" in report:
-        return report["ratings_left_out"]
-    excluded = set(report.get("ratings_excluded") or [])
-    uneven = {m["id"]: m.get("uneven_terms") or "not even" for m in report["matchups"]
-              if m["id"] in excluded}
-    return leave_out_line(uneven, any(m["id"] not in excluded for m in report["matchups"]))
+    """The line naming the matchups the joint ratings leave out (games not even, colours fixed), or None:
+    the competition's own (TournamentReports.ratings_left_out_line)."""
+    return report.get("ratings_left_out")
 
 
 def _matchup_plots(report: dict[str, Any], m: dict[str, Any]) -> list[str]:
